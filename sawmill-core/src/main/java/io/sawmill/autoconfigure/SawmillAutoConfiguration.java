@@ -1,0 +1,120 @@
+package io.sawmill.autoconfigure;
+
+import java.util.HashMap;
+
+import java.util.Map;
+
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sawmill.listener.ListenerConfig;
+import io.sawmill.listener.SawmillContainers;
+import io.sawmill.mapping.RecordMapper;
+import io.sawmill.mapping.json.JsonHashMapper;
+import io.sawmill.metrics.PartitionLagMonitor;
+import io.sawmill.metrics.SawmillMetrics;
+import io.sawmill.redis.PipelineConfig;
+import io.sawmill.redis.RedisBatchWriter;
+import io.sawmill.redis.internal.LettucePipelinedWriter;
+
+/**
+ * Sawmill's data path from {@code sawmill.*}, {@code spring.kafka.*} and {@code spring.data.redis.*}
+ * properties. Every bean backs off when the application defines its own of the same type; a
+ * {@link RecordMapper} bean replaces the built-in JSON-to-hash mapping.
+ */
+@AutoConfiguration(after = { KafkaAutoConfiguration.class, DataRedisAutoConfiguration.class })
+@ConditionalOnClass({ ConcurrentMessageListenerContainer.class, LettuceConnectionFactory.class })
+@ConditionalOnBooleanProperty(name = "sawmill.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(SawmillProperties.class)
+public final class SawmillAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	ListenerConfig sawmillListenerConfig(SawmillProperties properties) {
+		return SawmillConfigAdapter.listener(properties);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	PipelineConfig sawmillPipelineConfig(SawmillProperties properties) {
+		return SawmillConfigAdapter.pipeline(properties);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RecordMapper sawmillRecordMapper(SawmillProperties properties) {
+		return JsonHashMapper.of(SawmillConfigAdapter.mapping(properties));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RedisBatchWriter sawmillRedisWriter(LettuceConnectionFactory connectionFactory, PipelineConfig pipeline) {
+		return new LettucePipelinedWriter(() -> {
+			if (!connectionFactory.isRunning()) {
+				connectionFactory.start();
+			}
+			return connectionFactory.getNativeClient();
+		}, pipeline);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	SawmillMetrics sawmillMetrics(ObjectProvider<MeterRegistry> registry, ListenerConfig listener) {
+		return new SawmillMetrics(registry.getIfAvailable(SimpleMeterRegistry::new), listener.groupId());
+	}
+
+	@Bean(name = "sawmillAdmin", destroyMethod = "close")
+	Admin sawmillAdmin(KafkaProperties kafka, ObjectProvider<KafkaConnectionDetails> connectionDetails) {
+		Map<String, Object> properties = new HashMap<>(kafka.buildAdminProperties());
+		connectionDetails.ifAvailable(details -> properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
+				String.join(",", details.getAdmin().getBootstrapServers())));
+		properties.putIfAbsent(CommonClientConfigs.CLIENT_ID_CONFIG, "sawmill-admin");
+		return Admin.create(properties);
+	}
+
+	@Bean
+	StartupCheck sawmillStartupCheck(Admin sawmillAdmin, ListenerConfig listener, SawmillProperties properties,
+			RedisBatchWriter writer, LettuceConnectionFactory connectionFactory, KafkaProperties kafka) {
+		return new StartupCheck(sawmillAdmin, listener.topics(), String.join(",", kafka.getBootstrapServers()), writer,
+				listener.concurrency(), connectionFactory.getHostName() + ":" + connectionFactory.getPort(),
+				properties.getStartupTimeout());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	PartitionLagMonitor sawmillLagMonitor(Admin sawmillAdmin, ListenerConfig listener, SawmillMetrics metrics,
+			SawmillProperties properties) {
+		return new PartitionLagMonitor(sawmillAdmin, listener.topics(), metrics, properties.getMetrics().getLagInterval());
+	}
+
+	@Bean
+	ConcurrentMessageListenerContainer<byte[], byte[]> sawmillListenerContainer(KafkaProperties kafka,
+			ObjectProvider<KafkaConnectionDetails> connectionDetails, ListenerConfig listener, PipelineConfig pipeline,
+			RecordMapper mapper, RedisBatchWriter writer, SawmillMetrics metrics,
+			ObjectProvider<SawmillContainerCustomizer> customizers) {
+		Map<String, Object> consumer = new HashMap<>(kafka.buildConsumerProperties());
+		connectionDetails.ifAvailable(details -> consumer.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
+				String.join(",", details.getConsumer().getBootstrapServers())));
+		SawmillConfigAdapter.checkPollInterval(listener, pipeline, consumer);
+		ConcurrentMessageListenerContainer<byte[], byte[]> container = SawmillContainers.create(consumer, listener,
+				mapper, writer, metrics);
+		customizers.orderedStream().forEach(customizer -> customizer.customize(container));
+		return container;
+	}
+
+}

@@ -1,0 +1,83 @@
+package io.sawmill.autoconfigure;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+
+import io.sawmill.listener.ListenerConfig;
+import io.sawmill.mapping.json.JsonHashMapperConfig;
+import io.sawmill.redis.PipelineConfig;
+
+/**
+ * The one place where {@code sawmill.*} properties become Sawmill's immutable configs. A bad value
+ * fails start-up with the property to change and what was wrong with it.
+ */
+final class SawmillConfigAdapter {
+
+	private SawmillConfigAdapter() {
+	}
+
+	static ListenerConfig listener(SawmillProperties p) {
+		return bind("sawmill.topics / group-id / concurrency / batch-size / retry.* / shutdown-timeout",
+				() -> ListenerConfig.custom()
+					.topics(p.getTopics())
+					.groupId(p.getGroupId())
+					.concurrency(p.getConcurrency())
+					.batchSize(p.getBatchSize())
+					.retryMaxAttempts(p.getRetry().getMaxAttempts())
+					.retryBackoff(p.getRetry().getInitialBackoff(), p.getRetry().getMaxBackoff())
+					.shutdownTimeout(p.getShutdownTimeout())
+					.build());
+	}
+
+	static PipelineConfig pipeline(SawmillProperties p) {
+		return bind("sawmill.pipeline.*", () -> PipelineConfig.custom()
+			.maxCommandsPerChunk(p.getPipeline().getMaxCommandsPerChunk())
+			.timeout(p.getPipeline().getTimeout())
+			.build());
+	}
+
+	static JsonHashMapperConfig mapping(SawmillProperties p) {
+		if (p.getMapping().getKeyTemplate() == null) {
+			throw new SawmillConfigurationException("sawmill.mapping.key-template is not set",
+					"Set sawmill.mapping.key-template (e.g. 'user:{userId}', or '{@key}' for the Kafka key), "
+							+ "or define a RecordMapper bean.");
+		}
+		return bind("sawmill.mapping.*", () -> JsonHashMapperConfig.custom()
+			.keyTemplate(p.getMapping().getKeyTemplate())
+			.fields(p.getMapping().getFields())
+			.ttl(p.getMapping().getTtl())
+			.build());
+	}
+
+	/**
+	 * The longest one poll's batch can spend in the listener (every attempt timing out, every
+	 * backoff at its maximum) must stay below {@code max.poll.interval.ms}, or Kafka would evict
+	 * the consumer and rebalance while Redis is slow.
+	 */
+	static void checkPollInterval(ListenerConfig listener, PipelineConfig pipeline, Map<String, Object> consumer) {
+		Object configured = consumer.getOrDefault(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, 300_000);
+		Duration pollInterval = Duration.ofMillis(Long.parseLong(configured.toString()));
+		Duration worst = pipeline.timeout().multipliedBy(listener.retryMaxAttempts())
+			.plus(listener.retryMaxBackoff().multipliedBy(listener.retryMaxAttempts() - 1L));
+		if (worst.compareTo(pollInterval) >= 0) {
+			throw new SawmillConfigurationException(
+					"A batch may spend up to " + worst + " in Redis (sawmill.pipeline.timeout × sawmill.retry.max-attempts"
+							+ " + backoffs) but max.poll.interval.ms is " + pollInterval,
+					"Lower sawmill.pipeline.timeout or sawmill.retry.max-attempts, or raise "
+							+ "spring.kafka.consumer.properties[max.poll.interval.ms] above " + worst.toMillis() + ".");
+		}
+	}
+
+	private static <T> T bind(String properties, Supplier<T> build) {
+		try {
+			return build.get();
+		}
+		catch (IllegalArgumentException ex) {
+			throw new SawmillConfigurationException("Invalid " + properties + ": " + ex.getMessage(),
+					"Fix the value named above in your sawmill.* configuration.");
+		}
+	}
+}

@@ -1,0 +1,234 @@
+package io.sawmill.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import io.sawmill.listener.ListenerConfig;
+import io.sawmill.redis.PipelineConfig;
+
+/**
+ * Sawmill's {@code sawmill.*} properties. Kafka and Redis connections come from the standard
+ * {@code spring.kafka.*} and {@code spring.data.redis.*} properties.
+ */
+@ConfigurationProperties("sawmill")
+public class SawmillProperties {
+
+	/** Whether to start Sawmill's listener containers. */
+	private boolean enabled = true;
+
+	/** Kafka topics to consume. */
+	private List<String> topics = new ArrayList<>();
+
+	/** Kafka consumer group id. */
+	private String groupId = ListenerConfig.DEFAULT_GROUP_ID;
+
+	/** Consumer threads per instance, each with its own Redis connection; useful up to the partition count. */
+	private int concurrency = ListenerConfig.DEFAULT_CONCURRENCY;
+
+	/** Most records per poll (max.poll.records): the batch written to Redis in one round trip. */
+	private int batchSize = ListenerConfig.DEFAULT_BATCH_SIZE;
+
+	/** How long stopping may wait for the in-flight batch to finish and commit. */
+	private Duration shutdownTimeout = ListenerConfig.DEFAULT_SHUTDOWN_TIMEOUT;
+
+	/** How long start-up waits for Kafka and Redis to answer before failing. */
+	private Duration startupTimeout = Duration.ofSeconds(30);
+
+	private final Mapping mapping = new Mapping();
+
+	private final Pipeline pipeline = new Pipeline();
+
+	private final Retry retry = new Retry();
+
+	private final Metrics metrics = new Metrics();
+
+	public boolean isEnabled() {
+		return enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public List<String> getTopics() {
+		return topics;
+	}
+
+	public void setTopics(List<String> topics) {
+		this.topics = topics;
+	}
+
+	public String getGroupId() {
+		return groupId;
+	}
+
+	public void setGroupId(String groupId) {
+		this.groupId = groupId;
+	}
+
+	public int getConcurrency() {
+		return concurrency;
+	}
+
+	public void setConcurrency(int concurrency) {
+		this.concurrency = concurrency;
+	}
+
+	public int getBatchSize() {
+		return batchSize;
+	}
+
+	public void setBatchSize(int batchSize) {
+		this.batchSize = batchSize;
+	}
+
+	public Duration getShutdownTimeout() {
+		return shutdownTimeout;
+	}
+
+	public void setShutdownTimeout(Duration shutdownTimeout) {
+		this.shutdownTimeout = shutdownTimeout;
+	}
+
+	public Duration getStartupTimeout() {
+		return startupTimeout;
+	}
+
+	public void setStartupTimeout(Duration startupTimeout) {
+		this.startupTimeout = startupTimeout;
+	}
+
+	public Mapping getMapping() {
+		return mapping;
+	}
+
+	public Pipeline getPipeline() {
+		return pipeline;
+	}
+
+	public Retry getRetry() {
+		return retry;
+	}
+
+	public Metrics getMetrics() {
+		return metrics;
+	}
+
+	/** The built-in JSON-to-hash mapping, used when the application defines no RecordMapper bean. */
+	public static class Mapping {
+
+		/** Redis key of each record, e.g. 'user:{userId}'; '{@key}' is the Kafka key, dot paths reach nested fields. */
+		private String keyTemplate;
+
+		/** Top-level JSON fields to write (objects are flattened with dot paths); empty writes all. */
+		private List<String> fields = new ArrayList<>();
+
+		/** Time to live of every hash written; 0 means no expiry. */
+		private Duration ttl = Duration.ZERO;
+
+		public String getKeyTemplate() {
+			return keyTemplate;
+		}
+
+		public void setKeyTemplate(String keyTemplate) {
+			this.keyTemplate = keyTemplate;
+		}
+
+		public List<String> getFields() {
+			return fields;
+		}
+
+		public void setFields(List<String> fields) {
+			this.fields = fields;
+		}
+
+		public Duration getTtl() {
+			return ttl;
+		}
+
+		public void setTtl(Duration ttl) {
+			this.ttl = ttl;
+		}
+	}
+
+	/** The pipelined Redis round trip. */
+	public static class Pipeline {
+
+		/** Most commands per flush; a batch with more goes out in several chunks awaited together. */
+		private int maxCommandsPerChunk = PipelineConfig.DEFAULT_MAX_COMMANDS_PER_CHUNK;
+
+		/** How long one batch may wait for all its Redis replies. */
+		private Duration timeout = PipelineConfig.DEFAULT_TIMEOUT;
+
+		public int getMaxCommandsPerChunk() {
+			return maxCommandsPerChunk;
+		}
+
+		public void setMaxCommandsPerChunk(int maxCommandsPerChunk) {
+			this.maxCommandsPerChunk = maxCommandsPerChunk;
+		}
+
+		public Duration getTimeout() {
+			return timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+	}
+
+	/** Retrying a batch Redis did not fully acknowledge, before it is handed back to Kafka uncommitted. */
+	public static class Retry {
+
+		/** Attempts per poll of a batch; after them the batch is polled again, never committed unwritten. */
+		private int maxAttempts = ListenerConfig.DEFAULT_RETRY_MAX_ATTEMPTS;
+
+		/** Wait before the second attempt; doubles per attempt, with jitter. */
+		private Duration initialBackoff = ListenerConfig.DEFAULT_RETRY_INITIAL_BACKOFF;
+
+		/** Longest wait between attempts. */
+		private Duration maxBackoff = ListenerConfig.DEFAULT_RETRY_MAX_BACKOFF;
+
+		public int getMaxAttempts() {
+			return maxAttempts;
+		}
+
+		public void setMaxAttempts(int maxAttempts) {
+			this.maxAttempts = maxAttempts;
+		}
+
+		public Duration getInitialBackoff() {
+			return initialBackoff;
+		}
+
+		public void setInitialBackoff(Duration initialBackoff) {
+			this.initialBackoff = initialBackoff;
+		}
+
+		public Duration getMaxBackoff() {
+			return maxBackoff;
+		}
+
+		public void setMaxBackoff(Duration maxBackoff) {
+			this.maxBackoff = maxBackoff;
+		}
+	}
+
+	/** Sawmill's own metrics. */
+	public static class Metrics {
+
+		/** How often lag per partition is read from Kafka. */
+		private Duration lagInterval = Duration.ofSeconds(15);
+
+		public Duration getLagInterval() {
+			return lagInterval;
+		}
+
+		public void setLagInterval(Duration lagInterval) {
+			this.lagInterval = lagInterval;
+		}
+	}
+}

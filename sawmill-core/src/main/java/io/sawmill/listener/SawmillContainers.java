@@ -1,0 +1,88 @@
+package io.sawmill.listener;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.ContainerProperties;
+
+import io.github.resilience4j.core.IntervalFunction;
+import io.github.resilience4j.retry.Retry;
+import io.github.resilience4j.retry.RetryConfig;
+import io.sawmill.mapping.RecordMapper;
+import io.sawmill.metrics.SawmillMetrics;
+import io.sawmill.redis.PipelineResult;
+import io.sawmill.redis.RedisBatchWriter;
+
+/**
+ * Builds the listener container that runs Sawmill's data path: a batch listener per consumer
+ * thread ({@link ListenerConfig#concurrency()}), auto-commit off, offsets committed by the listener
+ * right after Redis acknowledged the batch.
+ */
+public final class SawmillContainers {
+
+	private SawmillContainers() {
+	}
+
+	/**
+	 * @param consumerProperties the Kafka consumer properties (bootstrap servers, security…); the
+	 *     ones Sawmill's contract depends on are overridden, see {@link #consumerProperties}
+	 */
+	public static ConcurrentMessageListenerContainer<byte[], byte[]> create(Map<String, Object> consumerProperties,
+			ListenerConfig config, RecordMapper mapper, RedisBatchWriter writer, SawmillMetrics metrics) {
+		DefaultKafkaConsumerFactory<byte[], byte[]> consumers = new DefaultKafkaConsumerFactory<>(
+				consumerProperties(consumerProperties, config), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+		return create(consumers, config, mapper, writer, metrics);
+	}
+
+	/** The container on consumers from {@code consumers} as they are (tests pass a mocked factory here). */
+	static ConcurrentMessageListenerContainer<byte[], byte[]> create(ConsumerFactory<byte[], byte[]> consumers,
+			ListenerConfig config, RecordMapper mapper, RedisBatchWriter writer, SawmillMetrics metrics) {
+		ContainerProperties properties = new ContainerProperties(config.topics().toArray(String[]::new));
+		properties.setAckMode(ContainerProperties.AckMode.MANUAL_IMMEDIATE);
+		properties.setSyncCommits(true);
+		properties.setShutdownTimeout(config.shutdownTimeout().toMillis());
+		properties.setMessageListener(new PipelineBatchListener(mapper, writer, retry(config), metrics));
+		ConcurrentMessageListenerContainer<byte[], byte[]> container = new ConcurrentMessageListenerContainer<>(
+				consumers, properties);
+		container.setConcurrency(config.concurrency());
+		container.setCommonErrorHandler(new RedeliverBatchErrorHandler(metrics));
+		container.setBeanName("sawmill-" + config.groupId());
+		return container;
+	}
+
+	/**
+	 * The consumer properties Sawmill runs with: the given ones, then {@code group.id},
+	 * {@code max.poll.records} = batch size, {@code enable.auto.commit=false} and byte-array
+	 * deserializers always; {@code auto.offset.reset=earliest} (a new group starts from the
+	 * beginning rather than skipping what is already in the topic) and cooperative-sticky
+	 * assignment (no stop-the-world rebalances) unless set explicitly.
+	 */
+	public static Map<String, Object> consumerProperties(Map<String, Object> given, ListenerConfig config) {
+		Map<String, Object> properties = new HashMap<>(given);
+		properties.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
+		properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.batchSize());
+		properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+		properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+		properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+		properties.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+		properties.putIfAbsent(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+				CooperativeStickyAssignor.class.getName());
+		return properties;
+	}
+
+	static Retry retry(ListenerConfig config) {
+		RetryConfig retryConfig = RetryConfig.<PipelineResult>custom()
+			.maxAttempts(config.retryMaxAttempts())
+			.intervalFunction(IntervalFunction.ofExponentialRandomBackoff(config.retryInitialBackoff(), 2.0, 0.5,
+					config.retryMaxBackoff()))
+			.retryOnResult(result -> !result.succeeded())
+			.build();
+		return Retry.of("sawmill-redis-" + config.groupId(), retryConfig);
+	}
+}

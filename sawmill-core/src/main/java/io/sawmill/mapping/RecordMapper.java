@@ -1,0 +1,27 @@
+package io.sawmill.mapping;
+
+import java.util.List;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * Turns one Kafka record into the Redis writes that apply it.
+ * <p>
+ * Called from a listener thread, once per record, in offset order within a partition; an
+ * implementation shared by several listener threads ({@code sawmill.concurrency > 1}) must be
+ * thread-safe. Returning an empty list means "nothing to write": the record is committed like the
+ * others and counted as {@code skipped}. Throwing {@link RecordMappingException} marks the record
+ * invalid: it is not written, it is logged with its topic, partition and offset and counted, and
+ * the rest of the batch proceeds.
+ */
+@FunctionalInterface
+public interface RecordMapper {
+
+	/**
+	 * @param record the record as polled: key and value are the raw bytes, the value is {@code null}
+	 *     for a tombstone
+	 * @return the writes for this record, in the order they must be applied; never {@code null}
+	 * @throws RecordMappingException when the record cannot be mapped (its reason is logged)
+	 */
+	List<RedisWrite> map(ConsumerRecord<byte[], byte[]> record) throws RecordMappingException;
+}

@@ -1,0 +1,126 @@
+package io.sawmill.mapping.json;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Immutable configuration of {@link JsonHashMapper}: which key each record goes to, which fields
+ * it writes, and how long the hash lives. Build with {@link #custom()}; invalid values fail at
+ * {@link Builder#build()} with a message naming the value.
+ */
+public final class JsonHashMapperConfig {
+
+	/** No TTL: the hash does not expire. */
+	public static final Duration DEFAULT_TTL = Duration.ZERO;
+
+	/** Nested objects are flattened into fields named {@code parent.child}. */
+	public static final String DEFAULT_PATH_SEPARATOR = ".";
+
+	private final KeyTemplate keyTemplate;
+	private final List<String> fields;
+	private final Duration ttl;
+	private final String pathSeparator;
+
+	private JsonHashMapperConfig(Builder builder) {
+		this.keyTemplate = KeyTemplate.parse(builder.keyTemplate);
+		this.fields = List.copyOf(builder.fields);
+		this.ttl = builder.ttl;
+		this.pathSeparator = builder.pathSeparator;
+	}
+
+	public static Builder custom() {
+		return new Builder();
+	}
+
+	public static Builder from(JsonHashMapperConfig base) {
+		Builder builder = new Builder();
+		builder.keyTemplate = base.keyTemplate.source();
+		builder.fields = base.fields;
+		builder.ttl = base.ttl;
+		builder.pathSeparator = base.pathSeparator;
+		return builder;
+	}
+
+	KeyTemplate keyTemplate() {
+		return keyTemplate;
+	}
+
+	/** The key template as configured, e.g. {@code user:{userId}}. */
+	public String keyTemplateSource() {
+		return keyTemplate.source();
+	}
+
+	/** The selected top-level fields; empty means all. */
+	public List<String> fields() {
+		return fields;
+	}
+
+	/** The TTL set on every hash written; {@link Duration#ZERO} means none. */
+	public Duration ttl() {
+		return ttl;
+	}
+
+	public String pathSeparator() {
+		return pathSeparator;
+	}
+
+	public static final class Builder {
+
+		private String keyTemplate;
+		private List<String> fields = List.of();
+		private Duration ttl = DEFAULT_TTL;
+		private String pathSeparator = DEFAULT_PATH_SEPARATOR;
+
+		private Builder() {
+		}
+
+		/**
+		 * The Redis key of each record: literal text with {@code {field}} placeholders taken from the
+		 * JSON value (dot paths reach into nested objects) and {@code {@key}}, {@code {@topic}},
+		 * {@code {@partition}} taken from the record, e.g. {@code user:{userId}}.
+		 */
+		public Builder keyTemplate(String keyTemplate) {
+			this.keyTemplate = keyTemplate;
+			return this;
+		}
+
+		/** The top-level fields to write (each flattened if it is an object); empty writes all. */
+		public Builder fields(List<String> fields) {
+			Objects.requireNonNull(fields, "fields");
+			for (String field : fields) {
+				if (field == null || field.isBlank()) {
+					throw new IllegalArgumentException("fields must not contain blank names, but was " + fields);
+				}
+			}
+			this.fields = fields;
+			return this;
+		}
+
+		/** The TTL of every hash written; zero means the hash does not expire. */
+		public Builder ttl(Duration ttl) {
+			if (ttl == null || ttl.isNegative()) {
+				throw new IllegalArgumentException("ttl must be zero (no expiry) or positive, but was " + ttl);
+			}
+			this.ttl = ttl;
+			return this;
+		}
+
+		/** The separator between the names of nested fields; {@code .} by default. */
+		public Builder pathSeparator(String pathSeparator) {
+			if (pathSeparator == null || pathSeparator.isEmpty()) {
+				throw new IllegalArgumentException("pathSeparator must not be empty, but was '" + pathSeparator + "'");
+			}
+			this.pathSeparator = pathSeparator;
+			return this;
+		}
+
+		public JsonHashMapperConfig build() {
+			if (keyTemplate == null || keyTemplate.isBlank()) {
+				throw new IllegalArgumentException(
+						"keyTemplate must be set, e.g. 'user:{userId}' or '{@key}', but was '" + keyTemplate + "'");
+			}
+			return new JsonHashMapperConfig(this);
+		}
+	}
+}

@@ -1,0 +1,23 @@
+package io.sawmill.metrics;
+
+import java.util.Locale;
+
+/** What happened to a record; the {@code outcome} tag of {@code sawmill.records}. */
+public enum RecordOutcome {
+
+	/** Its writes were acknowledged by Redis and its offset committed. */
+	WRITTEN,
+	/** The mapper returned no writes; committed like the others. */
+	SKIPPED,
+	/** The mapper rejected it (invalid JSON, missing key field…); logged, not written, committed. */
+	INVALID,
+	/** Its batch failed in Redis and the record is being written again. */
+	RETRIED,
+	/** Sent to the dead-letter topic with its reason. */
+	DEAD_LETTERED;
+
+	/** The tag value: the constant's name in lower case. */
+	public String tag() {
+		return name().toLowerCase(Locale.ROOT);
+	}
+}

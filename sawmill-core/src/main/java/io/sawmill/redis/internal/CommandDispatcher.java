@@ -1,0 +1,88 @@
+package io.sawmill.redis.internal;
+
+import java.time.Duration;
+
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.ProtocolKeyword;
+import io.sawmill.mapping.RedisWrite;
+
+import java.nio.charset.StandardCharsets;
+
+/** Queues one {@link RedisWrite} on a connection whose auto-flush is off; nothing is sent yet. */
+final class CommandDispatcher {
+
+	private CommandDispatcher() {
+	}
+
+	static RedisFuture<?> dispatch(RedisClusterAsyncCommands<byte[], byte[]> commands, RedisWrite write) {
+		if (write instanceof RedisWrite.HashSet hset) {
+			return commands.hset(hset.key(), hset.fields());
+		}
+		if (write instanceof RedisWrite.Expire expire) {
+			Duration ttl = expire.ttl();
+			return ttl.toMillis() % 1000 == 0 ? commands.expire(expire.key(), ttl.toSeconds())
+					: commands.pexpire(expire.key(), ttl.toMillis());
+		}
+		if (write instanceof RedisWrite.Delete delete) {
+			return commands.del(delete.key());
+		}
+		RedisWrite.Command command = (RedisWrite.Command) write;
+		CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE).addKey(command.key());
+		for (byte[] arg : command.args()) {
+			args.add(arg);
+		}
+		return commands.dispatch(new Keyword(command.name()), new AnyReplyOutput(), args);
+	}
+
+	/** A command name not known to Lettuce's {@code CommandType}. */
+	private record Keyword(String name) implements ProtocolKeyword {
+		@Override
+		public byte[] getBytes() {
+			return name.toUpperCase(java.util.Locale.ROOT).getBytes(StandardCharsets.US_ASCII);
+		}
+
+		@Override
+		public String toString() {
+			return name;
+		}
+	}
+
+	/**
+	 * Accepts a reply of any shape (integer, status, bulk, array…); only an error reply matters,
+	 * and the base class records it.
+	 */
+	private static final class AnyReplyOutput extends CommandOutput<byte[], byte[], Object> {
+
+		AnyReplyOutput() {
+			super(ByteArrayCodec.INSTANCE, null);
+		}
+
+		@Override
+		public void set(java.nio.ByteBuffer bytes) {
+		}
+
+		@Override
+		public void setSingle(java.nio.ByteBuffer bytes) {
+		}
+
+		@Override
+		public void setBigNumber(java.nio.ByteBuffer bytes) {
+		}
+
+		@Override
+		public void set(long integer) {
+		}
+
+		@Override
+		public void set(double number) {
+		}
+
+		@Override
+		public void set(boolean value) {
+		}
+	}
+}

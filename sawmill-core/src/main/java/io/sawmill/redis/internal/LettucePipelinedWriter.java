@@ -1,0 +1,207 @@
+package io.sawmill.redis.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisFuture;
+import io.sawmill.mapping.RedisWrite;
+import io.sawmill.redis.PipelineConfig;
+import io.sawmill.redis.PipelineResult;
+import io.sawmill.redis.RedisBatchWriter;
+
+/**
+ * The default {@link RedisBatchWriter}: the native Lettuce client behind Spring Data Redis'
+ * connection factory, one auto-flush-off connection per listener thread, one flush per chunk.
+ * <p>
+ * Connections are opened up front ({@link #open(int)}) and handed to threads on first use, so
+ * the data path never connects. A connection is replaced only after a timeout or a connection
+ * failure: its queued commands are then cancelled by closing it, so a late command of a failed
+ * batch can never overwrite a newer value.
+ */
+public final class LettucePipelinedWriter implements RedisBatchWriter {
+
+	private static final Logger log = LoggerFactory.getLogger(LettucePipelinedWriter.class);
+
+	private final Supplier<AbstractRedisClient> client;
+	private final PipelineConfig config;
+	private final List<DedicatedConnection> idle = new ArrayList<>();
+	private final Map<Thread, DedicatedConnection> byThread = new ConcurrentHashMap<>();
+
+	public LettucePipelinedWriter(Supplier<AbstractRedisClient> client, PipelineConfig config) {
+		this.client = client;
+		this.config = config;
+	}
+
+	/**
+	 * Opens {@code connections} connections now (one per listener thread), so that a Redis that
+	 * cannot be reached fails start-up rather than the first batch.
+	 */
+	public synchronized void open(int connections) {
+		while (idle.size() + byThread.size() < connections) {
+			idle.add(DedicatedConnection.open(client.get()));
+		}
+	}
+
+	@Override
+	public PipelineResult write(List<RedisWrite> writes) {
+		if (writes.isEmpty()) {
+			return new PipelineResult(0, 0, List.of());
+		}
+		List<RedisFuture<?>> replies = new ArrayList<>(writes.size());
+		DedicatedConnection connection;
+		try {
+			connection = connectionForCurrentThread();
+		}
+		catch (RuntimeException ex) {
+			return new PipelineResult(writes.size(), 0, failAll(writes, replies, ex));
+		}
+		int chunks = 0;
+		int inChunk = 0;
+		int max = config.maxCommandsPerChunk();
+		try {
+			for (RedisWrite write : writes) {
+				replies.add(CommandDispatcher.dispatch(connection.commands(), write));
+				if (++inChunk == max) {
+					connection.flush();
+					chunks++;
+					inChunk = 0;
+				}
+			}
+			if (inChunk > 0) {
+				connection.flush();
+				chunks++;
+			}
+		}
+		catch (RuntimeException ex) {
+			replaceConnection(connection);
+			return new PipelineResult(writes.size(), chunks, failAll(writes, replies, ex));
+		}
+		List<PipelineResult.Failure> failures = awaitReplies(writes, replies);
+		if (!failures.isEmpty() && isConnectionFailure(failures)) {
+			replaceConnection(connection);
+		}
+		return new PipelineResult(writes.size(), chunks, failures);
+	}
+
+	private List<PipelineResult.Failure> awaitReplies(List<RedisWrite> writes, List<RedisFuture<?>> replies) {
+		long deadline = System.nanoTime() + config.timeout().toNanos();
+		List<PipelineResult.Failure> failures = new ArrayList<>(0);
+		for (int i = 0; i < replies.size(); i++) {
+			RedisFuture<?> reply = replies.get(i);
+			try {
+				reply.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			}
+			catch (ExecutionException ex) {
+				failures.add(new PipelineResult.Failure(i, writes.get(i), ex.getCause()));
+			}
+			catch (TimeoutException ex) {
+				RedisCommandTimeoutException timeout = new RedisCommandTimeoutException(
+						"no reply within " + config.timeout() + " (sawmill.pipeline.timeout)");
+				failures.add(new PipelineResult.Failure(i, writes.get(i), timeout));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				failures.add(new PipelineResult.Failure(i, writes.get(i), ex));
+			}
+		}
+		return failures;
+	}
+
+	private static List<PipelineResult.Failure> failAll(List<RedisWrite> writes, List<RedisFuture<?>> replies,
+			RuntimeException cause) {
+		List<PipelineResult.Failure> failures = new ArrayList<>(writes.size());
+		for (int i = 0; i < writes.size(); i++) {
+			failures.add(new PipelineResult.Failure(i, writes.get(i), cause));
+		}
+		replies.forEach(reply -> reply.cancel(true));
+		return failures;
+	}
+
+	private static boolean isConnectionFailure(List<PipelineResult.Failure> failures) {
+		return failures.stream().anyMatch(f -> !(f.cause() instanceof io.lettuce.core.RedisCommandExecutionException));
+	}
+
+	/**
+	 * PINGs the calling thread's connection if it has one, otherwise every connection not yet handed
+	 * to a thread, without handing any to the caller (a start-up check on the main thread must not
+	 * take a listener thread's connection).
+	 */
+	@Override
+	public void ping() {
+		DedicatedConnection own = byThread.get(Thread.currentThread());
+		List<DedicatedConnection> targets;
+		synchronized (this) {
+			if (own == null && idle.isEmpty()) {
+				idle.add(DedicatedConnection.open(client.get()));
+			}
+			targets = own != null ? List.of(own) : List.copyOf(idle);
+		}
+		for (DedicatedConnection connection : targets) {
+			ping(connection);
+		}
+	}
+
+	private void ping(DedicatedConnection connection) {
+		RedisFuture<String> pong = connection.commands().ping();
+		connection.flush();
+		try {
+			pong.get(config.timeout().toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("interrupted while waiting for PING", ex);
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			throw new IllegalStateException("Redis did not answer PING: " + ex.getMessage(), ex);
+		}
+	}
+
+	private DedicatedConnection connectionForCurrentThread() {
+		DedicatedConnection connection = byThread.get(Thread.currentThread());
+		if (connection != null) {
+			return connection;
+		}
+		synchronized (this) {
+			byThread.entrySet().removeIf(owned -> !owned.getKey().isAlive() && idle.add(owned.getValue()));
+			connection = idle.isEmpty() ? DedicatedConnection.open(client.get()) : idle.remove(idle.size() - 1);
+			byThread.put(Thread.currentThread(), connection);
+			return connection;
+		}
+	}
+
+	private void replaceConnection(DedicatedConnection broken) {
+		byThread.remove(Thread.currentThread(), broken);
+		try {
+			broken.close();
+		}
+		catch (RuntimeException ex) {
+			log.debug("Closing a failed Redis connection failed", ex);
+		}
+	}
+
+	@Override
+	public synchronized void close() {
+		idle.forEach(LettucePipelinedWriter::closeQuietly);
+		idle.clear();
+		byThread.values().forEach(LettucePipelinedWriter::closeQuietly);
+		byThread.clear();
+	}
+
+	/** At shutdown the client may already be gone, closing its connections with it. */
+	private static void closeQuietly(DedicatedConnection connection) {
+		if (connection.isOpen()) {
+			connection.close();
+		}
+	}
+}

@@ -1,0 +1,39 @@
+package io.sawmill.testkit;
+
+import org.apache.kafka.clients.admin.NewTopic;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+
+/**
+ * A real single-node Kafka broker (KRaft) running in this JVM on a free loopback port.
+ */
+public final class KafkaTestBroker implements AutoCloseable {
+
+	private final EmbeddedKafkaKraftBroker broker;
+
+	private KafkaTestBroker(EmbeddedKafkaKraftBroker broker) {
+		this.broker = broker;
+	}
+
+	public static KafkaTestBroker start() {
+		EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 1);
+		broker.brokerProperty("auto.create.topics.enable", "false");
+		broker.brokerProperty("group.initial.rebalance.delay.ms", "0");
+		broker.brokerProperty("log.flush.interval.messages", Long.toString(Long.MAX_VALUE));
+		broker.afterPropertiesSet();
+		return new KafkaTestBroker(broker);
+	}
+
+	public KafkaTestBroker createTopic(String name, int partitions) {
+		broker.addTopics(new NewTopic(name, partitions, (short) 1));
+		return this;
+	}
+
+	public String bootstrapServers() {
+		return broker.getBrokersAsString();
+	}
+
+	@Override
+	public void close() {
+		broker.destroy();
+	}
+}

@@ -1,0 +1,109 @@
+package io.sawmill.testkit;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongFunction;
+
+import io.lettuce.core.LettuceFutures;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+
+/**
+ * Reads Redis back after a run: for every expected key, the whole hash (HGETALL) and its TTL,
+ * pipelined a thousand keys at a time, and reports what matched.
+ */
+public final class RedisVerifier {
+
+	private RedisVerifier() {
+	}
+
+	/**
+	 * @param verified keys whose hash equals the expected one and whose TTL is in (0, maxTtl]
+	 * @param missing keys that do not exist
+	 * @param wrongHash keys whose fields differ
+	 * @param wrongTtl keys without the expected TTL
+	 * @param examples a few problems, for the failure message
+	 */
+	public record Result(long expected, long verified, long missing, long wrongHash, long wrongTtl,
+			List<String> examples) {
+
+		public boolean allVerified() {
+			return verified == expected;
+		}
+
+		@Override
+		public String toString() {
+			return "verified " + verified + " of " + expected + " records (missing " + missing + ", wrong hash "
+					+ wrongHash + ", wrong TTL " + wrongTtl + ")" + (examples.isEmpty() ? "" : " e.g. " + examples);
+		}
+	}
+
+	/**
+	 * @param ids how many ids, 0 until {@code ids} exclusive
+	 * @param key the key of an id
+	 * @param expected the hash of an id
+	 * @param maxTtl the configured TTL; {@code null} when keys must have no TTL
+	 */
+	public static Result verify(String host, int port, long ids, LongFunction<String> key,
+			LongFunction<Map<String, String>> expected, Duration maxTtl) {
+		RedisClient client = RedisClient.create(RedisURI.create(host, port));
+		try (StatefulRedisConnection<String, String> connection = client.connect()) {
+			RedisAsyncCommands<String, String> redis = connection.async();
+			long verified = 0;
+			long missing = 0;
+			long wrongHash = 0;
+			long wrongTtl = 0;
+			List<String> examples = new ArrayList<>();
+			for (long from = 0; from < ids; from += 1000) {
+				long to = Math.min(ids, from + 1000);
+				List<RedisFuture<Map<String, String>>> hashes = new ArrayList<>();
+				List<RedisFuture<Long>> ttls = new ArrayList<>();
+				for (long id = from; id < to; id++) {
+					hashes.add(redis.hgetall(key.apply(id)));
+					ttls.add(redis.ttl(key.apply(id)));
+				}
+				LettuceFutures.awaitAll(60, TimeUnit.SECONDS, hashes.toArray(RedisFuture[]::new));
+				LettuceFutures.awaitAll(60, TimeUnit.SECONDS, ttls.toArray(RedisFuture[]::new));
+				for (long id = from; id < to; id++) {
+					int i = (int) (id - from);
+					Map<String, String> actual = hashes.get(i).get();
+					long ttl = ttls.get(i).get();
+					if (actual.isEmpty()) {
+						missing++;
+						note(examples, key.apply(id) + " missing");
+					}
+					else if (!actual.equals(expected.apply(id))) {
+						wrongHash++;
+						note(examples, key.apply(id) + " = " + actual);
+					}
+					else if (maxTtl == null ? ttl != -1 : (ttl <= 0 || ttl > maxTtl.toSeconds())) {
+						wrongTtl++;
+						note(examples, key.apply(id) + " ttl " + ttl);
+					}
+					else {
+						verified++;
+					}
+				}
+			}
+			return new Result(ids, verified, missing, wrongHash, wrongTtl, List.copyOf(examples));
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("could not read Redis back: " + ex.getMessage(), ex);
+		}
+		finally {
+			client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		}
+	}
+
+	private static void note(List<String> examples, String problem) {
+		if (examples.size() < 5) {
+			examples.add(problem);
+		}
+	}
+}

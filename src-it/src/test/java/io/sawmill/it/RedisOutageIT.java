@@ -1,0 +1,81 @@
+package io.sawmill.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sawmill.it.support.Kafka;
+import io.sawmill.it.support.KafkaServer;
+import io.sawmill.it.support.SawmillApp;
+import io.sawmill.testkit.RedisServerProcess;
+import io.sawmill.testkit.RedisVerifier;
+import io.sawmill.testkit.SampleEvents;
+
+/**
+ * While Redis is down, batches fail and nothing is committed; once it is back, the same records are
+ * polled again, written and committed.
+ */
+class RedisOutageIT {
+
+	private static final String TOPIC = "outage";
+	private static final int PARTITIONS = 3;
+
+	private static KafkaServer kafka;
+	private static RedisServerProcess redis;
+
+	@BeforeAll
+	static void startServers() {
+		redis = RedisServerProcess.startNew();
+		kafka = KafkaServer.start();
+		kafka.createTopic(TOPIC, PARTITIONS);
+	}
+
+	@AfterAll
+	static void stopServers() {
+		kafka.close();
+		redis.close();
+	}
+
+	@Test
+	void shouldLeaveAFailedBatchUncommittedAndWriteItAfterRedisReturns() throws Exception {
+		Map<String, Object> properties = SawmillApp.baseProperties(kafka, redis, TOPIC, "outage");
+		properties.put("sawmill.pipeline.timeout", "2s");
+		properties.put("sawmill.retry.max-attempts", 2);
+		properties.put("sawmill.retry.initial-backoff", "100ms");
+		properties.put("sawmill.retry.max-backoff", "200ms");
+		try (ConfigurableApplicationContext app = SawmillApp.run(properties);
+				Admin admin = Kafka.admin(kafka.bootstrapServers())) {
+			MeterRegistry registry = app.getBean(MeterRegistry.class);
+			Kafka.produce(kafka.bootstrapServers(), TOPIC, 0, 1_000, SampleEvents::userId, SampleEvents::json);
+			Map<TopicPartition, Long> beforeOutage = Kafka.endOffsets(admin, TOPIC, PARTITIONS);
+			await().atMost(Duration.ofMinutes(1)).until(() -> Kafka.committedOffsets(admin, "outage").equals(beforeOutage));
+
+			redis.kill();
+			Kafka.produce(kafka.bootstrapServers(), TOPIC, 1_000, 3_000, SampleEvents::userId, SampleEvents::json);
+			await().atMost(Duration.ofMinutes(1))
+				.until(() -> registry.find("sawmill.records").tag("outcome", "retried").counter() != null
+						&& registry.get("sawmill.records").tag("outcome", "retried").counter().count() >= 2_000);
+			assertThat(Kafka.committedOffsets(admin, "outage")).as("nothing committed while Redis is down")
+				.isEqualTo(beforeOutage);
+
+			redis.start();
+			Map<TopicPartition, Long> end = Kafka.endOffsets(admin, TOPIC, PARTITIONS);
+			await().atMost(Duration.ofMinutes(1)).until(() -> Kafka.committedOffsets(admin, "outage").equals(end));
+
+			// the restarted redis-server keeps nothing from before the kill: check the records produced during it
+			RedisVerifier.Result result = RedisVerifier.verify(redis.host(), redis.port(), 2_000,
+					id -> SampleEvents.key(id + 1_000), id -> SampleEvents.hash(id + 1_000), Duration.ofHours(1));
+			assertThat(result.allVerified()).as(result.toString()).isTrue();
+		}
+	}
+}

@@ -1,0 +1,70 @@
+package io.sawmill.it.support;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongFunction;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/** Producing records and reading offsets back, for assertions. */
+public final class Kafka {
+
+	private Kafka() {
+	}
+
+	/** Produces ids {@code from…to-1}, keyed by {@code key}, and waits for every acknowledgement. */
+	public static void produce(String bootstrapServers, String topic, long from, long to, LongFunction<String> key,
+			LongFunction<byte[]> value) {
+		Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+				ProducerConfig.LINGER_MS_CONFIG, 5, ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024,
+				ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4", ProducerConfig.ACKS_CONFIG, "all");
+		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
+				new ByteArraySerializer())) {
+			for (long id = from; id < to; id++) {
+				producer.send(new ProducerRecord<>(topic, key.apply(id).getBytes(StandardCharsets.UTF_8), value.apply(id)));
+			}
+			producer.flush();
+		}
+	}
+
+	/** Log-end offset of every partition of the topic. */
+	public static Map<TopicPartition, Long> endOffsets(Admin admin, String topic, int partitions) throws Exception {
+		Map<TopicPartition, OffsetSpec> request = java.util.stream.IntStream.range(0, partitions)
+			.boxed()
+			.collect(Collectors.toMap(p -> new TopicPartition(topic, p), p -> OffsetSpec.latest()));
+		return admin.listOffsets(request).all().get(30, TimeUnit.SECONDS).entrySet().stream()
+			.collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+	}
+
+	/** The group's committed offset of every partition it has committed. */
+	public static Map<TopicPartition, Long> committedOffsets(Admin admin, String group) throws Exception {
+		Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
+			.partitionsToOffsetAndMetadata()
+			.get(30, TimeUnit.SECONDS);
+		return committed.entrySet().stream()
+			.filter(e -> e.getValue() != null)
+			.collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+	}
+
+	public static Admin admin(String bootstrapServers) {
+		return Admin.create(Map.of("bootstrap.servers", bootstrapServers));
+	}
+
+	public static long sum(Map<TopicPartition, Long> offsets) {
+		return offsets.values().stream().mapToLong(Long::longValue).sum();
+	}
+
+	public static List<String> args(Map<String, Object> properties) {
+		return properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toList();
+	}
+}

@@ -1,0 +1,91 @@
+package io.sawmill.it.support;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.kafka.KafkaContainer;
+
+import io.sawmill.testkit.KafkaTestBroker;
+
+/**
+ * The Kafka broker of an integration test: a Testcontainers {@code apache/kafka} container where a
+ * Docker engine runs, otherwise a real KRaft broker in this JVM. {@code -Dsawmill.it.kafka=embedded}
+ * or {@code =container} forces one.
+ */
+public interface KafkaServer extends AutoCloseable {
+
+	String bootstrapServers();
+
+	void createTopic(String name, int partitions);
+
+	@Override
+	void close();
+
+	static KafkaServer start() {
+		String choice = System.getProperty("sawmill.it.kafka", "auto");
+		boolean container = "container".equals(choice) || ("auto".equals(choice) && dockerAvailable());
+		return container ? new Container() : new Embedded(KafkaTestBroker.start());
+	}
+
+	private static boolean dockerAvailable() {
+		if (System.getenv("DOCKER_HOST") == null && !Files.exists(Path.of("/var/run/docker.sock"))) {
+			return false;
+		}
+		try {
+			return DockerClientFactory.instance().isDockerAvailable();
+		}
+		catch (RuntimeException ex) {
+			return false;
+		}
+	}
+
+	record Embedded(KafkaTestBroker broker) implements KafkaServer {
+
+		@Override
+		public String bootstrapServers() {
+			return broker.bootstrapServers();
+		}
+
+		@Override
+		public void createTopic(String name, int partitions) {
+			broker.createTopic(name, partitions);
+		}
+
+		@Override
+		public void close() {
+			broker.close();
+		}
+	}
+
+	final class Container implements KafkaServer {
+
+		private final KafkaContainer kafka = new KafkaContainer("apache/kafka:4.1.1");
+
+		Container() {
+			kafka.start();
+		}
+
+		@Override
+		public String bootstrapServers() {
+			return kafka.getBootstrapServers();
+		}
+
+		@Override
+		public void createTopic(String name, int partitions) {
+			try (Admin admin = Admin.create(java.util.Map.of("bootstrap.servers", bootstrapServers()))) {
+				admin.createTopics(java.util.List.of(new NewTopic(name, partitions, (short) 1))).all().get();
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+		}
+
+		@Override
+		public void close() {
+			kafka.stop();
+		}
+	}
+}

@@ -1,0 +1,42 @@
+package io.sawmill.it.support;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.boot.Banner;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import io.sawmill.app.SawmillApplication;
+import io.sawmill.testkit.RedisServerProcess;
+
+/** Starts the real Sawmill service (sawmill-app) against the test's Kafka and Redis. */
+public final class SawmillApp {
+
+	private SawmillApp() {
+	}
+
+	/** The properties every test starts from; tests override what they exercise. */
+	public static Map<String, Object> baseProperties(KafkaServer kafka, RedisServerProcess redis, String topic,
+			String group) {
+		Map<String, Object> properties = new LinkedHashMap<>();
+		properties.put("sawmill.topics", topic);
+		properties.put("sawmill.group-id", group);
+		properties.put("sawmill.mapping.key-template", io.sawmill.testkit.SampleEvents.KEY_TEMPLATE);
+		properties.put("sawmill.mapping.ttl", "1h");
+		properties.put("sawmill.metrics.lag-interval", "1s");
+		properties.put("spring.kafka.bootstrap-servers", kafka.bootstrapServers());
+		properties.put("spring.data.redis.host", redis.host());
+		properties.put("spring.data.redis.port", redis.port());
+		properties.put("server.port", 0);
+		return properties;
+	}
+
+	public static ConfigurableApplicationContext run(Map<String, Object> properties, Class<?>... extraSources) {
+		Class<?>[] sources = new Class<?>[extraSources.length + 1];
+		sources[0] = SawmillApplication.class;
+		System.arraycopy(extraSources, 0, sources, 1, extraSources.length);
+		return new SpringApplicationBuilder(sources).bannerMode(Banner.Mode.OFF)
+			.run(Kafka.args(properties).toArray(String[]::new));
+	}
+}
