@@ -1,0 +1,30 @@
+package io.sawmill.it.helm;
+
+import static io.sawmill.it.helm.SawmillChart.render;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** values.schema.json rejects wrong types, out-of-range numbers and unknown keys before anything renders. */
+class ChartSchemaTest {
+
+  @ParameterizedTest(name = "{0}={1} is rejected")
+  @CsvSource({
+      "sawmill.concurrency, many, /sawmill/concurrency",
+      "sawmill.concurrency, 0, /sawmill/concurrency",
+      "sawmill.batchSize, 100001, /sawmill/batchSize",
+      "sawmill.shutdownTimeout, thirty, /sawmill/shutdownTimeout",
+      "sawmill.concurency, 4, concurency",
+      "replicas, 3, replicas",
+      "redis.password, hunter2, password",
+      "zoneAware.spread.whenUnsatisfiable, Sometimes, /zoneAware/spread/whenUnsatisfiable",
+      "rackAwareness.source, guess, /rackAwareness/source",
+  })
+  void shouldRejectABadValue(String key, String value, String named) {
+    assertThatThrownBy(() -> render("defaults", Map.of(key, value)))
+        .hasMessageContaining("schema")
+        .hasMessageContaining(named);
+  }
+}
