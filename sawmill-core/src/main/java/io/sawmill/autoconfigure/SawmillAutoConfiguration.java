@@ -1,7 +1,8 @@
 package io.sawmill.autoconfigure;
 
+import java.time.Clock;
 import java.util.HashMap;
-
+import java.util.List;
 import java.util.Map;
 
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -22,10 +23,14 @@ import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sawmill.deadletter.DeadLetterPublisher;
+import io.sawmill.deadletter.KafkaDeadLetterPublisher;
 import io.sawmill.listener.ListenerConfig;
+import io.sawmill.listener.RedisCircuit;
 import io.sawmill.listener.SawmillContainers;
 import io.sawmill.mapping.RecordMapper;
 import io.sawmill.mapping.json.JsonHashMapper;
+import io.sawmill.metrics.ConsumerRecordTimestamps;
 import io.sawmill.metrics.PartitionLagMonitor;
 import io.sawmill.metrics.SawmillMetrics;
 import io.sawmill.redis.PipelineConfig;
@@ -74,8 +79,29 @@ public final class SawmillAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	SawmillMetrics sawmillMetrics(ObjectProvider<MeterRegistry> registry, ListenerConfig listener) {
-		return new SawmillMetrics(registry.getIfAvailable(SimpleMeterRegistry::new), listener.groupId());
+	SawmillMetrics sawmillMetrics(ObjectProvider<MeterRegistry> registry, ListenerConfig listener,
+			SawmillProperties properties) {
+		return new SawmillMetrics(registry.getIfAvailable(SimpleMeterRegistry::new), listener.groupId(),
+				properties.getMetrics().getSloBuckets());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	RedisCircuit sawmillRedisCircuit(SawmillProperties properties) {
+		return SawmillConfigAdapter.circuit(properties);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	DeadLetterPublisher sawmillDeadLetterPublisher(SawmillProperties properties, KafkaProperties kafka,
+			ObjectProvider<KafkaConnectionDetails> connectionDetails) {
+		if (!properties.getDeadLetter().isEnabled()) {
+			return DeadLetterPublisher.loggingOnly();
+		}
+		Map<String, Object> producer = new HashMap<>(kafka.buildProducerProperties());
+		connectionDetails.ifAvailable(details -> producer.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
+				String.join(",", details.getProducer().getBootstrapServers())));
+		return KafkaDeadLetterPublisher.of(producer, SawmillConfigAdapter.deadLetter(properties));
 	}
 
 	@Bean(name = "sawmillAdmin", destroyMethod = "close")
@@ -89,32 +115,46 @@ public final class SawmillAutoConfiguration {
 
 	@Bean
 	StartupCheck sawmillStartupCheck(Admin sawmillAdmin, ListenerConfig listener, SawmillProperties properties,
-			RedisBatchWriter writer, LettuceConnectionFactory connectionFactory, KafkaProperties kafka) {
-		return new StartupCheck(sawmillAdmin, listener.topics(), String.join(",", kafka.getBootstrapServers()), writer,
-				listener.concurrency(), connectionFactory.getHostName() + ":" + connectionFactory.getPort(),
-				properties.getStartupTimeout());
+			RedisBatchWriter writer, LettuceConnectionFactory connectionFactory, KafkaProperties kafka,
+			ObjectProvider<KafkaConnectionDetails> connectionDetails) {
+		KafkaConnectionDetails details = connectionDetails.getIfAvailable();
+		List<String> servers = details != null ? details.getAdmin().getBootstrapServers() : kafka.getBootstrapServers();
+		SawmillProperties.DeadLetter deadLetter = properties.getDeadLetter();
+		StartupCheck.DeadLetterTopics deadLetterTopics = new StartupCheck.DeadLetterTopics(deadLetter.isEnabled(),
+				deadLetter.getTopicSuffix(), deadLetter.isCreateTopics());
+		return new StartupCheck(sawmillAdmin, listener.topics(), deadLetterTopics, String.join(",", servers), writer, listener.concurrency(),
+				connectionFactory.getHostName() + ":" + connectionFactory.getPort(), properties.getStartupTimeout());
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	PartitionLagMonitor sawmillLagMonitor(Admin sawmillAdmin, ListenerConfig listener, SawmillMetrics metrics,
-			SawmillProperties properties) {
-		return new PartitionLagMonitor(sawmillAdmin, listener.topics(), metrics, properties.getMetrics().getLagInterval());
+			SawmillProperties properties, KafkaProperties kafka, ObjectProvider<KafkaConnectionDetails> connectionDetails) {
+		return new PartitionLagMonitor(sawmillAdmin, listener.topics(), metrics, properties.getMetrics().getLagInterval(),
+				ConsumerRecordTimestamps.of(consumerProperties(kafka, connectionDetails)), Clock.systemUTC());
 	}
 
 	@Bean
 	ConcurrentMessageListenerContainer<byte[], byte[]> sawmillListenerContainer(KafkaProperties kafka,
 			ObjectProvider<KafkaConnectionDetails> connectionDetails, ListenerConfig listener, PipelineConfig pipeline,
-			RecordMapper mapper, RedisBatchWriter writer, SawmillMetrics metrics,
-			ObjectProvider<SawmillContainerCustomizer> customizers) {
+			RecordMapper mapper, RedisBatchWriter writer, DeadLetterPublisher deadLetters, RedisCircuit circuit,
+			SawmillMetrics metrics, PartitionLagMonitor lagMonitor, ObjectProvider<SawmillContainerCustomizer> customizers) {
+		Map<String, Object> consumer = consumerProperties(kafka, connectionDetails);
+		SawmillConfigAdapter.checkPollInterval(listener, pipeline, consumer);
+		ConcurrentMessageListenerContainer<byte[], byte[]> container = SawmillContainers.create(consumer, listener,
+				mapper, writer, deadLetters, circuit, metrics);
+		// the lag monitor reports the partitions this instance owns, refreshed right after each assignment
+		container.getContainerProperties().setConsumerRebalanceListener(lagMonitor);
+		customizers.orderedStream().forEach(customizer -> customizer.customize(container));
+		return container;
+	}
+
+	private static Map<String, Object> consumerProperties(KafkaProperties kafka,
+			ObjectProvider<KafkaConnectionDetails> connectionDetails) {
 		Map<String, Object> consumer = new HashMap<>(kafka.buildConsumerProperties());
 		connectionDetails.ifAvailable(details -> consumer.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
 				String.join(",", details.getConsumer().getBootstrapServers())));
-		SawmillConfigAdapter.checkPollInterval(listener, pipeline, consumer);
-		ConcurrentMessageListenerContainer<byte[], byte[]> container = SawmillContainers.create(consumer, listener,
-				mapper, writer, metrics);
-		customizers.orderedStream().forEach(customizer -> customizer.customize(container));
-		return container;
+		return consumer;
 	}
 
 }

@@ -6,7 +6,9 @@ import java.util.function.Supplier;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
+import io.sawmill.deadletter.DeadLetterConfig;
 import io.sawmill.listener.ListenerConfig;
+import io.sawmill.listener.RedisCircuit;
 import io.sawmill.mapping.json.JsonHashMapperConfig;
 import io.sawmill.redis.PipelineConfig;
 
@@ -29,6 +31,7 @@ final class SawmillConfigAdapter {
 					.retryMaxAttempts(p.getRetry().getMaxAttempts())
 					.retryBackoff(p.getRetry().getInitialBackoff(), p.getRetry().getMaxBackoff())
 					.shutdownTimeout(p.getShutdownTimeout())
+					.maxRecordBytes((int) Math.min(Integer.MAX_VALUE, p.getMaxRecordSize().toBytes()))
 					.build());
 	}
 
@@ -37,6 +40,24 @@ final class SawmillConfigAdapter {
 			.maxCommandsPerChunk(p.getPipeline().getMaxCommandsPerChunk())
 			.timeout(p.getPipeline().getTimeout())
 			.build());
+	}
+
+	static DeadLetterConfig deadLetter(SawmillProperties p) {
+		return bind("sawmill.dead-letter.*", () -> DeadLetterConfig.custom()
+			.topicSuffix(p.getDeadLetter().getTopicSuffix())
+			.sendTimeout(p.getDeadLetter().getSendTimeout())
+			.maxAttempts(p.getDeadLetter().getMaxAttempts())
+			.build());
+	}
+
+	static RedisCircuit circuit(SawmillProperties p) {
+		SawmillProperties.CircuitBreaker c = p.getCircuitBreaker();
+		String name = "sawmill-redis-" + p.getGroupId();
+		if (!c.isEnabled()) {
+			return RedisCircuit.disabled(name);
+		}
+		return bind("sawmill.circuit-breaker.*", () -> RedisCircuit.of(name, c.getFailureRateThreshold(),
+				c.getSlowCallDuration(), c.getSlowCallRateThreshold(), c.getSlidingWindow(), c.getOpenWait()));
 	}
 
 	static JsonHashMapperConfig mapping(SawmillProperties p) {

@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 
+import io.sawmill.deadletter.DeadLetterConfig;
 import io.sawmill.listener.ListenerConfig;
 import io.sawmill.redis.PipelineConfig;
 
@@ -37,7 +39,14 @@ public class SawmillProperties {
 	/** How long start-up waits for Kafka and Redis to answer before failing. */
 	private Duration startupTimeout = Duration.ofSeconds(30);
 
+	/** Records whose value is larger are dead-lettered instead of written. */
+	private DataSize maxRecordSize = DataSize.ofBytes(ListenerConfig.DEFAULT_MAX_RECORD_BYTES);
+
 	private final Mapping mapping = new Mapping();
+
+	private final DeadLetter deadLetter = new DeadLetter();
+
+	private final CircuitBreaker circuitBreaker = new CircuitBreaker();
 
 	private final Pipeline pipeline = new Pipeline();
 
@@ -101,8 +110,24 @@ public class SawmillProperties {
 		this.startupTimeout = startupTimeout;
 	}
 
+	public DataSize getMaxRecordSize() {
+		return maxRecordSize;
+	}
+
+	public void setMaxRecordSize(DataSize maxRecordSize) {
+		this.maxRecordSize = maxRecordSize;
+	}
+
 	public Mapping getMapping() {
 		return mapping;
+	}
+
+	public DeadLetter getDeadLetter() {
+		return deadLetter;
+	}
+
+	public CircuitBreaker getCircuitBreaker() {
+		return circuitBreaker;
 	}
 
 	public Pipeline getPipeline() {
@@ -151,6 +176,135 @@ public class SawmillProperties {
 
 		public void setTtl(Duration ttl) {
 			this.ttl = ttl;
+		}
+	}
+
+	/** Where records that cannot be written go: a dead-letter topic per source topic. */
+	public static class DeadLetter {
+
+		/** Whether to publish records that cannot be written to a dead-letter topic; when off they are logged and counted as invalid. */
+		private boolean enabled = true;
+
+		/** The dead-letter topic of a source topic is its name plus this suffix. */
+		private String topicSuffix = DeadLetterConfig.DEFAULT_TOPIC_SUFFIX;
+
+		/** Whether start-up creates a missing dead-letter topic (with the source topic's partition count). */
+		private boolean createTopics = true;
+
+		/** How long one attempt waits for Kafka to acknowledge the dead letters of a batch. */
+		private Duration sendTimeout = DeadLetterConfig.DEFAULT_SEND_TIMEOUT;
+
+		/** Attempts to publish the dead letters of a batch before the batch is polled again, uncommitted. */
+		private int maxAttempts = DeadLetterConfig.DEFAULT_MAX_ATTEMPTS;
+
+		public boolean isEnabled() {
+			return enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getTopicSuffix() {
+			return topicSuffix;
+		}
+
+		public void setTopicSuffix(String topicSuffix) {
+			this.topicSuffix = topicSuffix;
+		}
+
+		public boolean isCreateTopics() {
+			return createTopics;
+		}
+
+		public void setCreateTopics(boolean createTopics) {
+			this.createTopics = createTopics;
+		}
+
+		public Duration getSendTimeout() {
+			return sendTimeout;
+		}
+
+		public void setSendTimeout(Duration sendTimeout) {
+			this.sendTimeout = sendTimeout;
+		}
+
+		public int getMaxAttempts() {
+			return maxAttempts;
+		}
+
+		public void setMaxAttempts(int maxAttempts) {
+			this.maxAttempts = maxAttempts;
+		}
+	}
+
+	/** The circuit breaker around Redis that pauses consumption (no rebalance) while Redis fails or is slow. */
+	public static class CircuitBreaker {
+
+		/** Whether a failing or slow Redis pauses the listener containers. */
+		private boolean enabled = true;
+
+		/** Percentage of failed round trips among the last sliding-window ones that opens the circuit. */
+		private float failureRateThreshold = 50;
+
+		/** A round trip slower than this counts as slow. */
+		private Duration slowCallDuration = Duration.ofSeconds(2);
+
+		/** Percentage of slow round trips among the last sliding-window ones that opens the circuit. */
+		private float slowCallRateThreshold = 50;
+
+		/** How many recent round trips the rates are computed over. */
+		private int slidingWindow = 10;
+
+		/** How long consumption stays paused before a probe batch is let through. */
+		private Duration openWait = Duration.ofSeconds(5);
+
+		public boolean isEnabled() {
+			return enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public float getFailureRateThreshold() {
+			return failureRateThreshold;
+		}
+
+		public void setFailureRateThreshold(float failureRateThreshold) {
+			this.failureRateThreshold = failureRateThreshold;
+		}
+
+		public Duration getSlowCallDuration() {
+			return slowCallDuration;
+		}
+
+		public void setSlowCallDuration(Duration slowCallDuration) {
+			this.slowCallDuration = slowCallDuration;
+		}
+
+		public float getSlowCallRateThreshold() {
+			return slowCallRateThreshold;
+		}
+
+		public void setSlowCallRateThreshold(float slowCallRateThreshold) {
+			this.slowCallRateThreshold = slowCallRateThreshold;
+		}
+
+		public int getSlidingWindow() {
+			return slidingWindow;
+		}
+
+		public void setSlidingWindow(int slidingWindow) {
+			this.slidingWindow = slidingWindow;
+		}
+
+		public Duration getOpenWait() {
+			return openWait;
+		}
+
+		public void setOpenWait(Duration openWait) {
+			this.openWait = openWait;
 		}
 	}
 
@@ -223,12 +377,77 @@ public class SawmillProperties {
 		/** How often lag per partition is read from Kafka. */
 		private Duration lagInterval = Duration.ofSeconds(15);
 
+		/** Extra histogram buckets (SLOs) of sawmill.batch.duration and sawmill.redis.pipeline.duration, e.g. 200ms,1s. */
+		private List<Duration> sloBuckets = new ArrayList<>();
+
+		/** How often Redis is PINGed on the writing path's client for sawmill.redis.rtt. */
+		private Duration rttInterval = Duration.ofSeconds(5);
+
+		/** Whether to publish CFS throttling from the container's cgroup cpu.stat, when the file exists. */
+		private boolean cpuThrottling = true;
+
+		private final Summary summary = new Summary();
+
 		public Duration getLagInterval() {
 			return lagInterval;
 		}
 
 		public void setLagInterval(Duration lagInterval) {
 			this.lagInterval = lagInterval;
+		}
+
+		public List<Duration> getSloBuckets() {
+			return sloBuckets;
+		}
+
+		public void setSloBuckets(List<Duration> sloBuckets) {
+			this.sloBuckets = sloBuckets;
+		}
+
+		public Duration getRttInterval() {
+			return rttInterval;
+		}
+
+		public void setRttInterval(Duration rttInterval) {
+			this.rttInterval = rttInterval;
+		}
+
+		public boolean isCpuThrottling() {
+			return cpuThrottling;
+		}
+
+		public void setCpuThrottling(boolean cpuThrottling) {
+			this.cpuThrottling = cpuThrottling;
+		}
+
+		public Summary getSummary() {
+			return summary;
+		}
+	}
+
+	/** The periodic one-line INFO summary (records/s, lag, batch P99, Redis RTT). */
+	public static class Summary {
+
+		/** Whether to log the summary line. */
+		private boolean enabled = true;
+
+		/** How often to log it. */
+		private Duration interval = Duration.ofMinutes(1);
+
+		public boolean isEnabled() {
+			return enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getInterval() {
+			return interval;
+		}
+
+		public void setInterval(Duration interval) {
+			this.interval = interval;
 		}
 	}
 }

@@ -7,7 +7,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import java.util.Map;
+import java.util.Optional;
+
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.TopicExistsException;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.kafka.listener.AbstractMessageListenerContainer;
 
@@ -23,6 +29,7 @@ final class StartupCheck implements SmartLifecycle {
 
 	private final Admin admin;
 	private final List<String> topics;
+	private final DeadLetterTopics deadLetterTopics;
 	private final String kafkaServers;
 	private final RedisBatchWriter writer;
 	private final int connections;
@@ -30,10 +37,15 @@ final class StartupCheck implements SmartLifecycle {
 	private final Duration timeout;
 	private volatile boolean running;
 
-	StartupCheck(Admin admin, List<String> topics, String kafkaServers, RedisBatchWriter writer, int connections,
-			String redisEndpoint, Duration timeout) {
+	/** The dead-letter topics to check: {@code <topic><suffix>} for each source topic, when enabled. */
+	record DeadLetterTopics(boolean enabled, String suffix, boolean create) {
+	}
+
+	StartupCheck(Admin admin, List<String> topics, DeadLetterTopics deadLetterTopics, String kafkaServers,
+			RedisBatchWriter writer, int connections, String redisEndpoint, Duration timeout) {
 		this.admin = admin;
 		this.topics = topics;
+		this.deadLetterTopics = deadLetterTopics;
 		this.kafkaServers = kafkaServers;
 		this.writer = writer;
 		this.connections = connections;
@@ -67,6 +79,47 @@ final class StartupCheck implements SmartLifecycle {
 		if (!missing.isEmpty()) {
 			throw new SawmillConfigurationException("Topic(s) " + missing + " do not exist on Kafka at " + kafkaServers,
 					"Create the topic(s) or fix sawmill.topics.");
+		}
+		if (deadLetterTopics.enabled()) {
+			checkDeadLetterTopics(existing);
+		}
+	}
+
+	private void checkDeadLetterTopics(Set<String> existing) {
+		List<String> sources = topics.stream()
+			.filter(topic -> !existing.contains(topic + deadLetterTopics.suffix()))
+			.toList();
+		if (sources.isEmpty()) {
+			return;
+		}
+		List<String> missing = sources.stream().map(topic -> topic + deadLetterTopics.suffix()).toList();
+		if (!deadLetterTopics.create()) {
+			throw new SawmillConfigurationException("Dead-letter topic(s) " + missing + " do not exist on Kafka at "
+					+ kafkaServers, "Create them, set sawmill.dead-letter.create-topics=true, or turn dead letters off "
+							+ "with sawmill.dead-letter.enabled=false.");
+		}
+		try {
+			Map<String, TopicDescription> described = admin.describeTopics(sources).allTopicNames()
+				.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+			List<NewTopic> create = sources.stream()
+				.map(topic -> new NewTopic(topic + deadLetterTopics.suffix(),
+						Optional.of(described.get(topic).partitions().size()), Optional.empty()))
+				.toList();
+			admin.createTopics(create).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+		catch (ExecutionException ex) {
+			if (!(ex.getCause() instanceof TopicExistsException)) {
+				throw new SawmillConfigurationException("Could not create dead-letter topic(s) " + missing + ": "
+						+ ex.getCause(), "Create them yourself, or grant this client CREATE on the cluster.", ex);
+			}
+		}
+		catch (TimeoutException ex) {
+			throw new SawmillConfigurationException("Creating dead-letter topic(s) " + missing + " timed out",
+					"Create them yourself, or raise sawmill.startup-timeout.", ex);
 		}
 	}
 

@@ -18,6 +18,8 @@ public final class ListenerConfig {
 	public static final Duration DEFAULT_RETRY_INITIAL_BACKOFF = Duration.ofMillis(100);
 	public static final Duration DEFAULT_RETRY_MAX_BACKOFF = Duration.ofSeconds(5);
 	public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+	/** Kafka's default largest message; a larger value is dead-lettered rather than written. */
+	public static final int DEFAULT_MAX_RECORD_BYTES = 1024 * 1024;
 
 	private final List<String> topics;
 	private final String groupId;
@@ -27,8 +29,10 @@ public final class ListenerConfig {
 	private final Duration retryInitialBackoff;
 	private final Duration retryMaxBackoff;
 	private final Duration shutdownTimeout;
+	private final int maxRecordBytes;
 
 	private ListenerConfig(Builder b) {
+		this.maxRecordBytes = b.maxRecordBytes;
 		this.topics = List.copyOf(b.topics);
 		this.groupId = b.groupId;
 		this.concurrency = b.concurrency;
@@ -79,7 +83,14 @@ public final class ListenerConfig {
 		return shutdownTimeout;
 	}
 
+	/** Records whose value is larger are dead-lettered with that reason instead of written. */
+	public int maxRecordBytes() {
+		return maxRecordBytes;
+	}
+
 	public static final class Builder {
+
+		private int maxRecordBytes = DEFAULT_MAX_RECORD_BYTES;
 
 		private List<String> topics = List.of();
 		private String groupId = DEFAULT_GROUP_ID;
@@ -152,6 +163,14 @@ public final class ListenerConfig {
 				throw new IllegalArgumentException("shutdownTimeout must be positive, but was " + shutdownTimeout);
 			}
 			this.shutdownTimeout = shutdownTimeout;
+			return this;
+		}
+
+		public Builder maxRecordBytes(int maxRecordBytes) {
+			if (maxRecordBytes < 1) {
+				throw new IllegalArgumentException("maxRecordBytes must be at least 1, but was " + maxRecordBytes);
+			}
+			this.maxRecordBytes = maxRecordBytes;
 			return this;
 		}
 

@@ -10,6 +10,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.listener.CommonErrorHandler;
+import org.springframework.kafka.listener.ListenerExecutionFailedException;
 import org.springframework.kafka.listener.MessageListenerContainer;
 
 import io.sawmill.metrics.RecordOutcome;
@@ -39,8 +40,11 @@ final class RedeliverBatchErrorHandler implements CommonErrorHandler {
 			metrics.records(record.topic(), RecordOutcome.RETRIED, 1);
 		}
 		firstOffsets.forEach(consumer::seek);
+		// spring-kafka wraps the listener's exception in one whose message is only "Listener failed".
+		Throwable reason = thrownException instanceof ListenerExecutionFailedException && thrownException.getCause() != null
+				? thrownException.getCause() : thrownException;
 		log.warn("Batch of {} records not committed; it will be polled again from {}: {}", data.count(), firstOffsets,
-				thrownException.getMessage());
+				reason.toString());
 	}
 
 	/** Nothing of a failed batch is committed. */

@@ -11,12 +11,9 @@ import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ContainerProperties;
 
-import io.github.resilience4j.core.IntervalFunction;
-import io.github.resilience4j.retry.Retry;
-import io.github.resilience4j.retry.RetryConfig;
+import io.sawmill.deadletter.DeadLetterPublisher;
 import io.sawmill.mapping.RecordMapper;
 import io.sawmill.metrics.SawmillMetrics;
-import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.RedisBatchWriter;
 
 /**
@@ -34,25 +31,30 @@ public final class SawmillContainers {
 	 *     ones Sawmill's contract depends on are overridden, see {@link #consumerProperties}
 	 */
 	public static ConcurrentMessageListenerContainer<byte[], byte[]> create(Map<String, Object> consumerProperties,
-			ListenerConfig config, RecordMapper mapper, RedisBatchWriter writer, SawmillMetrics metrics) {
+			ListenerConfig config, RecordMapper mapper, RedisBatchWriter writer, DeadLetterPublisher deadLetters,
+			RedisCircuit circuit, SawmillMetrics metrics) {
 		DefaultKafkaConsumerFactory<byte[], byte[]> consumers = new DefaultKafkaConsumerFactory<>(
 				consumerProperties(consumerProperties, config), new ByteArrayDeserializer(), new ByteArrayDeserializer());
-		return create(consumers, config, mapper, writer, metrics);
+		return create(consumers, config, mapper, writer, deadLetters, circuit, metrics);
 	}
 
 	/** The container on consumers from {@code consumers} as they are (tests pass a mocked factory here). */
 	static ConcurrentMessageListenerContainer<byte[], byte[]> create(ConsumerFactory<byte[], byte[]> consumers,
-			ListenerConfig config, RecordMapper mapper, RedisBatchWriter writer, SawmillMetrics metrics) {
+			ListenerConfig config, RecordMapper mapper, RedisBatchWriter writer, DeadLetterPublisher deadLetters,
+			RedisCircuit circuit, SawmillMetrics metrics) {
 		ContainerProperties properties = new ContainerProperties(config.topics().toArray(String[]::new));
 		properties.setAckMode(ContainerProperties.AckMode.MANUAL_IMMEDIATE);
 		properties.setSyncCommits(true);
 		properties.setShutdownTimeout(config.shutdownTimeout().toMillis());
-		properties.setMessageListener(new PipelineBatchListener(mapper, writer, retry(config), metrics));
+		PerRecordPipeline pipeline = new PerRecordPipeline(writer, config, circuit, metrics);
+		properties.setMessageListener(
+				new PipelineBatchListener(mapper, config.maxRecordBytes(), pipeline, deadLetters, metrics));
 		ConcurrentMessageListenerContainer<byte[], byte[]> container = new ConcurrentMessageListenerContainer<>(
 				consumers, properties);
 		container.setConcurrency(config.concurrency());
 		container.setCommonErrorHandler(new RedeliverBatchErrorHandler(metrics));
 		container.setBeanName("sawmill-" + config.groupId());
+		circuit.controls(container);
 		return container;
 	}
 
@@ -74,15 +76,5 @@ public final class SawmillContainers {
 		properties.putIfAbsent(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
 				CooperativeStickyAssignor.class.getName());
 		return properties;
-	}
-
-	static Retry retry(ListenerConfig config) {
-		RetryConfig retryConfig = RetryConfig.<PipelineResult>custom()
-			.maxAttempts(config.retryMaxAttempts())
-			.intervalFunction(IntervalFunction.ofExponentialRandomBackoff(config.retryInitialBackoff(), 2.0, 0.5,
-					config.retryMaxBackoff()))
-			.retryOnResult(result -> !result.succeeded())
-			.build();
-		return Retry.of("sawmill-redis-" + config.groupId(), retryConfig);
 	}
 }

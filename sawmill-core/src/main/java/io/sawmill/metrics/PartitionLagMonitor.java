@@ -1,99 +1,198 @@
 package io.sawmill.metrics;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
-import io.micrometer.core.instrument.Gauge;
-
 /**
- * Lag in records per partition, {@code sawmill.lag.records}: log-end offset minus the group's
- * committed offset (or minus the log-start offset where the group has committed nothing), read
- * through an {@link Admin} client every {@code interval} for every partition of the topics — not
- * only those assigned to this pod, so the number is right straight after a rebalance.
+ * Lag of every partition assigned to this instance, read through an {@link Admin} client every
+ * {@code interval} and right after each assignment:
+ * <ul>
+ * <li>{@code sawmill.lag.records}: log-end offset minus the group's committed offset (minus the
+ * log-start offset where the group has committed nothing);</li>
+ * <li>{@code sawmill.lag.seconds}: now minus the timestamp of the oldest record not yet committed
+ * (the record at the committed offset), 0 when caught up. The timestamp is read once per move of
+ * the committed offset ({@link RecordTimestamps}); the gauge computes "now" at every scrape, so it
+ * keeps growing while the consumer is stuck.</li>
+ * </ul>
+ * Each instance reports only its own partitions, so {@code sum by (topic, partition)} across pods
+ * counts each partition once. The numbers come from the broker, not from the consumer's fetch state:
+ * they are right straight after a rebalance, unlike the client's {@code records-lag}.
  * <p>
- * Runs on a single daemon thread of its own; {@link #refresh()} may also be called directly.
+ * Fed by the listener container as its {@link ConsumerRebalanceListener} (called on consumer
+ * threads); refreshes run on a daemon thread of its own, or through {@link #refresh()}.
  */
-public final class PartitionLagMonitor implements SmartLifecycle {
+public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebalanceListener {
 
 	private static final Logger log = LoggerFactory.getLogger(PartitionLagMonitor.class);
 
 	private final Admin admin;
-	private final List<String> topics;
+	private final Set<String> topics;
 	private final SawmillMetrics metrics;
 	private final Duration interval;
 	private final Duration timeout;
-	private final Map<TopicPartition, AtomicLong> lags = new ConcurrentHashMap<>();
+	private final RecordTimestamps timestamps;
+	private final Clock clock;
+	private final Set<TopicPartition> assigned = ConcurrentHashMap.newKeySet();
+	private final Map<TopicPartition, PartitionLag> lags = new ConcurrentHashMap<>();
+	private final Object refreshing = new Object();
 	private volatile ScheduledExecutorService scheduler;
 
+	/** Lag in records only, no lag in seconds. */
 	public PartitionLagMonitor(Admin admin, List<String> topics, SawmillMetrics metrics, Duration interval) {
+		this(admin, topics, metrics, interval, null, Clock.systemUTC());
+	}
+
+	/**
+	 * @param timestamps reads the oldest uncommitted record's timestamp; null to publish no
+	 *     {@code sawmill.lag.seconds}
+	 * @param clock "now" of the lag in seconds
+	 */
+	public PartitionLagMonitor(Admin admin, List<String> topics, SawmillMetrics metrics, Duration interval,
+			RecordTimestamps timestamps, Clock clock) {
+		if (interval.isNegative() || interval.isZero()) {
+			throw new IllegalArgumentException("interval must be greater than 0, but was " + interval);
+		}
 		this.admin = admin;
-		this.topics = List.copyOf(topics);
+		this.topics = Set.copyOf(topics);
 		this.metrics = metrics;
 		this.interval = interval;
 		this.timeout = interval.compareTo(Duration.ofSeconds(10)) < 0 ? Duration.ofSeconds(10) : interval;
+		this.timestamps = timestamps;
+		this.clock = clock;
 	}
 
-	/** Reads end and committed offsets once and updates the gauges. */
-	public void refresh() throws Exception {
-		Map<String, TopicDescription> descriptions = admin.describeTopics(topics).allTopicNames()
-			.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-		List<TopicPartition> partitions = descriptions.values().stream()
-			.flatMap(d -> d.partitions().stream().map(p -> new TopicPartition(d.name(), p.partition())))
-			.toList();
-		Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(metrics.group())
-			.partitionsToOffsetAndMetadata().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-		Map<TopicPartition, ListOffsetsResultInfo> ends = offsets(partitions, OffsetSpec.latest());
-		Map<TopicPartition, ListOffsetsResultInfo> starts = offsets(partitions, OffsetSpec.earliest());
-		for (TopicPartition partition : partitions) {
-			OffsetAndMetadata done = committed.get(partition);
-			long from = done != null ? done.offset() : starts.get(partition).offset();
-			long lag = Math.max(0, ends.get(partition).offset() - from);
-			gauge(partition).set(lag);
+	@Override
+	public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+		partitions.stream().filter(p -> topics.contains(p.topic())).forEach(assigned::add);
+		ScheduledExecutorService executor = scheduler;
+		if (executor != null && !partitions.isEmpty()) {
+			executor.execute(this::refreshQuietly);
 		}
 	}
 
-	private Map<TopicPartition, ListOffsetsResultInfo> offsets(Collection<TopicPartition> partitions, OffsetSpec spec)
-			throws Exception {
+	@Override
+	public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+		assigned.removeAll(partitions);
+		partitions.forEach(this::forget);
+	}
+
+	@Override
+	public void onPartitionsLost(Collection<TopicPartition> partitions) {
+		onPartitionsRevoked(partitions);
+	}
+
+	/** Reads end and committed offsets (and the oldest uncommitted timestamps) once and updates the gauges. */
+	public void refresh() throws Exception {
+		synchronized (refreshing) {
+			List<TopicPartition> partitions = List.copyOf(assigned);
+			lags.keySet().stream().filter(p -> !assigned.contains(p)).toList().forEach(this::forget);
+			if (partitions.isEmpty()) {
+				return;
+			}
+			Map<TopicPartition, OffsetAndMetadata> committed = admin
+				.listConsumerGroupOffsets(Map.of(metrics.group(), new ListConsumerGroupOffsetsSpec().topicPartitions(partitions)))
+				.partitionsToOffsetAndMetadata(metrics.group())
+				.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+			Map<TopicPartition, Long> ends = offsets(partitions, OffsetSpec.latest());
+			List<TopicPartition> uncommitted = partitions.stream().filter(p -> committed.get(p) == null).toList();
+			Map<TopicPartition, Long> starts = uncommitted.isEmpty() ? Map.of() : offsets(uncommitted, OffsetSpec.earliest());
+			Map<TopicPartition, Long> from = new HashMap<>();
+			for (TopicPartition partition : partitions) {
+				OffsetAndMetadata done = committed.get(partition);
+				from.put(partition, done != null ? done.offset() : starts.get(partition));
+			}
+			Map<TopicPartition, Long> oldest = readTimestamps(from, ends);
+			for (TopicPartition partition : partitions) {
+				if (!assigned.contains(partition)) {
+					continue; // revoked while we read
+				}
+				long lag = Math.max(0, ends.get(partition) - from.get(partition));
+				state(partition).update(lag, from.get(partition), oldest.get(partition));
+			}
+		}
+	}
+
+	/** Timestamps only where there is lag and the committed offset moved since the last read. */
+	private Map<TopicPartition, Long> readTimestamps(Map<TopicPartition, Long> from, Map<TopicPartition, Long> ends) {
+		if (timestamps == null) {
+			return Map.of();
+		}
+		Map<TopicPartition, Long> toRead = new HashMap<>();
+		Map<TopicPartition, Long> known = new HashMap<>();
+		from.forEach((partition, offset) -> {
+			PartitionLag previous = lags.get(partition);
+			if (ends.get(partition) <= offset) {
+				return;
+			}
+			if (previous != null && previous.knowsTimestampAt(offset)) {
+				known.put(partition, previous.oldestTimestamp);
+			}
+			else {
+				toRead.put(partition, offset);
+			}
+		});
+		if (!toRead.isEmpty()) {
+			try {
+				known.putAll(timestamps.firstTimestamps(toRead, ends, timeout));
+			}
+			catch (RuntimeException ex) {
+				log.warn("Could not read the oldest uncommitted records of group {}: {}", metrics.group(), ex.toString());
+			}
+		}
+		return known;
+	}
+
+	private Map<TopicPartition, Long> offsets(Collection<TopicPartition> partitions, OffsetSpec spec) throws Exception {
 		Map<TopicPartition, OffsetSpec> request = partitions.stream()
 			.collect(Collectors.toMap(Function.identity(), p -> spec));
-		return new HashMap<>(admin.listOffsets(request).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS));
+		Map<TopicPartition, ListOffsetsResultInfo> result = admin.listOffsets(request)
+			.all()
+			.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+		return result.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
 	}
 
-	private AtomicLong gauge(TopicPartition partition) {
-		return lags.computeIfAbsent(partition, p -> {
-			AtomicLong value = new AtomicLong();
-			Gauge.builder("sawmill.lag.records", value, AtomicLong::get)
-				.description("Records behind: log-end offset minus committed offset")
-				.tags("topic", p.topic(), "partition", Integer.toString(p.partition()), "group", metrics.group())
-				.baseUnit("records")
-				.register(metrics.registry());
-			return value;
-		});
+	private PartitionLag state(TopicPartition partition) {
+		return lags.computeIfAbsent(partition,
+				p -> new PartitionLag(metrics, p, timestamps != null, clock));
 	}
 
-	/** The sum of the last lag read over all partitions. */
+	private void forget(TopicPartition partition) {
+		PartitionLag lag = lags.remove(partition);
+		if (lag != null) {
+			lag.remove(metrics.registry());
+		}
+	}
+
+	/** The sum of the last lag read over this instance's partitions. */
 	public long totalLag() {
-		return lags.values().stream().mapToLong(AtomicLong::get).sum();
+		return lags.values().stream().mapToLong(PartitionLag::records).sum();
+	}
+
+	/** The largest lag in seconds over this instance's partitions; 0 when caught up or not measured. */
+	public double maxLagSeconds() {
+		return lags.values().stream().mapToDouble(PartitionLag::seconds).filter(s -> !Double.isNaN(s)).max().orElse(0);
 	}
 
 	@Override
@@ -125,6 +224,17 @@ public final class PartitionLagMonitor implements SmartLifecycle {
 		scheduler = null;
 		if (executor != null) {
 			executor.shutdownNow();
+			try {
+				executor.awaitTermination(5, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		if (timestamps != null) {
+			synchronized (refreshing) {
+				timestamps.close();
+			}
 		}
 	}
 

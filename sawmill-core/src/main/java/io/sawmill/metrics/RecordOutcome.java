@@ -9,7 +9,7 @@ public enum RecordOutcome {
 	WRITTEN,
 	/** The mapper returned no writes; committed like the others. */
 	SKIPPED,
-	/** The mapper rejected it (invalid JSON, missing key field…); logged, not written, committed. */
+	/** It could not be written (rejected by the mapper or by Redis) and the dead-letter topic is off: logged with its reason, committed. */
 	INVALID,
 	/** Its batch failed in Redis and the record is being written again. */
 	RETRIED,

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
 
-import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
@@ -68,12 +67,19 @@ public final class RedisVerifier {
 					hashes.add(redis.hgetall(key.apply(id)));
 					ttls.add(redis.ttl(key.apply(id)));
 				}
-				LettuceFutures.awaitAll(60, TimeUnit.SECONDS, hashes.toArray(RedisFuture[]::new));
-				LettuceFutures.awaitAll(60, TimeUnit.SECONDS, ttls.toArray(RedisFuture[]::new));
 				for (long id = from; id < to; id++) {
 					int i = (int) (id - from);
-					Map<String, String> actual = hashes.get(i).get();
-					long ttl = ttls.get(i).get();
+					Map<String, String> actual;
+					long ttl;
+					try {
+						actual = hashes.get(i).get(60, TimeUnit.SECONDS);
+						ttl = ttls.get(i).get(60, TimeUnit.SECONDS);
+					}
+					catch (java.util.concurrent.ExecutionException notAHash) {
+						wrongHash++;
+						note(examples, key.apply(id) + ": " + notAHash.getCause().getMessage());
+						continue;
+					}
 					if (actual.isEmpty()) {
 						missing++;
 						note(examples, key.apply(id) + " missing");

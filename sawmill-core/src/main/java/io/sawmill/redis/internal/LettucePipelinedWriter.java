@@ -163,7 +163,8 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 			throw new IllegalStateException("interrupted while waiting for PING", ex);
 		}
 		catch (ExecutionException | TimeoutException ex) {
-			throw new IllegalStateException("Redis did not answer PING: " + ex.getMessage(), ex);
+			Throwable cause = ex instanceof ExecutionException && ex.getCause() != null ? ex.getCause() : ex;
+			throw new IllegalStateException("Redis did not answer PING within " + config.timeout() + ": " + cause, ex);
 		}
 	}
 

@@ -25,7 +25,11 @@ class ChartScalingAndMonitoringTest {
   private static final Set<String> SAWMILL_METRICS = Set.of(
       "sawmill_lag_records", "sawmill_lag_seconds", "sawmill_batch_duration_seconds_bucket",
       "sawmill_batch_duration_seconds_count", "sawmill_batch_duration_seconds_sum",
-      "sawmill_redis_pipeline_duration_seconds_bucket", "sawmill_records_total", "sawmill_redis_rtt_seconds");
+      "sawmill_redis_pipeline_duration_seconds_bucket", "sawmill_records_total", "sawmill_redis_rtt_seconds",
+      // issue 4 (observability); src-it's ObservabilityIT checks every name against a scrape of the running app
+      "sawmill_redis_ping_duration_seconds_bucket", "sawmill_batch_records_sum", "sawmill_batch_records_count",
+      "sawmill_redis_commands_sum", "sawmill_redis_commands_count", "sawmill_cpu_periods_total",
+      "sawmill_cpu_throttled_periods_total", "sawmill_cpu_throttled_seconds_total", "sawmill_listener_paused");
 
   private final SawmillChart.Manifests keda = render("keda");
 

@@ -37,6 +37,19 @@ public final class Kafka {
 		}
 	}
 
+	/** Produces one record with raw bytes and waits for the acknowledgement. */
+	public static void produceOne(String bootstrapServers, String topic, byte[] key, byte[] value) {
+		Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+				ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024);
+		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
+				new ByteArraySerializer())) {
+			producer.send(new ProducerRecord<>(topic, key, value)).get();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
 	/** Log-end offset of every partition of the topic. */
 	public static Map<TopicPartition, Long> endOffsets(Admin admin, String topic, int partitions) throws Exception {
 		Map<TopicPartition, OffsetSpec> request = java.util.stream.IntStream.range(0, partitions)

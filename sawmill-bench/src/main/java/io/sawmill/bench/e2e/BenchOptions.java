@@ -1,0 +1,102 @@
+package io.sawmill.bench.e2e;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The end-to-end benchmark's options, from {@code --name=value} arguments; {@code --quick} scales
+ * everything down to finish in under two minutes. Fails fast naming the bad argument.
+ */
+record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchSizes, List<String> strategies,
+		int backlog, int idleRate, Duration idleDuration, int fields, int valueBytes, int idSpace, int partitions,
+		int sequentialSample, int verifySample, Duration ttl, Path out) {
+
+	static final List<String> ALL_STRATEGIES = List.of("sequential", "template", "sawmill");
+
+	static BenchOptions parse(String... args) {
+		Map<String, String> given = new LinkedHashMap<>();
+		for (String arg : args) {
+			if (!arg.startsWith("--")) {
+				throw new IllegalArgumentException("arguments are --name=value, but got '" + arg + "'; see --help");
+			}
+			int eq = arg.indexOf('=');
+			given.put(eq < 0 ? arg.substring(2) : arg.substring(2, eq), eq < 0 ? "true" : arg.substring(eq + 1));
+		}
+		boolean quick = Boolean.parseBoolean(given.remove("quick"));
+		String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+		BenchOptions options = new BenchOptions(quick,
+				doubles(given.remove("rtts"), "0,0.1,1"),
+				ints(given.remove("batch-sizes"), quick ? "1000,10000" : "1000,5000,10000"),
+				List.of(given.getOrDefault("strategies", String.join(",", ALL_STRATEGIES)).split(",")),
+				Integer.parseInt(given.getOrDefault("backlog", quick ? "60000" : "500000")),
+				Integer.parseInt(given.getOrDefault("idle-rate", "5000")),
+				Duration.ofSeconds(Long.parseLong(given.getOrDefault("idle-seconds", quick ? "3" : "8"))),
+				Integer.parseInt(given.getOrDefault("fields", "5")),
+				Integer.parseInt(given.getOrDefault("value-bytes", "20")),
+				Integer.parseInt(given.getOrDefault("id-space", quick ? "40000" : "200000")),
+				Integer.parseInt(given.getOrDefault("partitions", "6")),
+				Integer.parseInt(given.getOrDefault("sequential-sample", quick ? "1000" : "4000")),
+				Integer.parseInt(given.getOrDefault("verify-sample", quick ? "300" : "2000")),
+				Duration.ofSeconds(Long.parseLong(given.getOrDefault("ttl-seconds", "3600"))),
+				Path.of(given.getOrDefault("out", "bench-results/" + stamp + (quick ? "-quick" : ""))));
+		given.keySet().removeAll(List.of("strategies", "backlog", "idle-rate", "idle-seconds", "fields", "value-bytes",
+				"id-space", "partitions", "sequential-sample", "verify-sample", "ttl-seconds", "out"));
+		if (!given.isEmpty()) {
+			throw new IllegalArgumentException("unknown option(s) " + given.keySet() + "; see --help");
+		}
+		options.validate();
+		return options;
+	}
+
+	private void validate() {
+		for (String strategy : strategies) {
+			if (!ALL_STRATEGIES.contains(strategy)) {
+				throw new IllegalArgumentException("--strategies must be among " + ALL_STRATEGIES + ", but was " + strategy);
+			}
+		}
+		if (valueBytes < 8) {
+			throw new IllegalArgumentException("--value-bytes must be at least 8, but was " + valueBytes);
+		}
+		if (fields < 1 || backlog < 1 || idSpace < 1 || partitions < 1 || idleRate < 1 || verifySample < 1) {
+			throw new IllegalArgumentException(
+					"--fields, --backlog, --id-space, --partitions, --idle-rate and --verify-sample must be at least 1");
+		}
+		if (rttsMillis.stream().anyMatch(rtt -> rtt < 0)) {
+			throw new IllegalArgumentException("--rtts must be zero (direct) or positive, but was " + rttsMillis);
+		}
+	}
+
+	static String help() {
+		return """
+				Sawmill end-to-end benchmark: in-process Kafka (KRaft), a real redis-server, a latency proxy in front of it.
+				  --quick                 scaled down, under 2 minutes
+				  --rtts=0,0.1,1          round trips to Redis in ms; 0 = direct, no proxy
+				  --batch-sizes=1000,5000,10000
+				  --strategies=sequential,template,sawmill
+				  --backlog=500000        records of the busy shape (drained flat out)
+				  --idle-rate=5000        records/s of the idle shape, for --idle-seconds=8
+				  --fields=5 --value-bytes=20 --id-space=200000 --partitions=6
+				  --sequential-sample=4000  records sent one command at a time, then extrapolated
+				  --verify-sample=2000    hashes and TTLs read back after each run
+				  --out=bench-results/<timestamp>
+				""";
+	}
+
+	static boolean wantsHelp(String... args) {
+		return Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h");
+	}
+
+	private static List<Double> doubles(String value, String fallback) {
+		return Arrays.stream((value == null ? fallback : value).split(",")).map(Double::parseDouble).toList();
+	}
+
+	private static List<Integer> ints(String value, String fallback) {
+		return Arrays.stream((value == null ? fallback : value).split(",")).map(Integer::parseInt).toList();
+	}
+}

@@ -1,0 +1,316 @@
+package io.sawmill.bench.e2e;
+
+import java.io.PrintStream;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.sawmill.testkit.KafkaTestBroker;
+import io.sawmill.testkit.LatencyProxy;
+import io.sawmill.testkit.RedisServerProcess;
+
+/**
+ * The end-to-end benchmark: everything on loopback in this JVM — an in-process KRaft broker, a real
+ * redis-server, a {@link LatencyProxy} in front of it per RTT — and three ways of moving JSON records
+ * from Kafka to Redis as HSET + EXPIRE, measured in the same run: one command per round trip
+ * (sequential), a plain loop with {@code RedisTemplate.executePipelined} (template), and the real
+ * Sawmill service with its defaults (sawmill). Each runs an idle load (a fixed rate well under
+ * capacity) and a busy one (a backlog drained flat out); every run is verified against Redis.
+ * Writes results.md, results.csv and PNG plots to {@code --out}; exits 1 when a run fails to verify.
+ * <p>
+ * {@code java -jar sawmill-bench/target/sawmill-bench.jar [--quick] [--help]}
+ */
+public final class EndToEndBenchmark {
+
+	private static final PrintStream OUT = System.out;
+
+	private final BenchOptions options;
+	private final Workload workload;
+	private final Status status = new Status(OUT);
+	private final List<Row> rows = new ArrayList<>();
+	private final List<String> notes = new ArrayList<>();
+	private int cellNumber;
+
+	private EndToEndBenchmark(BenchOptions options) {
+		this.options = options;
+		this.workload = new Workload(options.fields(), options.valueBytes(), options.idSpace());
+	}
+
+	public static void main(String[] args) throws Exception {
+		if (BenchOptions.wantsHelp(args)) {
+			OUT.print(BenchOptions.help());
+			return;
+		}
+		BenchOptions options;
+		try {
+			options = BenchOptions.parse(args);
+		}
+		catch (IllegalArgumentException ex) {
+			System.err.println(ex.getMessage());
+			System.exit(2);
+			return;
+		}
+		boolean ok = new EndToEndBenchmark(options).run();
+		System.exit(ok ? 0 : 1);
+	}
+
+	private boolean run() throws Exception {
+		long started = System.nanoTime();
+		Files.createDirectories(options.out());
+		note(machine());
+		note(String.format(Locale.ROOT,
+				"workload: JSON id + %d fields × %d bytes, id space %,d, HSET + EXPIRE %d s per record; %d partitions; "
+						+ "busy backlog %,d records; idle %,d records/s for %d s",
+				options.fields(), options.valueBytes(), options.idSpace(), options.ttl().toSeconds(), options.partitions(),
+				options.backlog(), options.idleRate(), options.idleDuration().toSeconds()));
+		RedisCeiling.Result ceiling;
+		try (RedisServerProcess redis = RedisServerProcess.startNew();
+				KafkaTestBroker kafka = KafkaTestBroker.start()) {
+			note(redisVersion() + " on 127.0.0.1:" + redis.port()
+					+ "; Kafka in-process KRaft at " + kafka.bootstrapServers());
+			ceiling = ceiling(redis);
+			Verification.flushAll(redis.host(), redis.port());
+
+			kafka.createTopic("backlog", options.partitions());
+			AtomicLong produced = new AtomicLong();
+			status.step("producing the busy backlog", options.backlog(), produced::get);
+			long t0 = System.nanoTime();
+			Producing.produce(kafka.bootstrapServers(), "backlog", workload, options.backlog(), 0, produced::set);
+			note(String.format(Locale.ROOT, "backlog of %,d records produced in %.1f s", options.backlog(),
+					(System.nanoTime() - t0) / 1e9));
+			warmUp(kafka, redis);
+
+			for (double rtt : options.rttsMillis()) {
+				LatencyProxy proxy = rtt == 0 ? null
+						: LatencyProxy.start(redis.host(), redis.port(), Duration.ofNanos((long) (rtt * 1e6 / 2)));
+				String host = proxy == null ? redis.host() : proxy.host();
+				int port = proxy == null ? redis.port() : proxy.port();
+				try {
+					if (options.strategies().contains("sequential")) {
+						sequential(redis, rtt, host, port);
+					}
+					for (int batch : options.batchSizes()) {
+						for (String strategy : List.of("template", "sawmill")) {
+							if (options.strategies().contains(strategy)) {
+								rows.add(cell(kafka, redis, strategy, rtt, batch, host, port));
+							}
+						}
+					}
+				}
+				finally {
+					if (proxy != null) {
+						note("proxy at RTT " + Row.rttLabel(rtt) + ": " + proxy.stats());
+						proxy.close();
+					}
+				}
+			}
+		}
+		finally {
+			status.close();
+		}
+		return report(ceiling, (System.nanoTime() - started) / 1e9);
+	}
+
+	private RedisCeiling.Result ceiling(RedisServerProcess redis) {
+		Optional<Path> redisBenchmark = RedisCeiling.locate();
+		if (redisBenchmark.isEmpty()) {
+			note("Redis ceiling: not measured, redis-benchmark is not on the PATH (apt-get install -y redis-tools)");
+			return null;
+		}
+		status.step("measuring the Redis ceiling (redis-benchmark)", 0, () -> 0);
+		try {
+			RedisCeiling.Result ceiling = RedisCeiling.measure(redisBenchmark.get(), redis.port(),
+					options.quick() ? 300_000 : 1_000_000, options.idSpace(), options.fields(), options.valueBytes());
+			note(String.format(Locale.ROOT,
+					"Redis ceiling (%s, direct): HSET %,.0f/s, EXPIRE %,.0f/s → %,.0f records/s (HSET + EXPIRE)", ceiling.how(),
+					ceiling.hsetPerSecond(), ceiling.expirePerSecond(), ceiling.recordsPerSecond()));
+			return ceiling;
+		}
+		catch (Exception ex) {
+			note("Redis ceiling: not measured, " + ex.getMessage());
+			return null;
+		}
+	}
+
+	/** Both consumers drain a small backlog once, unreported, so JIT warm-up does not favour the later one. */
+	private void warmUp(KafkaTestBroker kafka, RedisServerProcess redis) throws Exception {
+		int records = options.quick() ? 10_000 : 30_000;
+		kafka.createTopic("warm-up", options.partitions());
+		Producing.produce(kafka.bootstrapServers(), "warm-up", workload, records, 0, n -> {
+		});
+		for (String strategy : List.of("template", "sawmill")) {
+			BatchRecorder recorder = new BatchRecorder();
+			status.step("warm-up " + strategy, records, recorder::records);
+			try (AutoCloseable consumer = consumer(strategy, kafka, "warm-up", "warm-up-" + strategy, 1000, redis.host(),
+					redis.port(), recorder)) {
+				await(recorder, records, Duration.ofMinutes(2));
+			}
+		}
+		Verification.flushAll(redis.host(), redis.port());
+	}
+
+	private void sequential(RedisServerProcess redis, double rtt, String host, int port) {
+		Verification.flushAll(redis.host(), redis.port());
+		AtomicLong done = new AtomicLong();
+		status.step("sequential sample at RTT " + Row.rttLabel(rtt), options.sequentialSample(), done::get);
+		SequentialSample.Result sample = SequentialSample.run(workload, options.sequentialSample(),
+				Duration.ofSeconds(options.quick() ? 5 : 15), host, port, options.ttl(), done::set);
+		Verification.Result verified = Verification.verify(redis.host(), redis.port(), workload, sample.records(),
+				options.verifySample(), options.ttl());
+		note(String.format(Locale.ROOT,
+				"sequential at RTT %s: measured %,d records (2 round trips each), %.3f ms per record (P50 %.3f, P99 %.3f); "
+						+ "batch numbers are that × batch size. Redis %s",
+				Row.rttLabel(rtt), sample.records(), sample.perRecordNanos() / 1e6, sample.p50() / 1e6, sample.p99() / 1e6,
+				verified.text()));
+		for (int batch : options.batchSizes()) {
+			rows.add(new Row("sequential", rtt, batch, null, null, sample, verified.ok(), verified.text(), 0, 0));
+		}
+	}
+
+	private Row cell(KafkaTestBroker kafka, RedisServerProcess redis, String strategy, double rtt, int batch,
+			String host, int port) throws Exception {
+		String label = String.format(Locale.ROOT, "%s, RTT %s, batch %,d", strategy, Row.rttLabel(rtt), batch);
+		int cell = ++cellNumber;
+
+		Verification.flushAll(redis.host(), redis.port());
+		String idleTopic = "idle-" + cell;
+		kafka.createTopic(idleTopic, options.partitions());
+		long idleRecords = (long) options.idleRate() * options.idleDuration().toSeconds();
+		BatchRecorder idle = new BatchRecorder();
+		Verification.Result idleVerified;
+		try (AutoCloseable consumer = consumer(strategy, kafka, idleTopic, "idle-" + cell, batch, host, port, idle)) {
+			status.step("idle: " + label, idleRecords, idle::records);
+			Producing.produce(kafka.bootstrapServers(), idleTopic, workload, idleRecords, options.idleRate(), n -> {
+			});
+			await(idle, idleRecords, Duration.ofMinutes(3));
+		}
+		idleVerified = Verification.verify(redis.host(), redis.port(), workload, idleRecords, options.verifySample(),
+				options.ttl());
+
+		Verification.flushAll(redis.host(), redis.port());
+		BatchRecorder busy = new BatchRecorder();
+		long fullGcsBefore = fullGcs();
+		status.step("busy: " + label, options.backlog(), busy::records);
+		try (AutoCloseable consumer = consumer(strategy, kafka, "backlog", "busy-" + cell, batch, host, port, busy)) {
+			await(busy, options.backlog(), Duration.ofMinutes(options.quick() ? 2 : 6));
+		}
+		long peakHeap = status.peakHeapBytes();
+		long fullGcs = fullGcs() - fullGcsBefore;
+		Verification.Result busyVerified = Verification.verify(redis.host(), redis.port(), workload, options.backlog(),
+				options.verifySample(), options.ttl());
+		BatchRecorder.Summary busySummary = busy.summary();
+		boolean complete = busySummary.records() >= options.backlog() && idle.records() >= idleRecords;
+		status.println(String.format(Locale.ROOT,
+				"%-38s idle P99 %9s | busy P50 %9s P99 %9s max %9s | %,9.0f records/s, drained in %s | idle %s | busy %s",
+				label, Report.ms(idle.summary().p99()), Report.ms(busySummary.p50()), Report.ms(busySummary.p99()),
+				Report.ms(busySummary.max()), busySummary.recordsPerSecond(), Report.duration(busySummary.spanNanos() / 1e9),
+				idleVerified.text(), busyVerified.text()));
+		return new Row(strategy, rtt, batch, idle.summary(), busySummary, null,
+				complete && idleVerified.ok() && busyVerified.ok(),
+				"idle " + idleVerified.text() + "; busy " + busyVerified.text() + (complete ? "" : "; INCOMPLETE (timed out)"),
+				fullGcs, peakHeap);
+	}
+
+	private AutoCloseable consumer(String strategy, KafkaTestBroker kafka, String topic, String group, int batch,
+			String host, int port, BatchRecorder recorder) {
+		if (strategy.equals("template")) {
+			TemplateLoop loop = new TemplateLoop(kafka.bootstrapServers(), topic, group, batch, host, port, options.ttl(),
+					recorder);
+			return () -> {
+				loop.close();
+				if (loop.failure() != null) {
+					notes.add("template loop failed: " + loop.failure());
+				}
+			};
+		}
+		return new SawmillRunner(kafka.bootstrapServers(), topic, group, batch, host, port, options.ttl(), recorder);
+	}
+
+	private static void await(BatchRecorder recorder, long records, Duration timeout) throws InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (recorder.records() < records && System.nanoTime() < deadline) {
+			Thread.sleep(20);
+		}
+	}
+
+	private static long fullGcs() {
+		// G1 (the default) counts only full collections under "G1 Old Generation"; others name theirs similarly
+		return ManagementFactory.getGarbageCollectorMXBeans().stream()
+			.filter(gc -> gc.getName().contains("Old") || gc.getName().contains("MarkSweep") || gc.getName().contains("Full"))
+			.mapToLong(GarbageCollectorMXBean::getCollectionCount)
+			.sum();
+	}
+
+	private boolean report(RedisCeiling.Result ceiling, double seconds) throws Exception {
+		String table = Report.markdownTable(rows, ceiling, options.backlog());
+		List<String> targets = Report.targets(rows, ceiling);
+		List<String> plots = Plots.write(options.out(), rows, ceiling);
+		boolean verified = rows.stream().allMatch(Row::verified) && !rows.isEmpty();
+		StringBuilder md = new StringBuilder("# Sawmill end-to-end benchmark\n\n");
+		md.append(String.format(Locale.ROOT, "Run: `java -jar sawmill-bench/target/sawmill-bench.jar%s`, %.1f min.%n%n",
+				options.quick() ? " --quick" : "", seconds / 60));
+		notes.forEach(note -> md.append("- ").append(note).append('\n'));
+		md.append('\n').append(table).append('\n');
+		md.append("`*` sequential: measured on the sample above and extrapolated (batch time = time per record × batch size; "
+				+ "drain time = backlog ÷ measured rate).\n"
+				+ "Per-batch times run from the return of the poll to the end of the offset commit. Idle batches are as "
+				+ "large as the idle rate fills them; busy batches are full.\n\n");
+		md.append("## Targets (measured, not asserted)\n\n");
+		targets.forEach(t -> md.append("- ").append(t).append('\n'));
+		md.append("\n## Plots\n\n");
+		plots.forEach(p -> md.append("![").append(p).append("](").append(p).append(")\n"));
+		md.append("\n## Verification\n\n");
+		rows.forEach(r -> md.append("- ").append(r.strategy()).append(", RTT ").append(Row.rttLabel(r.rttMs()))
+			.append(", batch ").append(r.batchSize()).append(": ").append(r.verification()).append('\n'));
+		Files.writeString(options.out().resolve("results.md"), md.toString(), StandardCharsets.UTF_8);
+		Files.writeString(options.out().resolve("results.csv"), Report.csv(rows), StandardCharsets.UTF_8);
+
+		OUT.println();
+		OUT.println(table);
+		targets.forEach(OUT::println);
+		OUT.println();
+		OUT.println("Results: " + options.out().toAbsolutePath() + " (results.md, results.csv, " + String.join(", ", plots) + ")");
+		OUT.println(verified ? "VERIFIED: every run left the expected keys, hashes and TTLs in Redis"
+				: "BENCHMARK FAILED: a run did not verify (see the Verification section of results.md)");
+		return verified;
+	}
+
+	private void note(String note) {
+		notes.add(note);
+		status.println(note);
+	}
+
+	private static String redisVersion() {
+		try {
+			Process process = new ProcessBuilder(RedisServerProcess.locate().orElseThrow().toString(), "--version")
+				.redirectErrorStream(true)
+				.start();
+			return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+		}
+		catch (Exception ex) {
+			return "redis-server";
+		}
+	}
+
+	private static String machine() {
+		Runtime runtime = Runtime.getRuntime();
+		String memory = "?";
+		try {
+			memory = Files.readAllLines(Path.of("/proc/meminfo")).get(0).replaceAll("\\s+", " ");
+		}
+		catch (Exception ignored) {
+			// not Linux
+		}
+		return String.format(Locale.ROOT, "machine: %d CPUs (availableProcessors), %s, JDK %s (%s), max heap %d MB, %s %s",
+				runtime.availableProcessors(), memory, System.getProperty("java.version"), System.getProperty("java.vm.name"),
+				runtime.maxMemory() >> 20, System.getProperty("os.name"), System.getProperty("os.arch"));
+	}
+}

@@ -1,0 +1,102 @@
+package io.sawmill.bench.e2e;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.chart.plot.ValueMarker;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.ui.RectangleAnchor;
+import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.category.DefaultCategoryDataset;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+
+/** The PNG plots of a run: P99 per batch vs batch size for each RTT, and throughput per strategy per RTT. */
+final class Plots {
+
+	private Plots() {
+	}
+
+	/** Writes the plots into {@code dir} and returns their file names. */
+	static List<String> write(Path dir, List<Row> rows, RedisCeiling.Result ceiling) throws IOException {
+		System.setProperty("java.awt.headless", "true");
+		List<String> files = new ArrayList<>();
+		for (double rtt : new TreeSet<>(rows.stream().map(Row::rttMs).toList())) {
+			XYSeriesCollection data = new XYSeriesCollection();
+			for (String strategy : BenchOptions.ALL_STRATEGIES) {
+				XYSeries busy = new XYSeries(strategy + (strategy.equals("sequential") ? " (extrapolated)" : " busy"));
+				XYSeries idle = new XYSeries(strategy + " idle");
+				for (Row row : rows) {
+					if (row.strategy().equals(strategy) && row.rttMs() == rtt) {
+						if (row.busyP99() > 0) {
+							busy.add(row.batchSize(), row.busyP99() / 1e6);
+						}
+						if (row.idle() != null && row.idle().p99() > 0) {
+							idle.add(row.batchSize(), row.idle().p99() / 1e6);
+						}
+					}
+				}
+				if (!busy.isEmpty()) {
+					data.addSeries(busy);
+				}
+				if (!idle.isEmpty()) {
+					data.addSeries(idle);
+				}
+			}
+			JFreeChart chart = ChartFactory.createXYLineChart("Per-batch P99 vs batch size, RTT " + Row.rttLabel(rtt),
+					"batch size (records)", "P99 per batch (ms, log scale)", data, PlotOrientation.VERTICAL, true, false,
+					false);
+			XYPlot plot = chart.getXYPlot();
+			LogAxis log = new LogAxis("P99 per batch (ms, log scale)");
+			log.setSmallestValue(0.1);
+			log.setNumberFormatOverride(new java.text.DecimalFormat("#,##0.#"));
+			plot.setRangeAxis(log);
+			plot.setBackgroundPaint(Color.WHITE);
+			plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+			plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
+			org.jfree.chart.renderer.xy.XYLineAndShapeRenderer renderer = new org.jfree.chart.renderer.xy.XYLineAndShapeRenderer();
+			for (int i = 0; i < data.getSeriesCount(); i++) {
+				renderer.setSeriesStroke(i, new BasicStroke(2f));
+			}
+			plot.setRenderer(renderer);
+			String name = "p99-vs-batch-" + Row.rttLabel(rtt).replace(" ", "") + ".png";
+			ChartUtils.saveChartAsPNG(dir.resolve(name).toFile(), chart, 800, 500);
+			files.add(name);
+		}
+
+		DefaultCategoryDataset throughput = new DefaultCategoryDataset();
+		for (Row row : rows) {
+			String series = row.strategy().equals("sequential") ? "sequential (extrapolated)"
+					: row.strategy() + " b=" + row.batchSize();
+			throughput.addValue(row.recordsPerSecond(), series, Row.rttLabel(row.rttMs()));
+		}
+		JFreeChart bars = ChartFactory.createBarChart("Throughput draining the backlog, per strategy and RTT", "RTT to Redis",
+				"records/s", throughput, PlotOrientation.VERTICAL, true, false, false);
+		CategoryPlot plot = bars.getCategoryPlot();
+		plot.setBackgroundPaint(Color.WHITE);
+		plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+		if (ceiling != null) {
+			ValueMarker marker = new ValueMarker(ceiling.recordsPerSecond(), Color.RED, new BasicStroke(2f));
+			marker.setLabel(String.format("Redis ceiling %,.0f records/s", ceiling.recordsPerSecond()));
+			marker.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
+			marker.setLabelTextAnchor(TextAnchor.BOTTOM_RIGHT);
+			plot.addRangeMarker(marker);
+			plot.getRangeAxis().setUpperBound(1.1 * Math.max(ceiling.recordsPerSecond(),
+					rows.stream().mapToDouble(Row::recordsPerSecond).max().orElse(0)));
+		}
+		ChartUtils.saveChartAsPNG(dir.resolve("throughput.png").toFile(), bars, 900, 500);
+		files.add("throughput.png");
+		return files;
+	}
+}

@@ -1,0 +1,38 @@
+package io.sawmill.bench.e2e;
+
+/**
+ * One line of the result table: a strategy at one RTT and batch size.
+ * @param idle per-batch timings under the idle load, {@code null} when not run
+ * @param busy per-batch timings while draining the backlog, {@code null} when not run
+ * @param sequential the measured sample of strategy 1, whose other numbers are extrapolated from it
+ * @param fullGcs full collections during the busy run (whole benchmark JVM)
+ * @param peakHeapBytes peak heap used during the busy run (whole JVM: broker, producer and consumer)
+ */
+record Row(String strategy, double rttMs, int batchSize, BatchRecorder.Summary idle, BatchRecorder.Summary busy,
+		SequentialSample.Result sequential, boolean verified, String verification, long fullGcs, long peakHeapBytes) {
+
+	boolean extrapolated() {
+		return sequential != null;
+	}
+
+	/** Records per second while draining the backlog (extrapolated for the sequential strategy). */
+	double recordsPerSecond() {
+		if (sequential != null) {
+			return sequential.recordsPerSecond();
+		}
+		return busy == null ? 0 : busy.recordsPerSecond();
+	}
+
+	long busyP50() {
+		return sequential != null ? sequential.batchNanos(batchSize) : busy == null ? 0 : busy.p50();
+	}
+
+	long busyP99() {
+		return sequential != null ? sequential.batchNanos(batchSize) : busy == null ? 0 : busy.p99();
+	}
+
+	static String rttLabel(double rttMs) {
+		return rttMs == 0 ? "direct" : (rttMs == Math.rint(rttMs) ? Integer.toString((int) rttMs) : Double.toString(rttMs))
+				+ " ms";
+	}
+}

@@ -1,0 +1,41 @@
+package io.sawmill.bench.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class BenchOptionsTests {
+
+	@Test
+	void shouldDefaultToTheFullRunOfTheIssue() {
+		BenchOptions options = BenchOptions.parse();
+
+		assertThat(options.rttsMillis()).containsExactly(0.0, 0.1, 1.0);
+		assertThat(options.batchSizes()).containsExactly(1000, 5000, 10000);
+		assertThat(options.strategies()).containsExactly("sequential", "template", "sawmill");
+		assertThat(options.backlog()).isEqualTo(500_000);
+		assertThat(options.fields()).isEqualTo(5);
+		assertThat(options.valueBytes()).isEqualTo(20);
+	}
+
+	@Test
+	void shouldScaleDownWhenQuick() {
+		BenchOptions options = BenchOptions.parse("--quick", "--rtts=1", "--strategies=sawmill");
+
+		assertThat(options.quick()).isTrue();
+		assertThat(options.backlog()).isLessThan(500_000);
+		assertThat(options.rttsMillis()).containsExactly(1.0);
+		assertThat(options.strategies()).isEqualTo(List.of("sawmill"));
+	}
+
+	@Test
+	void shouldNameTheBadArgument() {
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--strategies=pooled"))
+			.withMessage("--strategies must be among [sequential, template, sawmill], but was pooled");
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--batchsize=5"))
+			.withMessageContaining("unknown option(s) [batchsize]");
+	}
+}

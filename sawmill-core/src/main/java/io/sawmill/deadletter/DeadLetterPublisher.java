@@ -1,0 +1,35 @@
+package io.sawmill.deadletter;
+
+import java.util.List;
+
+import io.sawmill.metrics.RecordOutcome;
+
+/**
+ * Sends records that cannot be written to Redis somewhere they are kept with their reason.
+ * <p>
+ * The guarantee: when {@link #publish} returns normally, every given dead letter has been
+ * acknowledged by its destination; only then is the batch committed. When it throws, none of the
+ * batch is committed and the batch is polled again (so a dead letter may be published twice, never
+ * zero times). Called from listener threads; implementations must be thread-safe.
+ */
+public interface DeadLetterPublisher {
+
+	/**
+	 * @throws DeadLetterPublishException when the dead letters could not all be published after
+	 *     the publisher's own retries
+	 */
+	void publish(List<DeadLetter> deadLetters);
+
+	/** How the records given to this publisher are counted in {@code sawmill.records}. */
+	default RecordOutcome outcome() {
+		return RecordOutcome.DEAD_LETTERED;
+	}
+
+	/**
+	 * For {@code sawmill.dead-letter.enabled=false}: every dead letter is logged at ERROR with its
+	 * topic, partition, offset and reason, counted as {@code invalid}, and committed.
+	 */
+	static DeadLetterPublisher loggingOnly() {
+		return new LoggingDeadLetterPublisher();
+	}
+}

@@ -1,0 +1,87 @@
+package io.sawmill.listener;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.sawmill.deadletter.DeadLetter;
+import io.sawmill.mapping.RecordMapper;
+import io.sawmill.mapping.RedisWrite;
+import io.sawmill.metrics.RecordOutcome;
+import io.sawmill.metrics.SawmillMetrics;
+
+/**
+ * The map step of one batch: which records have writes (in poll order, so per partition in offset
+ * order), which are skipped, and which cannot be written at all — rejected by the mapper, or larger
+ * than {@code sawmill.max-record-size} — with their reason. Also the outcome counts to report
+ * once the batch is committed.
+ */
+final class MappedBatch {
+
+	private static final Logger log = LoggerFactory.getLogger(MappedBatch.class);
+
+	private final List<MappedRecord> toWrite;
+	private final List<DeadLetter> rejected = new ArrayList<>(0);
+	private final Map<String, int[]> counts = new HashMap<>(4);
+
+	private MappedBatch(int records) {
+		this.toWrite = new ArrayList<>(records);
+	}
+
+	static MappedBatch map(List<ConsumerRecord<byte[], byte[]>> records, RecordMapper mapper, int maxRecordBytes) {
+		MappedBatch batch = new MappedBatch(records.size());
+		for (ConsumerRecord<byte[], byte[]> record : records) {
+			if (record.value() != null && record.value().length > maxRecordBytes) {
+				batch.reject(record, "record value of " + record.value().length
+						+ " bytes exceeds sawmill.max-record-size (" + maxRecordBytes + " bytes)", null);
+				continue;
+			}
+			List<RedisWrite> writes;
+			try {
+				writes = mapper.map(record);
+			}
+			catch (RuntimeException ex) {
+				batch.reject(record, String.valueOf(ex.getMessage()), ex);
+				continue;
+			}
+			if (writes.isEmpty()) {
+				batch.count(record.topic(), RecordOutcome.SKIPPED);
+			}
+			else {
+				batch.toWrite.add(new MappedRecord(record, writes));
+			}
+		}
+		return batch;
+	}
+
+	private void reject(ConsumerRecord<byte[], byte[]> record, String reason, Throwable cause) {
+		log.warn("Record {}-{}@{} cannot be written: {}", record.topic(), record.partition(), record.offset(), reason);
+		rejected.add(new DeadLetter(record, reason, cause));
+	}
+
+	List<MappedRecord> toWrite() {
+		return toWrite;
+	}
+
+	/** Records the mapper rejected or that are too large, with their reasons. */
+	List<DeadLetter> rejected() {
+		return rejected;
+	}
+
+	void count(String topic, RecordOutcome outcome) {
+		counts.computeIfAbsent(topic, t -> new int[RecordOutcome.values().length])[outcome.ordinal()]++;
+	}
+
+	void report(SawmillMetrics metrics) {
+		counts.forEach((topic, byOutcome) -> {
+			for (RecordOutcome outcome : RecordOutcome.values()) {
+				metrics.records(topic, outcome, byOutcome[outcome.ordinal()]);
+			}
+		});
+	}
+}

@@ -1,0 +1,87 @@
+package io.sawmill.listener;
+
+import java.time.Duration;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.kafka.listener.MessageListenerContainer;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+
+/**
+ * Backpressure instead of rebalances: a Resilience4j circuit breaker around every pipelined round
+ * trip. A round trip counts as failed when a command failed transiently (connection, timeout,
+ * LOADING…) and as slow past {@code slowCallDuration}. When the circuit opens, the listener
+ * container is paused — its consumers keep polling, so Kafka sees them alive and does not
+ * rebalance — and when the wait in the open state is over the container resumes: the next batch
+ * is the probe that closes the circuit again, or reopens it.
+ */
+public final class RedisCircuit {
+
+	private static final Logger log = LoggerFactory.getLogger(RedisCircuit.class);
+
+	private final CircuitBreaker breaker;
+
+	private RedisCircuit(CircuitBreaker breaker) {
+		this.breaker = breaker;
+	}
+
+	/**
+	 * @param failureRate percentage of failed round trips (in the last {@code window}) that opens it
+	 * @param slowCallDuration a round trip slower than this counts as slow
+	 * @param slowCallRate percentage of slow round trips that opens it
+	 * @param window how many recent round trips are looked at; also the minimum before it can open
+	 * @param openWait how long it stays open (partitions paused) before a probe batch is let through
+	 */
+	public static RedisCircuit of(String name, float failureRate, Duration slowCallDuration, float slowCallRate,
+			int window, Duration openWait) {
+		CircuitBreakerConfig config = CircuitBreakerConfig.custom()
+			.slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+			.slidingWindowSize(window)
+			.minimumNumberOfCalls(Math.min(window, 5))
+			.failureRateThreshold(failureRate)
+			.slowCallDurationThreshold(slowCallDuration)
+			.slowCallRateThreshold(slowCallRate)
+			.waitDurationInOpenState(openWait)
+			.automaticTransitionFromOpenToHalfOpenEnabled(true)
+			.permittedNumberOfCallsInHalfOpenState(1)
+			.recordResult(result -> result instanceof PerRecordPipeline.Attempt attempt && attempt.hasTransientFailures())
+			.build();
+		return new RedisCircuit(CircuitBreaker.of(name, config));
+	}
+
+	/** A circuit that never opens. */
+	public static RedisCircuit disabled(String name) {
+		CircuitBreaker breaker = CircuitBreaker.ofDefaults(name);
+		breaker.transitionToDisabledState();
+		return new RedisCircuit(breaker);
+	}
+
+	/** Pauses the container while the circuit is open and resumes it when a probe may pass. */
+	public void controls(MessageListenerContainer container) {
+		breaker.getEventPublisher().onStateTransition(event -> {
+			switch (event.getStateTransition().getToState()) {
+				case OPEN, FORCED_OPEN -> {
+					log.warn("Redis circuit {}: pausing consumption of {} (consumers keep polling, no rebalance)",
+							event.getStateTransition(), container.getListenerId());
+					container.pause();
+				}
+				case HALF_OPEN, CLOSED, DISABLED -> {
+					log.info("Redis circuit {}: resuming consumption", event.getStateTransition());
+					container.resume();
+				}
+				default -> {
+				}
+			}
+		});
+	}
+
+	public CircuitBreaker breaker() {
+		return breaker;
+	}
+
+	public CircuitBreaker.State state() {
+		return breaker.getState();
+	}
+}

@@ -1,0 +1,51 @@
+package io.sawmill;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/** The layering of sawmill-core's main code: mapping at the bottom, Spring Boot only at the top. */
+@AnalyzeClasses(packages = "io.sawmill", importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTests {
+
+	@ArchTest
+	static final ArchRule shouldHaveNoCyclesBetweenPackages = slices().matching("io.sawmill.(*)..")
+		.should()
+		.beFreeOfCycles();
+
+	@ArchTest
+	static final ArchRule shouldKeepMappingFreeOfRedisListenerAndSpring = noClasses().that()
+		.resideInAPackage("io.sawmill.mapping..")
+		.should()
+		.dependOnClassesThat()
+		.resideInAnyPackage("io.sawmill.redis..", "io.sawmill.listener..", "io.sawmill.autoconfigure..",
+				"io.sawmill.metrics..", "org.springframework..", "io.lettuce..")
+		.because("a RecordMapper is plain code from a Kafka record to Redis writes, testable without either");
+
+	@ArchTest
+	static final ArchRule shouldDependOnSpringBootOnlyInAutoconfigure = noClasses().that()
+		.resideOutsideOfPackage("io.sawmill.autoconfigure..")
+		.should()
+		.dependOnClassesThat()
+		.resideInAPackage("org.springframework.boot..")
+		.because("the data path must be usable without Spring Boot; only auto-configuration binds it to Boot");
+
+	@ArchTest
+	static final ArchRule shouldUseRedisInternalsOnlyFromRedisAndAutoconfigure = noClasses().that()
+		.resideOutsideOfPackages("io.sawmill.redis..", "io.sawmill.autoconfigure..")
+		.should()
+		.dependOnClassesThat()
+		.resideInAPackage("io.sawmill.redis.internal..")
+		.because("the listener writes through the RedisBatchWriter interface, not through Lettuce");
+
+	@ArchTest
+	static final ArchRule shouldNotDependOnAutoconfigureFromTheDataPath = noClasses().that()
+		.resideOutsideOfPackage("io.sawmill.autoconfigure..")
+		.should()
+		.dependOnClassesThat()
+		.resideInAPackage("io.sawmill.autoconfigure..");
+}

@@ -1,0 +1,315 @@
+package io.sawmill.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.ContainerProperties;
+
+import io.sawmill.listener.ListenerConfig;
+import io.sawmill.mapping.RecordMapper;
+import io.sawmill.mapping.RedisWrite;
+import io.sawmill.mapping.json.JsonHashMapper;
+import io.sawmill.metrics.PartitionLagMonitor;
+import io.sawmill.metrics.SawmillMetrics;
+import io.sawmill.redis.PipelineConfig;
+import io.sawmill.redis.PipelineResult;
+import io.sawmill.redis.RedisBatchWriter;
+import io.sawmill.redis.internal.LettucePipelinedWriter;
+import io.sawmill.testkit.KafkaTestBroker;
+import io.sawmill.testkit.RedisServerProcess;
+
+/**
+ * Configuration errors fail while beans are created, before anything connects. A context that
+ * gets further starts {@link StartupCheck}, which asks Kafka for its topics and Redis for a PING,
+ * so those cases run against a real broker and a real redis-server. The listener container itself
+ * is kept from starting through a {@link SawmillContainerCustomizer}.
+ */
+class SawmillAutoConfigurationTests {
+
+	private static KafkaTestBroker kafka;
+
+	private static RedisServerProcess redis;
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, DataRedisAutoConfiguration.class,
+				SawmillAutoConfiguration.class))
+		.withUserConfiguration(ContainerNotStarted.class)
+		.withPropertyValues("spring.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
+				"spring.data.redis.host=" + redis.host(), "spring.data.redis.port=" + redis.port(),
+				"sawmill.startup-timeout=10s", "sawmill.topics=orders");
+
+	@BeforeAll
+	static void startServers() {
+		kafka = KafkaTestBroker.start().createTopic("orders", 2);
+		redis = RedisServerProcess.startNew();
+	}
+
+	@AfterAll
+	static void stopServers() {
+		if (kafka != null) {
+			kafka.close();
+		}
+		if (redis != null) {
+			redis.close();
+		}
+	}
+
+	private static SawmillConfigurationException failure(AssertableApplicationContext context) {
+		assertThat(context).hasFailed();
+		Throwable cause = context.getStartupFailure();
+		while (cause != null && !(cause instanceof SawmillConfigurationException)) {
+			cause = cause.getCause();
+		}
+		assertThat(cause).as("a SawmillConfigurationException in %s", context.getStartupFailure())
+			.isInstanceOf(SawmillConfigurationException.class);
+		return (SawmillConfigurationException) cause;
+	}
+
+	@Test
+	void shouldBuildTheDataPathFromProperties() {
+		runner
+			.withPropertyValues("sawmill.mapping.key-template=user:{id}", "sawmill.mapping.ttl=10m",
+					"sawmill.mapping.fields=name,address", "sawmill.group-id=loader", "sawmill.concurrency=2",
+					"sawmill.batch-size=2000", "sawmill.pipeline.max-commands-per-chunk=500",
+					"sawmill.pipeline.timeout=3s")
+			.run(context -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context).hasSingleBean(ListenerConfig.class)
+					.hasSingleBean(PipelineConfig.class)
+					.hasSingleBean(RecordMapper.class)
+					.hasSingleBean(RedisBatchWriter.class)
+					.hasSingleBean(SawmillMetrics.class)
+					.hasSingleBean(PartitionLagMonitor.class)
+					.hasSingleBean(StartupCheck.class)
+					.hasSingleBean(ConcurrentMessageListenerContainer.class)
+					.hasBean("sawmillAdmin");
+				ListenerConfig listener = context.getBean(ListenerConfig.class);
+				assertThat(listener.topics()).containsExactly("orders");
+				assertThat(listener.groupId()).isEqualTo("loader");
+				assertThat(listener.concurrency()).isEqualTo(2);
+				assertThat(listener.batchSize()).isEqualTo(2000);
+				PipelineConfig pipeline = context.getBean(PipelineConfig.class);
+				assertThat(pipeline.maxCommandsPerChunk()).isEqualTo(500);
+				assertThat(pipeline.timeout()).isEqualTo(Duration.ofSeconds(3));
+				assertThat(context.getBean(RecordMapper.class)).isInstanceOfSatisfying(JsonHashMapper.class, mapper -> {
+					assertThat(mapper.config().keyTemplateSource()).isEqualTo("user:{id}");
+					assertThat(mapper.config().fields()).containsExactly("name", "address");
+					assertThat(mapper.config().ttl()).isEqualTo(Duration.ofMinutes(10));
+				});
+				assertThat(context.getBean(RedisBatchWriter.class)).isInstanceOf(LettucePipelinedWriter.class);
+				assertThat(context.getBean(StartupCheck.class).isRunning()).isTrue();
+				ConcurrentMessageListenerContainer<?, ?> container = context
+					.getBean(ConcurrentMessageListenerContainer.class);
+				assertThat(container.getConcurrency()).isEqualTo(2);
+				assertThat(container.getContainerProperties().getAckMode())
+					.isEqualTo(ContainerProperties.AckMode.MANUAL_IMMEDIATE);
+			});
+	}
+
+	@Test
+	void shouldWriteToRedisThroughTheConfiguredWriterOnceStarted() {
+		runner.withPropertyValues("sawmill.mapping.key-template={@key}").run(context -> {
+			assertThat(context).hasNotFailed();
+			PipelineResult result = context.getBean(RedisBatchWriter.class)
+				.write(List.of(RedisWrite.hset("autoconfig:check", Map.of("ok", "1"))));
+			assertThat(result.succeeded()).isTrue();
+			assertThat(redis.command("HEXISTS", "autoconfig:check", "ok")).isEqualTo(":1");
+		});
+	}
+
+	@Test
+	void shouldUseTheApplicationsRecordMapperInsteadOfTheJsonMapper() {
+		runner.withUserConfiguration(UserMapper.class).run(context -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context).hasSingleBean(RecordMapper.class);
+			assertThat(context.getBean(RecordMapper.class)).isSameAs(context.getBean(UserMapper.class).mapper);
+			assertThat(context).doesNotHaveBean(JsonHashMapper.class);
+		});
+	}
+
+	@Test
+	void shouldUseTheApplicationsWriterInsteadOfTheLettuceWriter() {
+		runner.withUserConfiguration(UserWriter.class)
+			.withPropertyValues("sawmill.mapping.key-template={@key}")
+			.run(context -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context).hasSingleBean(RedisBatchWriter.class);
+				assertThat(context.getBean(RedisBatchWriter.class)).isSameAs(context.getBean(UserWriter.class).writer);
+			});
+	}
+
+	@Test
+	void shouldCreateNothingWhenDisabled() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, DataRedisAutoConfiguration.class,
+					SawmillAutoConfiguration.class))
+			.withPropertyValues("sawmill.enabled=false")
+			.run(context -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context).doesNotHaveBean(SawmillProperties.class)
+					.doesNotHaveBean(ListenerConfig.class)
+					.doesNotHaveBean(RecordMapper.class)
+					.doesNotHaveBean(RedisBatchWriter.class)
+					.doesNotHaveBean(SawmillMetrics.class)
+					.doesNotHaveBean(StartupCheck.class)
+					.doesNotHaveBean(PartitionLagMonitor.class)
+					.doesNotHaveBean(Admin.class)
+					.doesNotHaveBean(ConcurrentMessageListenerContainer.class);
+			});
+	}
+
+	@Test
+	void shouldFailNamingTheKeyTemplatePropertyWhenItIsMissing() {
+		runner.run(context -> {
+			SawmillConfigurationException failure = failure(context);
+			assertThat(failure).hasMessageContaining("sawmill.mapping.key-template");
+			assertThat(failure.action()).contains("sawmill.mapping.key-template").contains("RecordMapper");
+		});
+	}
+
+	@Test
+	void shouldFailNamingTheKeyTemplateWhenItIsInvalid() {
+		runner.withPropertyValues("sawmill.mapping.key-template=user:{id").run(context -> {
+			assertThat(failure(context)).hasMessageContaining("sawmill.mapping.")
+				.hasMessageContaining("keyTemplate 'user:{id' is invalid");
+		});
+	}
+
+	@Test
+	void shouldFailNamingBatchSizeWhenItIsOutOfRange() {
+		runner.withPropertyValues("sawmill.mapping.key-template={@key}", "sawmill.batch-size=0").run(context -> {
+			assertThat(failure(context)).hasMessageContaining("batch-size")
+				.hasMessageContaining("batchSize must be between 1 and 100000, but was 0");
+		});
+	}
+
+	@Test
+	void shouldFailNamingTopicsWhenNoneAreSet() {
+		runner.withPropertyValues("sawmill.mapping.key-template={@key}", "sawmill.topics=").run(context -> {
+			assertThat(failure(context)).hasMessageContaining("topics must name at least one topic");
+		});
+	}
+
+	@Test
+	void shouldFailNamingNegativeTtl() {
+		runner.withPropertyValues("sawmill.mapping.key-template={@key}", "sawmill.mapping.ttl=-1s").run(context -> {
+			assertThat(failure(context)).hasMessageContaining("sawmill.mapping.")
+				.hasMessageContaining("ttl must be zero (no expiry) or positive, but was PT-1S");
+		});
+	}
+
+	@Test
+	void shouldFailWhenRetriesCouldOutlastTheMaxPollInterval() {
+		runner
+			.withPropertyValues("sawmill.mapping.key-template={@key}", "sawmill.pipeline.timeout=70s",
+					"sawmill.retry.max-attempts=5")
+			.run(context -> {
+				SawmillConfigurationException failure = failure(context);
+				assertThat(failure).hasMessageContaining("sawmill.pipeline.timeout × sawmill.retry.max-attempts")
+					.hasMessageContaining("max.poll.interval.ms is PT5M");
+				assertThat(failure.action()).contains("max.poll.interval.ms");
+			});
+	}
+
+	@Test
+	void shouldAcceptLongRetriesWhenTheMaxPollIntervalIsRaised() {
+		runner
+			.withPropertyValues("sawmill.mapping.key-template={@key}", "sawmill.pipeline.timeout=70s",
+					"sawmill.retry.max-attempts=5", "spring.kafka.consumer.properties[max.poll.interval.ms]=600000")
+			.run(context -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void shouldFailStartWhenATopicDoesNotExist() {
+		runner.withPropertyValues("sawmill.mapping.key-template={@key}", "sawmill.topics=orders,missing-topic")
+			.run(context -> {
+				SawmillConfigurationException failure = failure(context);
+				assertThat(failure).hasMessageContaining("[missing-topic] do not exist");
+				assertThat(failure.action()).contains("sawmill.topics");
+			});
+	}
+
+	@Test
+	void shouldFailStartWhenRedisCannotBeReached() {
+		int closedPort = RedisServerProcess.freePort();
+		runner.withPropertyValues("sawmill.mapping.key-template={@key}", "spring.data.redis.port=" + closedPort)
+			.run(context -> {
+				SawmillConfigurationException failure = failure(context);
+				assertThat(failure).hasMessageContaining("Redis at 127.0.0.1:" + closedPort + " cannot be used");
+				assertThat(failure.action()).contains("spring.data.redis.host/port");
+			});
+	}
+
+	@Test
+	void shouldExplainConfigurationFailureInsteadOfPrintingAStackTrace() {
+		runner.run(context -> {
+			FailureAnalysis analysis = new SawmillFailureAnalyzer().analyze(context.getStartupFailure());
+
+			assertThat(analysis).isNotNull();
+			assertThat(analysis.getDescription()).isEqualTo("sawmill.mapping.key-template is not set");
+			assertThat(analysis.getAction()).contains("Set sawmill.mapping.key-template");
+			assertThat(analysis.getCause()).isInstanceOf(SawmillConfigurationException.class);
+		});
+	}
+
+	/** Keeps the listener container from polling: these tests are about the beans, not the data. */
+	@Configuration(proxyBeanMethods = false)
+	static class ContainerNotStarted {
+
+		@Bean
+		SawmillContainerCustomizer doNotStartContainer() {
+			return container -> container.setAutoStartup(false);
+		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserMapper {
+
+		final RecordMapper mapper = record -> List.of();
+
+		@Bean
+		RecordMapper userMapper() {
+			return mapper;
+		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserWriter {
+
+		final RedisBatchWriter writer = new RedisBatchWriter() {
+			@Override
+			public PipelineResult write(List<RedisWrite> writes) {
+				return new PipelineResult(writes.size(), 1, List.of());
+			}
+
+			@Override
+			public void ping() {
+			}
+
+			@Override
+			public void close() {
+			}
+		};
+
+		@Bean
+		RedisBatchWriter userWriter() {
+			return writer;
+		}
+	}
+}

@@ -1,0 +1,78 @@
+package io.sawmill.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatNoException;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.junit.jupiter.api.Test;
+
+import io.sawmill.listener.ListenerConfig;
+import io.sawmill.redis.PipelineConfig;
+
+class SawmillConfigAdapterTests {
+
+	private static SawmillProperties properties() {
+		SawmillProperties properties = new SawmillProperties();
+		properties.setTopics(List.of("orders"));
+		properties.getMapping().setKeyTemplate("{@key}");
+		return properties;
+	}
+
+	@Test
+	void shouldAcceptTheDefaults() {
+		SawmillProperties properties = properties();
+
+		ListenerConfig listener = SawmillConfigAdapter.listener(properties);
+		PipelineConfig pipeline = SawmillConfigAdapter.pipeline(properties);
+
+		assertThat(listener.batchSize()).isEqualTo(ListenerConfig.DEFAULT_BATCH_SIZE);
+		assertThat(pipeline.maxCommandsPerChunk()).isEqualTo(PipelineConfig.DEFAULT_MAX_COMMANDS_PER_CHUNK);
+		assertThat(SawmillConfigAdapter.mapping(properties).keyTemplateSource()).isEqualTo("{@key}");
+		assertThatNoException().isThrownBy(() -> SawmillConfigAdapter.checkPollInterval(listener, pipeline, Map.of()));
+	}
+
+	@Test
+	void shouldNameThePropertiesAndTheBadValue() {
+		SawmillProperties properties = properties();
+		properties.getPipeline().setMaxCommandsPerChunk(0);
+
+		assertThatExceptionOfType(SawmillConfigurationException.class)
+			.isThrownBy(() -> SawmillConfigAdapter.pipeline(properties))
+			.withMessage("Invalid sawmill.pipeline.*: maxCommandsPerChunk must be at least 1, but was 0");
+	}
+
+	@Test
+	void shouldRejectRetryBackoffBelowItsInitialValue() {
+		SawmillProperties properties = properties();
+		properties.getRetry().setInitialBackoff(Duration.ofSeconds(2));
+		properties.getRetry().setMaxBackoff(Duration.ofSeconds(1));
+
+		assertThatExceptionOfType(SawmillConfigurationException.class)
+			.isThrownBy(() -> SawmillConfigAdapter.listener(properties))
+			.withMessageContaining("retry max backoff must be at least the initial backoff PT2S, but was PT1S");
+	}
+
+	@Test
+	void shouldCountEveryAttemptAndBackoffAgainstTheMaxPollInterval() {
+		SawmillProperties properties = properties();
+		properties.getPipeline().setTimeout(Duration.ofSeconds(10));
+		properties.getRetry().setMaxAttempts(3);
+		properties.getRetry().setMaxBackoff(Duration.ofSeconds(5));
+		ListenerConfig listener = SawmillConfigAdapter.listener(properties);
+		PipelineConfig pipeline = SawmillConfigAdapter.pipeline(properties);
+
+		// 3 × 10 s + 2 × 5 s = 40 s
+		assertThatExceptionOfType(SawmillConfigurationException.class)
+			.isThrownBy(() -> SawmillConfigAdapter.checkPollInterval(listener, pipeline,
+					Map.of(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, "40000")))
+			.withMessageContaining("up to PT40S")
+			.satisfies(ex -> assertThat(ex.action()).contains("above 40000"));
+		assertThatNoException().isThrownBy(() -> SawmillConfigAdapter.checkPollInterval(listener, pipeline,
+				Map.of(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, 40_001)));
+	}
+}

@@ -1,0 +1,91 @@
+package io.sawmill.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.KafkaMessageListenerContainer;
+import org.springframework.kafka.listener.MessageListenerContainer;
+
+class ListenerContainerHealthTests {
+
+	@Test
+	void shouldBeUpWithEachConsumersStateAndPartitionsWhileRunning() {
+		ConcurrentMessageListenerContainer<?, ?> container = container(true, false, false,
+				child(true, false, Set.of(new TopicPartition("t", 0), new TopicPartition("t", 1))), child(true, false, Set.of()));
+
+		HealthReport report = new ListenerContainerHealth(() -> List.of(container), () -> null).check();
+
+		assertThat(report.up()).isTrue();
+		assertThat(report.details()).containsOnlyKeys("sawmill-g1");
+		@SuppressWarnings("unchecked")
+		Map<String, Object> state = (Map<String, Object>) report.details().get("sawmill-g1");
+		assertThat(state).containsEntry("state", "running").doesNotContainKey("reason");
+		assertThat(state.get("consumers")).isEqualTo(
+				List.of(Map.of("state", "running", "partitions", 2), Map.of("state", "running", "partitions", 0)));
+	}
+
+	@Test
+	void shouldStayUpWhilePausedAndSayWhy() {
+		ConcurrentMessageListenerContainer<?, ?> container = container(true, true, true, child(true, true, Set.of()));
+
+		HealthReport report = new ListenerContainerHealth(() -> List.of(container), () -> "redis circuit OPEN").check();
+
+		assertThat(report.up()).isTrue();
+		assertThat(report.details().get("sawmill-g1").toString()).contains("state=paused").contains("reason=redis circuit OPEN");
+	}
+
+	@Test
+	void shouldTellAPauseNotYetInEffect() {
+		ConcurrentMessageListenerContainer<?, ?> container = container(true, true, false, child(true, false, Set.of()));
+
+		HealthReport report = new ListenerContainerHealth(() -> List.of(container), () -> null).check();
+
+		assertThat(report.details().get("sawmill-g1").toString()).contains("state=pausing");
+	}
+
+	@Test
+	void shouldBeDownWhenTheContainerOrOneOfItsConsumersStopped() {
+		ConcurrentMessageListenerContainer<?, ?> stopped = container(false, false, false);
+		ConcurrentMessageListenerContainer<?, ?> degraded = container(true, false, false, child(true, false, Set.of()),
+				child(false, false, Set.of()));
+
+		assertThat(new ListenerContainerHealth(() -> List.of(stopped), () -> null).check().up()).isFalse();
+		HealthReport report = new ListenerContainerHealth(() -> List.of(degraded), () -> null).check();
+		assertThat(report.up()).isFalse();
+		assertThat(report.details().get("sawmill-g1").toString()).contains("state=stopped");
+	}
+
+	@SuppressWarnings("unchecked")
+	private static ConcurrentMessageListenerContainer<?, ?> container(boolean running, boolean pauseRequested,
+			boolean paused, MessageListenerContainer... children) {
+		ConcurrentMessageListenerContainer<byte[], byte[]> container = mock(ConcurrentMessageListenerContainer.class);
+		when(container.getListenerId()).thenReturn("sawmill-g1");
+		when(container.isRunning()).thenReturn(running);
+		when(container.isPauseRequested()).thenReturn(pauseRequested);
+		when(container.isContainerPaused()).thenReturn(paused);
+		List<KafkaMessageListenerContainer<byte[], byte[]>> list = new java.util.ArrayList<>();
+		for (MessageListenerContainer child : children) {
+			list.add((KafkaMessageListenerContainer<byte[], byte[]>) child);
+		}
+		when(container.getContainers()).thenReturn(list);
+		return container;
+	}
+
+	@SuppressWarnings("unchecked")
+	private static MessageListenerContainer child(boolean running, boolean paused, Set<TopicPartition> partitions) {
+		KafkaMessageListenerContainer<byte[], byte[]> child = mock(KafkaMessageListenerContainer.class);
+		when(child.isRunning()).thenReturn(running);
+		when(child.isPauseRequested()).thenReturn(paused);
+		when(child.isContainerPaused()).thenReturn(paused);
+		when(child.getAssignedPartitions()).thenReturn(partitions);
+		return child;
+	}
+}

@@ -1,0 +1,184 @@
+package io.sawmill.listener;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+import org.springframework.kafka.support.Acknowledgment;
+
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisConnectionException;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sawmill.deadletter.DeadLetter;
+import io.sawmill.deadletter.DeadLetterPublishException;
+import io.sawmill.deadletter.DeadLetterPublisher;
+import io.sawmill.mapping.RecordMapper;
+import io.sawmill.mapping.RedisWrite;
+import io.sawmill.metrics.SawmillMetrics;
+import io.sawmill.redis.PipelineResult;
+import io.sawmill.redis.RedisBatchWriter;
+
+/**
+ * Per-record outcomes inside one pipeline: permanent failures are dead-lettered while the rest of
+ * the batch is written; transient failures are retried, re-sending only what failed and, per key,
+ * keeping offset order; the batch is committed only after Redis or the dead-letter topic took every
+ * record.
+ */
+class PerRecordOutcomeTests {
+
+	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+	private final Acknowledgment acknowledgment = mock(Acknowledgment.class);
+
+	private final List<List<String>> sent = new ArrayList<>();
+
+	private final List<DeadLetter> published = new ArrayList<>();
+
+	/** One SET-like write per record: key = the record's value, so tests choose keys by value. */
+	private final RecordMapper mapper = record -> List.of(RedisWrite.del(record.value()));
+
+	private PipelineBatchListener listener(Function<List<RedisWrite>, List<Throwable>> redis, DeadLetterPublisher dlt) {
+		ListenerConfig config = ListenerConfig.custom()
+			.topics(List.of("t"))
+			.retryMaxAttempts(4)
+			.retryBackoff(Duration.ofMillis(1), Duration.ofMillis(1))
+			.maxRecordBytes(16)
+			.build();
+		RedisBatchWriter writer = new RedisBatchWriter() {
+			@Override
+			public PipelineResult write(List<RedisWrite> writes) {
+				sent.add(writes.stream().map(w -> new String(w.key(), StandardCharsets.UTF_8)).toList());
+				List<Throwable> outcome = redis.apply(writes);
+				List<PipelineResult.Failure> failures = new ArrayList<>();
+				for (int i = 0; i < writes.size(); i++) {
+					if (outcome.get(i) != null) {
+						failures.add(new PipelineResult.Failure(i, writes.get(i), outcome.get(i)));
+					}
+				}
+				return new PipelineResult(writes.size(), 1, failures);
+			}
+
+			@Override
+			public void ping() {
+			}
+
+			@Override
+			public void close() {
+			}
+		};
+		SawmillMetrics metrics = new SawmillMetrics(registry, "g");
+		return new PipelineBatchListener(mapper, config.maxRecordBytes(),
+				new PerRecordPipeline(writer, config, RedisCircuit.disabled("test"), metrics), dlt, metrics);
+	}
+
+	private final DeadLetterPublisher recording = published::addAll;
+
+	private static List<ConsumerRecord<byte[], byte[]>> records(String... keys) {
+		List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+		for (int i = 0; i < keys.length; i++) {
+			records.add(new ConsumerRecord<>("t", 0, i, null, keys[i].getBytes(StandardCharsets.UTF_8)));
+		}
+		return records;
+	}
+
+	private static List<Throwable> failing(List<RedisWrite> writes, String key, Throwable cause) {
+		List<Throwable> outcome = new ArrayList<>();
+		for (RedisWrite write : writes) {
+			outcome.add(new String(write.key(), StandardCharsets.UTF_8).equals(key) ? cause : null);
+		}
+		return outcome;
+	}
+
+	private double count(String outcome) {
+		var counter = registry.find("sawmill.records").tag("outcome", outcome).counter();
+		return counter == null ? 0 : counter.count();
+	}
+
+	@Test
+	void shouldDeadLetterAPermanentlyRejectedRecordAndCommitTheRest() {
+		RedisCommandExecutionException wrongType = new RedisCommandExecutionException(
+				"WRONGTYPE Operation against a key holding the wrong kind of value");
+		listener(writes -> failing(writes, "b", wrongType), recording).onMessage(records("a", "b", "c"), acknowledgment);
+
+		assertThat(sent).containsExactly(List.of("a", "b", "c"));
+		assertThat(published).singleElement().satisfies(dead -> {
+			assertThat(dead.record().offset()).isEqualTo(1);
+			assertThat(dead.reason()).contains("WRONGTYPE");
+		});
+		verify(acknowledgment).acknowledge();
+		assertThat(count("written")).isEqualTo(2);
+		assertThat(count("dead_lettered")).isEqualTo(1);
+	}
+
+	@Test
+	void shouldRetryOnlyTheTransientlyFailedRecordsAndLaterRecordsOfTheSameKey() {
+		int[] call = { 0 };
+		listener(writes -> call[0]++ == 0 ? failing(writes, "k", new RedisConnectionException("reset"))
+				: failing(writes, "none", null), recording)
+			.onMessage(records("k", "x", "y", "k", "z"), acknowledgment);
+
+		// offset 0 (key k) failed: it is sent again with offset 3, the later write of k, in offset order
+		assertThat(sent).containsExactly(List.of("k", "x", "y", "k", "z"), List.of("k", "k"));
+		assertThat(published).isEmpty();
+		verify(acknowledgment).acknowledge();
+		assertThat(count("written")).isEqualTo(5);
+	}
+
+	@Test
+	void shouldNeverDeadLetterBecauseRedisIsDown() {
+		PipelineBatchListener listener = listener(
+				writes -> failing(writes, "a", new RedisCommandExecutionException("LOADING Redis is loading")), recording);
+
+		assertThatExceptionOfType(BatchWriteFailedException.class)
+			.isThrownBy(() -> listener.onMessage(records("a", "b"), acknowledgment));
+
+		assertThat(sent).hasSize(4);
+		assertThat(published).isEmpty();
+		verify(acknowledgment, never()).acknowledge();
+	}
+
+	@Test
+	void shouldDeadLetterInvalidAndOversizedRecordsWithTheirReasons() {
+		RecordMapper strict = record -> {
+			if (new String(record.value(), StandardCharsets.UTF_8).startsWith("bad")) {
+				throw new io.sawmill.mapping.RecordMappingException("value is not valid JSON");
+			}
+			return mapper.map(record);
+		};
+		ListenerConfig config = ListenerConfig.custom().topics(List.of("t")).maxRecordBytes(8).build();
+		SawmillMetrics metrics = new SawmillMetrics(registry, "g");
+		RedisBatchWriter ok = mock(RedisBatchWriter.class);
+		org.mockito.BDDMockito.given(ok.write(org.mockito.ArgumentMatchers.any()))
+			.willReturn(new PipelineResult(1, 1, List.of()));
+		new PipelineBatchListener(strict, config.maxRecordBytes(),
+				new PerRecordPipeline(ok, config, RedisCircuit.disabled("test"), metrics), recording, metrics)
+			.onMessage(records("good", "bad", "far-too-large"), acknowledgment);
+
+		assertThat(published).extracting(DeadLetter::reason)
+			.containsExactly("value is not valid JSON", "record value of 13 bytes exceeds sawmill.max-record-size (8 bytes)");
+		verify(acknowledgment).acknowledge();
+	}
+
+	@Test
+	void shouldNotCommitWhenTheDeadLettersCannotBePublished() {
+		RedisCommandExecutionException wrongType = new RedisCommandExecutionException("WRONGTYPE");
+		DeadLetterPublisher down = deadLetters -> {
+			throw new DeadLetterPublishException("broker unreachable", null);
+		};
+		PipelineBatchListener listener = listener(writes -> failing(writes, "b", wrongType), down);
+
+		assertThatExceptionOfType(DeadLetterPublishException.class)
+			.isThrownBy(() -> listener.onMessage(records("a", "b"), acknowledgment));
+		verify(acknowledgment, never()).acknowledge();
+	}
+}

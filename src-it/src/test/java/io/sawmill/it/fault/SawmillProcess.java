@@ -1,0 +1,107 @@
+package io.sawmill.it.fault;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import io.sawmill.it.support.Kafka;
+
+/**
+ * The Sawmill service as its own JVM: {@code java -jar sawmill-app-*-exec.jar --prop=value…}, the
+ * way it is deployed, so that it can be SIGKILLed. The jar is the one {@code sawmill-app} packages
+ * before {@code src-it} runs in the reactor build; its output goes to a log file.
+ */
+final class SawmillProcess implements AutoCloseable {
+
+	private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
+
+	private final Process process;
+	private final Path log;
+
+	private SawmillProcess(Process process, Path log) {
+		this.process = process;
+		this.log = log;
+	}
+
+	/** {@code ../sawmill-app/target/sawmill-app-*-exec.jar} from the src-it module directory. */
+	static Path execJar() {
+		Path target = Path.of(System.getProperty("basedir", System.getProperty("user.dir")))
+			.resolve("../sawmill-app/target")
+			.normalize();
+		try (Stream<Path> files = Files.exists(target) ? Files.list(target) : Stream.empty()) {
+			return files.filter(f -> f.getFileName().toString().matches("sawmill-app-.*-exec\\.jar"))
+				.findFirst()
+				.orElseThrow(() -> new IllegalStateException("no sawmill-app-*-exec.jar in " + target
+						+ ": build it first (./mvnw -pl sawmill-app -am package -DskipTests)"));
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	static SawmillProcess start(Map<String, Object> properties, Path log) {
+		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+				"-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", execJar().toString()));
+		command.addAll(Kafka.args(properties));
+		try {
+			Files.createDirectories(log.getParent());
+			Process process = new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
+				.start();
+			return new SawmillProcess(process, log);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("could not start " + command + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	boolean isAlive() {
+		return process.isAlive();
+	}
+
+	long pid() {
+		return process.pid();
+	}
+
+	/** SIGKILL: the JVM dies at once, with no shutdown hook, no graceful stop, no last commit. */
+	void kill() {
+		process.destroyForcibly();
+		awaitExit();
+	}
+
+	private void awaitExit() {
+		try {
+			if (!process.waitFor(EXIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+				throw new IllegalStateException("Sawmill process " + process.pid() + " did not exit within " + EXIT_TIMEOUT);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** The last lines of the process output, for a failure message. */
+	String logTail() {
+		try {
+			List<String> lines = Files.readAllLines(log);
+			return String.join(System.lineSeparator(), lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+		}
+		catch (IOException ex) {
+			return "(no log at " + log + ")";
+		}
+	}
+
+	/** SIGKILL if it still runs: nothing here depends on a graceful stop. */
+	@Override
+	public void close() {
+		if (process.isAlive()) {
+			kill();
+		}
+	}
+}

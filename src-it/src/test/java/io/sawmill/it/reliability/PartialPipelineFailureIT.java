@@ -1,0 +1,91 @@
+package io.sawmill.it.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import io.sawmill.it.support.Kafka;
+import io.sawmill.it.support.KafkaServer;
+import io.sawmill.it.support.SawmillApp;
+import io.sawmill.testkit.RedisServerProcess;
+import io.sawmill.testkit.RedisVerifier;
+import io.sawmill.testkit.SampleEvents;
+
+/**
+ * Scenario 7, partial pipeline failure: in the same pipelines some commands fail transiently (an
+ * ACL denies the writer keys of users u5…u9*: NOPERM, a configuration problem, never the record's
+ * fault) and some permanently (WRONGTYPE). The others are written at once; the permanent ones are
+ * dead-lettered; the transient ones are retried — and only they — until the ACL is fixed, and
+ * nothing past them is committed before.
+ */
+class PartialPipelineFailureIT {
+
+	private static final String TOPIC = "partial";
+	private static final KeyedWorkload WORKLOAD = new KeyedWorkload(1_000, 1_000);
+
+	private static KafkaServer kafka;
+	private static RedisServerProcess redis;
+
+	@BeforeAll
+	static void startServers() {
+		redis = RedisServerProcess.startNew("--user", "writer", "on", ">writer-secret", "~user:u[0-4]*", "+@all");
+		kafka = KafkaServer.start();
+		kafka.createTopic(TOPIC, 1);
+	}
+
+	@AfterAll
+	static void stopServers() {
+		kafka.close();
+		redis.close();
+	}
+
+	@Test
+	void shouldWriteWhatSucceededDeadLetterWhatCannotAndRetryOnlyTheTransientFailures() throws Exception {
+		// u1, u10…u19, u100…u199 are allowed by the ACL, but already hold strings: WRONGTYPE, permanent
+		for (long id : List.of(1L, 10L, 100L)) {
+			assertThat(redis.command("SET", SampleEvents.key(id), "not a hash")).isEqualTo("+OK");
+		}
+		Map<String, Object> properties = SawmillApp.baseProperties(kafka, redis, TOPIC, "partial");
+		properties.put("spring.data.redis.username", "writer");
+		properties.put("spring.data.redis.password", "writer-secret");
+		properties.put("sawmill.retry.max-attempts", 2);
+		properties.put("sawmill.retry.initial-backoff", "50ms");
+		properties.put("sawmill.retry.max-backoff", "100ms");
+		properties.put("sawmill.circuit-breaker.enabled", false);
+		try (ConfigurableApplicationContext app = SawmillApp.run(properties);
+				Admin admin = Kafka.admin(kafka.bootstrapServers())) {
+			WORKLOAD.produce(kafka.bootstrapServers(), TOPIC, 0, 1_000);
+			Map<TopicPartition, Long> end = Kafka.endOffsets(admin, TOPIC, 1);
+
+			// allowed keys are written while denied ones keep failing and hold the batch uncommitted
+			await().atMost(Duration.ofMinutes(1)).until(() -> ":1".equals(redis.command("EXISTS", SampleEvents.key(42))));
+			assertThat(redis.command("EXISTS", SampleEvents.key(7))).isEqualTo(":0");
+			assertThat(Kafka.committedOffsets(admin, "partial").getOrDefault(new TopicPartition(TOPIC, 0), 0L))
+				.isLessThan(end.get(new TopicPartition(TOPIC, 0)));
+
+			assertThat(redis.command("ACL", "SETUSER", "writer", "allkeys")).isEqualTo("+OK");
+			await().atMost(Duration.ofMinutes(1)).until(() -> Kafka.committedOffsets(admin, "partial").equals(end));
+
+			List<Long> poisoned = List.of(1L, 10L, 100L);
+			RedisVerifier.Result result = RedisVerifier.verify(redis.host(), redis.port(), 1_000, SampleEvents::key,
+					SampleEvents::hash, Duration.ofHours(1));
+			assertThat(result.verified()).as(result.toString()).isEqualTo(1_000 - poisoned.size());
+			assertThat(result.wrongHash()).isEqualTo(poisoned.size());
+			List<ConsumerRecord<byte[], byte[]>> dead = KeyedWorkload.readAll(kafka.bootstrapServers(), TOPIC + ".DLT", 3);
+			assertThat(dead).extracting(r -> new String(r.key(), StandardCharsets.UTF_8))
+				.containsExactlyInAnyOrder("u1", "u10", "u100");
+		}
+	}
+}

@@ -1,0 +1,105 @@
+package io.sawmill.it.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.kafka.support.KafkaHeaders;
+
+import io.sawmill.deadletter.KafkaDeadLetterPublisher;
+import io.sawmill.it.support.Kafka;
+import io.sawmill.it.support.KafkaServer;
+import io.sawmill.it.support.SawmillApp;
+import io.sawmill.testkit.RedisServerProcess;
+import io.sawmill.testkit.RedisVerifier;
+
+/**
+ * Scenario 6, poison mix: invalid JSON, a missing key field, a key that already holds a non-hash
+ * (WRONGTYPE) and an oversized record among good ones. Every good record is written; each bad one
+ * is in the dead-letter topic with its reason and original coordinates; everything is committed.
+ */
+class PoisonMixIT {
+
+	private static final String TOPIC = "poison";
+	private static final KeyedWorkload GOOD = new KeyedWorkload(6_000, 2_000);
+
+	private static KafkaServer kafka;
+	private static RedisServerProcess redis;
+
+	@BeforeAll
+	static void startServers() {
+		redis = RedisServerProcess.startNew();
+		kafka = KafkaServer.start();
+		kafka.createTopic(TOPIC, 3);
+	}
+
+	@AfterAll
+	static void stopServers() {
+		kafka.close();
+		redis.close();
+	}
+
+	@Test
+	void shouldWriteEveryGoodRecordAndDeadLetterEachBadOneWithItsReason() throws Exception {
+		// user:wrongtype already holds a string: HSET on it fails with WRONGTYPE
+		assertThat(redis.command("SET", "user:wrongtype", "a plain string")).isEqualTo("+OK");
+		Map<String, Object> properties = SawmillApp.baseProperties(kafka, redis, TOPIC, "poison");
+		properties.put("sawmill.max-record-size", "2KB");
+		try (ConfigurableApplicationContext app = SawmillApp.run(properties);
+				Admin admin = Kafka.admin(kafka.bootstrapServers())) {
+			GOOD.produce(kafka.bootstrapServers(), TOPIC, 0, 3_000);
+			String bootstrap = kafka.bootstrapServers();
+			Kafka.produceOne(bootstrap, TOPIC, utf8("bad-json"), utf8("{\"userId\": \"x\", oops"));
+			Kafka.produceOne(bootstrap, TOPIC, utf8("no-key"), utf8("{\"name\":\"has no userId\"}"));
+			Kafka.produceOne(bootstrap, TOPIC, utf8("wrongtype"), utf8("{\"userId\":\"wrongtype\",\"name\":\"n\"}"));
+			Kafka.produceOne(bootstrap, TOPIC, utf8("huge"), utf8("{\"userId\":\"huge\",\"blob\":\"" + "x".repeat(4096) + "\"}"));
+			GOOD.produce(bootstrap, TOPIC, 3_000, 6_000);
+
+			Map<TopicPartition, Long> end = Kafka.endOffsets(admin, TOPIC, 3);
+			await().atMost(Duration.ofMinutes(2)).until(() -> Kafka.committedOffsets(admin, "poison").equals(end));
+
+			RedisVerifier.Result result = GOOD.verify(redis.host(), redis.port());
+			assertThat(result.allVerified()).as(result.toString()).isTrue();
+			assertThat(redis.command("TYPE", "user:wrongtype")).isEqualTo("+string");
+			assertThat(redis.command("EXISTS", "user:huge")).isEqualTo(":0");
+
+			List<ConsumerRecord<byte[], byte[]>> dead = KeyedWorkload.readAll(bootstrap, TOPIC + ".DLT", 4);
+			Map<String, String> reasons = dead.stream().collect(Collectors.toMap(r -> new String(r.key(),
+					StandardCharsets.UTF_8), r -> header(r, KafkaDeadLetterPublisher.REASON_HEADER)));
+			assertThat(reasons).containsOnlyKeys("bad-json", "no-key", "wrongtype", "huge");
+			assertThat(reasons.get("bad-json")).startsWith("value is not valid JSON");
+			assertThat(reasons.get("no-key")).isEqualTo("key field 'userId' is missing, null or empty");
+			assertThat(reasons.get("wrongtype")).contains("WRONGTYPE");
+			assertThat(reasons.get("huge")).contains("exceeds sawmill.max-record-size");
+			for (ConsumerRecord<byte[], byte[]> record : dead) {
+				assertThat(header(record, KafkaHeaders.DLT_ORIGINAL_TOPIC)).isEqualTo(TOPIC);
+				assertThat(ByteBuffer.wrap(record.headers().lastHeader(KafkaHeaders.DLT_ORIGINAL_OFFSET).value()).getLong())
+					.isNotNegative();
+				assertThat(header(record, KafkaDeadLetterPublisher.VERSION_HEADER)).isNotBlank();
+			}
+			assertThat(app.getBean(io.micrometer.core.instrument.MeterRegistry.class)
+				.get("sawmill.records").tag("outcome", "dead_lettered").counter().count()).isEqualTo(4);
+		}
+	}
+
+	private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+		return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
+	}
+
+	private static byte[] utf8(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+}
