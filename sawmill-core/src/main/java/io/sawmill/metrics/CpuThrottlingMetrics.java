@@ -31,8 +31,15 @@ public final class CpuThrottlingMetrics implements MeterBinder {
 		this.root = root;
 	}
 
+	/**
+	 * Idempotent: Sawmill binds it itself (so it works without Actuator) and Actuator binds every
+	 * {@link MeterBinder} bean again.
+	 */
 	@Override
 	public void bindTo(MeterRegistry registry) {
+		if (registry.find("sawmill.cpu.periods").functionCounter() != null) {
+			return;
+		}
 		Optional<CgroupCpuStat.Source> located = CgroupCpuStat.locate(root);
 		if (located.isEmpty()) {
 			return;

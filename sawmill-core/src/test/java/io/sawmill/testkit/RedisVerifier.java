@@ -53,6 +53,17 @@ public final class RedisVerifier {
 			LongFunction<Map<String, String>> expected, Duration maxTtl) {
 		RedisClient client = RedisClient.create(RedisURI.create(host, port));
 		try (StatefulRedisConnection<String, String> connection = client.connect()) {
+			return verify(connection, ids, key, expected, maxTtl);
+		}
+		finally {
+			client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		}
+	}
+
+	/** The same check on a connection the caller opened (e.g. with credentials or TLS). */
+	public static Result verify(StatefulRedisConnection<String, String> connection, long ids, LongFunction<String> key,
+			LongFunction<Map<String, String>> expected, Duration maxTtl) {
+		try {
 			RedisAsyncCommands<String, String> redis = connection.async();
 			long verified = 0;
 			long missing = 0;
@@ -101,9 +112,6 @@ public final class RedisVerifier {
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException("could not read Redis back: " + ex.getMessage(), ex);
-		}
-		finally {
-			client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 		}
 	}
 

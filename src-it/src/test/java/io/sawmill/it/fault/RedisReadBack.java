@@ -1,25 +1,18 @@
 package io.sawmill.it.fault;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.ClientOptions;
-import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.sawmill.testkit.RedisVerifier;
 import io.sawmill.testkit.SampleEvents;
 
 /**
- * Reads a scenario's outcome back from Redis over any connection (password, ACL user, TLS), which
- * the test kit's {@link RedisVerifier} cannot: every key's final hash and TTL, and how many HSETs
- * Redis executed in all ({@code INFO commandstats}), which counts the records written twice.
+ * Reads a scenario's outcome back from Redis over any connection (password, ACL user, TLS): every
+ * key's final hash and TTL (through the test kit's {@link RedisVerifier}), and how many HSETs Redis
+ * executed in all ({@code INFO commandstats}), which counts the records written twice.
  */
 final class RedisReadBack implements AutoCloseable {
 
@@ -51,45 +44,8 @@ final class RedisReadBack implements AutoCloseable {
 	 * Every key of {@code events} must hold the hash of the last version produced for it, with a
 	 * TTL in (0, {@code ttl}].
 	 */
-	RedisVerifier.Result verify(VersionedEvents events, Duration ttl) throws Exception {
-		RedisAsyncCommands<String, String> redis = connection.async();
-		long verified = 0;
-		long missing = 0;
-		long wrongHash = 0;
-		long wrongTtl = 0;
-		List<String> examples = new ArrayList<>();
-		for (long from = 0; from < events.keys(); from += 1000) {
-			long to = Math.min(events.keys(), from + 1000);
-			List<RedisFuture<Map<String, String>>> hashes = new ArrayList<>();
-			List<RedisFuture<Long>> ttls = new ArrayList<>();
-			for (long id = from; id < to; id++) {
-				hashes.add(redis.hgetall(SampleEvents.key(id)));
-				ttls.add(redis.ttl(SampleEvents.key(id)));
-			}
-			LettuceFutures.awaitAll(60, TimeUnit.SECONDS, hashes.toArray(RedisFuture[]::new));
-			LettuceFutures.awaitAll(60, TimeUnit.SECONDS, ttls.toArray(RedisFuture[]::new));
-			for (long id = from; id < to; id++) {
-				Map<String, String> actual = hashes.get((int) (id - from)).get();
-				long secondsLeft = ttls.get((int) (id - from)).get();
-				if (actual.isEmpty()) {
-					missing++;
-					note(examples, SampleEvents.key(id) + " missing");
-				}
-				else if (!actual.equals(events.finalHash(id))) {
-					wrongHash++;
-					note(examples, SampleEvents.key(id) + " = " + actual.get("name") + ", expected "
-							+ events.finalHash(id).get("name"));
-				}
-				else if (secondsLeft <= 0 || secondsLeft > ttl.toSeconds()) {
-					wrongTtl++;
-					note(examples, SampleEvents.key(id) + " ttl " + secondsLeft);
-				}
-				else {
-					verified++;
-				}
-			}
-		}
-		return new RedisVerifier.Result(events.keys(), verified, missing, wrongHash, wrongTtl, List.copyOf(examples));
+	RedisVerifier.Result verify(VersionedEvents events, Duration ttl) {
+		return RedisVerifier.verify(connection, events.keys(), SampleEvents::key, events::finalHash, ttl);
 	}
 
 	/** HSET commands Redis has executed since it started: one per record written, more when re-written. */
@@ -104,12 +60,6 @@ final class RedisReadBack implements AutoCloseable {
 			}
 		}
 		return 0;
-	}
-
-	private static void note(List<String> examples, String problem) {
-		if (examples.size() < 5) {
-			examples.add(problem);
-		}
 	}
 
 	@Override

@@ -5,6 +5,8 @@ import java.util.Map;
 
 import org.apache.kafka.clients.producer.ProducerRecord;
 
+import io.sawmill.it.support.Kafka;
+import io.sawmill.testkit.RedisVerifier;
 import io.sawmill.testkit.SampleEvents;
 
 /**
@@ -37,6 +39,17 @@ record VersionedEvents(long records, int keys) {
 	/** The hash Redis must hold for {@code id} once every record is written. */
 	Map<String, String> finalHash(long id) {
 		return SampleEvents.hash(id, lastVersion(id));
+	}
+
+	/** Produces records {@code from…to-1} and waits until Kafka acknowledged each. */
+	void produce(String bootstrapServers, String topic, long from, long to) {
+		Kafka.produce(bootstrapServers, topic, from, to, i -> SampleEvents.userId(id(i)),
+				i -> SampleEvents.json(id(i), version(i)));
+	}
+
+	/** Reads Redis back on loopback: every key holds its last version, with a TTL in (0, {@code ttl}]. */
+	RedisVerifier.Result verify(String host, int port, java.time.Duration ttl) {
+		return RedisVerifier.verify(host, port, keys, SampleEvents::key, this::finalHash, ttl);
 	}
 
 	ProducerRecord<byte[], byte[]> record(String topic, long record) {

@@ -1,5 +1,6 @@
 package io.sawmill.it.support;
 
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
@@ -17,13 +18,14 @@ import io.netty.channel.ChannelOutboundHandlerAdapter;
  * Counts the socket flushes of every Redis connection the application opens, at the bottom of
  * Lettuce's Netty pipeline (where commands are already encoded bytes): each flush is one write of
  * queued commands to the socket, so a pipelined batch shows one flush per chunk however many
- * commands it holds. Flushes of a lone PING (the RTT probe, health checks) are not counted.
+ * commands it holds. Only flushes that carry data writes (HSET) are counted, not those of
+ * connection handshakes, the RTT probe's PING or health checks.
  */
 @Configuration(proxyBeanMethods = false)
 public class FlushCounter {
 
-	/** A PING is 14 bytes of RESP; one record's HSET + EXPIRE is well over 100. */
-	private static final int PROBE_BYTES = 64;
+	/** RESP of an HSET command, as it appears in the encoded bytes. */
+	private static final String HSET = "$4\r\nHSET\r\n";
 
 	private final AtomicLong flushes = new AtomicLong();
 
@@ -38,22 +40,22 @@ public class FlushCounter {
 			public void afterChannelInitialized(Channel channel) {
 				channel.pipeline().addFirst(new ChannelOutboundHandlerAdapter() {
 
-					private long pendingBytes;
+					private boolean pendingDataWrite;
 
 					@Override
 					public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
-						if (msg instanceof ByteBuf bytes) {
-							pendingBytes += bytes.readableBytes();
+						if (msg instanceof ByteBuf bytes && bytes.toString(StandardCharsets.US_ASCII).contains(HSET)) {
+							pendingDataWrite = true;
 						}
 						super.write(ctx, msg, promise);
 					}
 
 					@Override
 					public void flush(ChannelHandlerContext ctx) {
-						if (pendingBytes > PROBE_BYTES) {
+						if (pendingDataWrite) {
 							flushes.incrementAndGet();
 						}
-						pendingBytes = 0;
+						pendingDataWrite = false;
 						ctx.flush();
 					}
 				});

@@ -1,6 +1,8 @@
 package io.sawmill.it.support;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -9,11 +11,15 @@ import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** Producing records and reading offsets back, for assertions. */
@@ -79,5 +85,23 @@ public final class Kafka {
 
 	public static List<String> args(Map<String, Object> properties) {
 		return properties.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toList();
+	}
+
+	/** Every record of the topic, read from the beginning with a throwaway consumer. */
+	public static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrapServers, String topic, long expected) {
+		List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>();
+		try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
+				ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers, ConsumerConfig.GROUP_ID_CONFIG,
+				"reader-" + System.nanoTime(), ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+				new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+			consumer.subscribe(List.of(topic));
+			long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+			while (all.size() < expected && System.nanoTime() < deadline) {
+				consumer.poll(Duration.ofMillis(200)).forEach(all::add);
+			}
+			// anything beyond the expected count would be a duplicate: give it a moment to show up
+			consumer.poll(Duration.ofSeconds(1)).forEach(all::add);
+		}
+		return all;
 	}
 }

@@ -1,4 +1,4 @@
-package io.sawmill.it.reliability;
+package io.sawmill.it.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -36,7 +36,7 @@ import io.sawmill.testkit.RedisVerifier;
 class LatencySpikeIT {
 
 	private static final String TOPIC = "latency";
-	private static final KeyedWorkload WORKLOAD = new KeyedWorkload(8_000, 4_000);
+	private static final VersionedEvents WORKLOAD = new VersionedEvents(8_000, 4_000);
 
 	private static KafkaServer kafka;
 	private static RedisServerProcess redis;
@@ -88,7 +88,7 @@ class LatencySpikeIT {
 			assertThat(container.isContainerPaused()).isFalse();
 			assertThat(membersAndAssignments(admin)).as("same members, same partitions: no rebalance").isEqualTo(before);
 
-			RedisVerifier.Result result = WORKLOAD.verify(redis.host(), redis.port());
+			RedisVerifier.Result result = WORKLOAD.verify(redis.host(), redis.port(), Duration.ofHours(1));
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
 		}
 	}

@@ -1,4 +1,4 @@
-package io.sawmill.it.reliability;
+package io.sawmill.it.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -33,7 +33,7 @@ import io.sawmill.testkit.SampleEvents;
 class PartialPipelineFailureIT {
 
 	private static final String TOPIC = "partial";
-	private static final KeyedWorkload WORKLOAD = new KeyedWorkload(1_000, 1_000);
+	private static final VersionedEvents WORKLOAD = new VersionedEvents(1_000, 1_000);
 
 	private static KafkaServer kafka;
 	private static RedisServerProcess redis;
@@ -83,7 +83,7 @@ class PartialPipelineFailureIT {
 					SampleEvents::hash, Duration.ofHours(1));
 			assertThat(result.verified()).as(result.toString()).isEqualTo(1_000 - poisoned.size());
 			assertThat(result.wrongHash()).isEqualTo(poisoned.size());
-			List<ConsumerRecord<byte[], byte[]>> dead = KeyedWorkload.readAll(kafka.bootstrapServers(), TOPIC + ".DLT", 3);
+			List<ConsumerRecord<byte[], byte[]>> dead = Kafka.readAll(kafka.bootstrapServers(), TOPIC + ".DLT", 3);
 			assertThat(dead).extracting(r -> new String(r.key(), StandardCharsets.UTF_8))
 				.containsExactlyInAnyOrder("u1", "u10", "u100");
 		}

@@ -1,4 +1,4 @@
-package io.sawmill.it.reliability;
+package io.sawmill.it.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -34,7 +34,7 @@ import io.sawmill.testkit.RedisVerifier;
 class PoisonMixIT {
 
 	private static final String TOPIC = "poison";
-	private static final KeyedWorkload GOOD = new KeyedWorkload(6_000, 2_000);
+	private static final VersionedEvents GOOD = new VersionedEvents(6_000, 2_000);
 
 	private static KafkaServer kafka;
 	private static RedisServerProcess redis;
@@ -71,12 +71,12 @@ class PoisonMixIT {
 			Map<TopicPartition, Long> end = Kafka.endOffsets(admin, TOPIC, 3);
 			await().atMost(Duration.ofMinutes(2)).until(() -> Kafka.committedOffsets(admin, "poison").equals(end));
 
-			RedisVerifier.Result result = GOOD.verify(redis.host(), redis.port());
+			RedisVerifier.Result result = GOOD.verify(redis.host(), redis.port(), Duration.ofHours(1));
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
 			assertThat(redis.command("TYPE", "user:wrongtype")).isEqualTo("+string");
 			assertThat(redis.command("EXISTS", "user:huge")).isEqualTo(":0");
 
-			List<ConsumerRecord<byte[], byte[]>> dead = KeyedWorkload.readAll(bootstrap, TOPIC + ".DLT", 4);
+			List<ConsumerRecord<byte[], byte[]>> dead = Kafka.readAll(bootstrap, TOPIC + ".DLT", 4);
 			Map<String, String> reasons = dead.stream().collect(Collectors.toMap(r -> new String(r.key(),
 					StandardCharsets.UTF_8), r -> header(r, KafkaDeadLetterPublisher.REASON_HEADER)));
 			assertThat(reasons).containsOnlyKeys("bad-json", "no-key", "wrongtype", "huge");

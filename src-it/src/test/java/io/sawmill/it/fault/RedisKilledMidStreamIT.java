@@ -1,4 +1,4 @@
-package io.sawmill.it.reliability;
+package io.sawmill.it.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -29,7 +29,7 @@ import io.sawmill.testkit.RedisVerifier;
 class RedisKilledMidStreamIT {
 
 	private static final String TOPIC = "redis-kill";
-	private static final KeyedWorkload WORKLOAD = new KeyedWorkload(30_000, 10_000);
+	private static final VersionedEvents WORKLOAD = new VersionedEvents(30_000, 10_000);
 
 	private static KafkaServer kafka;
 	private static RedisServerProcess redis;
@@ -71,7 +71,7 @@ class RedisKilledMidStreamIT {
 			assertThat(Kafka.sum(end)).isEqualTo(WORKLOAD.records());
 			await().atMost(Duration.ofMinutes(2)).until(() -> Kafka.committedOffsets(admin, "redis-kill").equals(end));
 
-			RedisVerifier.Result result = WORKLOAD.verify(redis.host(), redis.port());
+			RedisVerifier.Result result = WORKLOAD.verify(redis.host(), redis.port(), Duration.ofHours(1));
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
 			assertThat(registry.find("sawmill.records").tag("outcome", "dead_lettered").counter()).isNull();
 			double retried = registry.find("sawmill.records").tag("outcome", "retried").counters().stream()
