@@ -119,7 +119,7 @@ public final class SawmillAutoConfiguration {
 			ObjectProvider<KafkaConnectionDetails> connectionDetails) {
 		KafkaConnectionDetails details = connectionDetails.getIfAvailable();
 		List<String> servers = details != null ? details.getAdmin().getBootstrapServers() : kafka.getBootstrapServers();
-		SawmillProperties.DeadLetter deadLetter = properties.getDeadLetter();
+		SawmillDeadLetterProperties deadLetter = properties.getDeadLetter();
 		StartupCheck.DeadLetterTopics deadLetterTopics = new StartupCheck.DeadLetterTopics(deadLetter.isEnabled(),
 				deadLetter.getTopicSuffix(), deadLetter.isCreateTopics());
 		return new StartupCheck(sawmillAdmin, listener.topics(), deadLetterTopics, String.join(",", servers), writer, listener.concurrency(),

@@ -51,7 +51,7 @@ final class SawmillConfigAdapter {
 	}
 
 	static RedisCircuit circuit(SawmillProperties p) {
-		SawmillProperties.CircuitBreaker c = p.getCircuitBreaker();
+		SawmillCircuitBreakerProperties c = p.getCircuitBreaker();
 		String name = "sawmill-redis-" + p.getGroupId();
 		if (!c.isEnabled()) {
 			return RedisCircuit.disabled(name);

@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
-import io.sawmill.deadletter.DeadLetterConfig;
 import io.sawmill.listener.ListenerConfig;
 import io.sawmill.redis.PipelineConfig;
 
@@ -44,9 +44,11 @@ public class SawmillProperties {
 
 	private final Mapping mapping = new Mapping();
 
-	private final DeadLetter deadLetter = new DeadLetter();
+	@NestedConfigurationProperty
+	private final SawmillDeadLetterProperties deadLetter = new SawmillDeadLetterProperties();
 
-	private final CircuitBreaker circuitBreaker = new CircuitBreaker();
+	@NestedConfigurationProperty
+	private final SawmillCircuitBreakerProperties circuitBreaker = new SawmillCircuitBreakerProperties();
 
 	private final Pipeline pipeline = new Pipeline();
 
@@ -122,11 +124,11 @@ public class SawmillProperties {
 		return mapping;
 	}
 
-	public DeadLetter getDeadLetter() {
+	public SawmillDeadLetterProperties getDeadLetter() {
 		return deadLetter;
 	}
 
-	public CircuitBreaker getCircuitBreaker() {
+	public SawmillCircuitBreakerProperties getCircuitBreaker() {
 		return circuitBreaker;
 	}
 
@@ -179,134 +181,7 @@ public class SawmillProperties {
 		}
 	}
 
-	/** Where records that cannot be written go: a dead-letter topic per source topic. */
-	public static class DeadLetter {
 
-		/** Whether to publish records that cannot be written to a dead-letter topic; when off they are logged and counted as invalid. */
-		private boolean enabled = true;
-
-		/** The dead-letter topic of a source topic is its name plus this suffix. */
-		private String topicSuffix = DeadLetterConfig.DEFAULT_TOPIC_SUFFIX;
-
-		/** Whether start-up creates a missing dead-letter topic (with the source topic's partition count). */
-		private boolean createTopics = true;
-
-		/** How long one attempt waits for Kafka to acknowledge the dead letters of a batch. */
-		private Duration sendTimeout = DeadLetterConfig.DEFAULT_SEND_TIMEOUT;
-
-		/** Attempts to publish the dead letters of a batch before the batch is polled again, uncommitted. */
-		private int maxAttempts = DeadLetterConfig.DEFAULT_MAX_ATTEMPTS;
-
-		public boolean isEnabled() {
-			return enabled;
-		}
-
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
-		}
-
-		public String getTopicSuffix() {
-			return topicSuffix;
-		}
-
-		public void setTopicSuffix(String topicSuffix) {
-			this.topicSuffix = topicSuffix;
-		}
-
-		public boolean isCreateTopics() {
-			return createTopics;
-		}
-
-		public void setCreateTopics(boolean createTopics) {
-			this.createTopics = createTopics;
-		}
-
-		public Duration getSendTimeout() {
-			return sendTimeout;
-		}
-
-		public void setSendTimeout(Duration sendTimeout) {
-			this.sendTimeout = sendTimeout;
-		}
-
-		public int getMaxAttempts() {
-			return maxAttempts;
-		}
-
-		public void setMaxAttempts(int maxAttempts) {
-			this.maxAttempts = maxAttempts;
-		}
-	}
-
-	/** The circuit breaker around Redis that pauses consumption (no rebalance) while Redis fails or is slow. */
-	public static class CircuitBreaker {
-
-		/** Whether a failing or slow Redis pauses the listener containers. */
-		private boolean enabled = true;
-
-		/** Percentage of failed round trips among the last sliding-window ones that opens the circuit. */
-		private float failureRateThreshold = 50;
-
-		/** A round trip slower than this counts as slow. */
-		private Duration slowCallDuration = Duration.ofSeconds(2);
-
-		/** Percentage of slow round trips among the last sliding-window ones that opens the circuit. */
-		private float slowCallRateThreshold = 50;
-
-		/** How many recent round trips the rates are computed over. */
-		private int slidingWindow = 10;
-
-		/** How long consumption stays paused before a probe batch is let through. */
-		private Duration openWait = Duration.ofSeconds(5);
-
-		public boolean isEnabled() {
-			return enabled;
-		}
-
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
-		}
-
-		public float getFailureRateThreshold() {
-			return failureRateThreshold;
-		}
-
-		public void setFailureRateThreshold(float failureRateThreshold) {
-			this.failureRateThreshold = failureRateThreshold;
-		}
-
-		public Duration getSlowCallDuration() {
-			return slowCallDuration;
-		}
-
-		public void setSlowCallDuration(Duration slowCallDuration) {
-			this.slowCallDuration = slowCallDuration;
-		}
-
-		public float getSlowCallRateThreshold() {
-			return slowCallRateThreshold;
-		}
-
-		public void setSlowCallRateThreshold(float slowCallRateThreshold) {
-			this.slowCallRateThreshold = slowCallRateThreshold;
-		}
-
-		public int getSlidingWindow() {
-			return slidingWindow;
-		}
-
-		public void setSlidingWindow(int slidingWindow) {
-			this.slidingWindow = slidingWindow;
-		}
-
-		public Duration getOpenWait() {
-			return openWait;
-		}
-
-		public void setOpenWait(Duration openWait) {
-			this.openWait = openWait;
-		}
-	}
 
 	/** The pipelined Redis round trip. */
 	public static class Pipeline {

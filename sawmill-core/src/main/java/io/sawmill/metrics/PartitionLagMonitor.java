@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -57,7 +55,7 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 	private final Set<TopicPartition> assigned = ConcurrentHashMap.newKeySet();
 	private final Map<TopicPartition, PartitionLag> lags = new ConcurrentHashMap<>();
 	private final Object refreshing = new Object();
-	private volatile ScheduledExecutorService scheduler;
+	private final PeriodicTask task;
 
 	/** Lag in records only, no lag in seconds. */
 	public PartitionLagMonitor(Admin admin, List<String> topics, SawmillMetrics metrics, Duration interval) {
@@ -78,6 +76,7 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 		this.topics = Set.copyOf(topics);
 		this.metrics = metrics;
 		this.interval = interval;
+		this.task = new PeriodicTask("sawmill-lag", this::refreshQuietly, Duration.ZERO, interval);
 		this.timeout = interval.compareTo(Duration.ofSeconds(10)) < 0 ? Duration.ofSeconds(10) : interval;
 		this.timestamps = timestamps;
 		this.clock = clock;
@@ -86,9 +85,8 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 	@Override
 	public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
 		partitions.stream().filter(p -> topics.contains(p.topic())).forEach(assigned::add);
-		ScheduledExecutorService executor = scheduler;
-		if (executor != null && !partitions.isEmpty()) {
-			executor.execute(this::refreshQuietly);
+		if (!partitions.isEmpty()) {
+			task.runNow();
 		}
 	}
 
@@ -197,13 +195,7 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 
 	@Override
 	public void start() {
-		ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-			Thread thread = new Thread(runnable, "sawmill-lag");
-			thread.setDaemon(true);
-			return thread;
-		});
-		executor.scheduleWithFixedDelay(this::refreshQuietly, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
-		scheduler = executor;
+		task.start();
 	}
 
 	private void refreshQuietly() {
@@ -220,17 +212,7 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 
 	@Override
 	public void stop() {
-		ScheduledExecutorService executor = scheduler;
-		scheduler = null;
-		if (executor != null) {
-			executor.shutdownNow();
-			try {
-				executor.awaitTermination(5, TimeUnit.SECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
+		task.stop(Duration.ofSeconds(5));
 		if (timestamps != null) {
 			synchronized (refreshing) {
 				timestamps.close();
@@ -240,6 +222,6 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 
 	@Override
 	public boolean isRunning() {
-		return scheduler != null;
+		return task.isRunning();
 	}
 }

@@ -2,8 +2,6 @@ package io.sawmill.metrics;
 
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -54,7 +52,7 @@ public final class RedisRoundTripProbe implements SmartLifecycle, AutoCloseable 
 	private final AtomicReference<Double> lastSeconds = new AtomicReference<>(Double.NaN);
 	private final AtomicReference<String> lastError = new AtomicReference<>();
 	private StatefulConnection<byte[], byte[]> connection;
-	private volatile ScheduledExecutorService scheduler;
+	private final PeriodicTask task;
 
 	/**
 	 * @param client the native client of the writing path
@@ -68,6 +66,7 @@ public final class RedisRoundTripProbe implements SmartLifecycle, AutoCloseable 
 		}
 		this.client = client;
 		this.interval = interval;
+		this.task = new PeriodicTask("sawmill-redis-rtt", this::pingQuietly, Duration.ZERO, interval);
 		this.timeout = timeout;
 		Gauge.builder("sawmill.redis.rtt", lastSeconds, AtomicReference::get)
 			.description("Round-trip time of the last PING on the writing path's Redis client")
@@ -164,13 +163,7 @@ public final class RedisRoundTripProbe implements SmartLifecycle, AutoCloseable 
 
 	@Override
 	public void start() {
-		ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-			Thread thread = new Thread(runnable, "sawmill-redis-rtt");
-			thread.setDaemon(true);
-			return thread;
-		});
-		executor.scheduleWithFixedDelay(this::pingQuietly, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
-		scheduler = executor;
+		task.start();
 	}
 
 	private void pingQuietly() {
@@ -184,17 +177,13 @@ public final class RedisRoundTripProbe implements SmartLifecycle, AutoCloseable 
 
 	@Override
 	public void stop() {
-		ScheduledExecutorService executor = scheduler;
-		scheduler = null;
-		if (executor != null) {
-			executor.shutdownNow();
-		}
+		task.stop(Duration.ZERO);
 		closeConnection();
 	}
 
 	@Override
 	public boolean isRunning() {
-		return scheduler != null;
+		return task.isRunning();
 	}
 
 	@Override

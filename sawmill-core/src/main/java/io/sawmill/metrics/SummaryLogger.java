@@ -3,8 +3,6 @@ package io.sawmill.metrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
@@ -33,7 +31,7 @@ public final class SummaryLogger implements SmartLifecycle {
 	private final Clock clock;
 	private double lastRecords;
 	private long lastMillis;
-	private volatile ScheduledExecutorService scheduler;
+	private final PeriodicTask task;
 
 	/**
 	 * @param lag null when no lag is measured
@@ -48,6 +46,7 @@ public final class SummaryLogger implements SmartLifecycle {
 		this.lag = lag;
 		this.rtt = rtt;
 		this.interval = interval;
+		this.task = new PeriodicTask("sawmill-summary", this::summarizeQuietly, interval, interval);
 		this.clock = clock;
 		this.lastRecords = metrics.recordsHandled();
 		this.lastMillis = clock.millis();
@@ -97,14 +96,7 @@ public final class SummaryLogger implements SmartLifecycle {
 
 	@Override
 	public void start() {
-		ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-			Thread thread = new Thread(runnable, "sawmill-summary");
-			thread.setDaemon(true);
-			return thread;
-		});
-		executor.scheduleAtFixedRate(this::summarizeQuietly, interval.toMillis(), interval.toMillis(),
-				TimeUnit.MILLISECONDS);
-		scheduler = executor;
+		task.start();
 	}
 
 	private void summarizeQuietly() {
@@ -118,15 +110,11 @@ public final class SummaryLogger implements SmartLifecycle {
 
 	@Override
 	public void stop() {
-		ScheduledExecutorService executor = scheduler;
-		scheduler = null;
-		if (executor != null) {
-			executor.shutdownNow();
-		}
+		task.stop(Duration.ZERO);
 	}
 
 	@Override
 	public boolean isRunning() {
-		return scheduler != null;
+		return task.isRunning();
 	}
 }

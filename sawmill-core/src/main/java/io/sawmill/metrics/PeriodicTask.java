@@ -1,0 +1,66 @@
+package io.sawmill.metrics;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One task run on a daemon thread of its own at a fixed delay, started and stopped with the
+ * lifecycle of the meter source that owns it (lag monitor, RTT probe, summary line).
+ */
+final class PeriodicTask {
+
+	private final String threadName;
+	private final Runnable task;
+	private final Duration initialDelay;
+	private final Duration interval;
+	private volatile ScheduledExecutorService scheduler;
+
+	PeriodicTask(String threadName, Runnable task, Duration initialDelay, Duration interval) {
+		this.threadName = threadName;
+		this.task = task;
+		this.initialDelay = initialDelay;
+		this.interval = interval;
+	}
+
+	void start() {
+		ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
+			Thread thread = new Thread(runnable, threadName);
+			thread.setDaemon(true);
+			return thread;
+		});
+		executor.scheduleWithFixedDelay(task, initialDelay.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+		scheduler = executor;
+	}
+
+	/** Runs the task once more now, on the task's thread, if it is running. */
+	void runNow() {
+		ScheduledExecutorService executor = scheduler;
+		if (executor != null) {
+			executor.execute(task);
+		}
+	}
+
+	/** Stops the thread, waiting up to {@code await} for a run in progress. */
+	void stop(Duration await) {
+		ScheduledExecutorService executor = scheduler;
+		scheduler = null;
+		if (executor == null) {
+			return;
+		}
+		executor.shutdownNow();
+		if (!await.isZero()) {
+			try {
+				executor.awaitTermination(await.toMillis(), TimeUnit.MILLISECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	boolean isRunning() {
+		return scheduler != null;
+	}
+}
