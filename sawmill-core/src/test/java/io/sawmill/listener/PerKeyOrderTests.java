@@ -1,0 +1,82 @@
+package io.sawmill.listener;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.verify;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.kafka.support.Acknowledgment;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sawmill.deadletter.DeadLetterPublisher;
+import io.sawmill.mapping.json.JsonHashMapper;
+import io.sawmill.mapping.json.JsonHashMapperConfig;
+import io.sawmill.metrics.SawmillMetrics;
+import io.sawmill.redis.PipelineConfig;
+import io.sawmill.redis.internal.LettucePipelinedWriter;
+import io.sawmill.testkit.RedisServerProcess;
+
+/**
+ * Per key, writes are applied in offset order — including a tombstone between two writes of the
+ * same key in one batch (a peer connector runs all deletes before all writes; Sawmill must not).
+ * Against a real redis-server.
+ */
+class PerKeyOrderTests {
+
+	private static RedisServerProcess redis;
+	private static RedisClient client;
+	private static StatefulRedisConnection<String, String> reader;
+
+	@BeforeAll
+	static void startRedis() {
+		redis = RedisServerProcess.startNew();
+		client = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
+		reader = client.connect();
+	}
+
+	@AfterAll
+	static void stopRedis() {
+		reader.close();
+		client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		redis.close();
+	}
+
+	@Test
+	void shouldApplyATombstoneBetweenTwoWritesOfTheSameKeyInOffsetOrder() {
+		ListenerConfig config = ListenerConfig.custom().topics(List.of("t")).build();
+		SawmillMetrics metrics = new SawmillMetrics(new SimpleMeterRegistry(), "g");
+		JsonHashMapper mapper = JsonHashMapper.of(JsonHashMapperConfig.custom().keyTemplate("order:{@key}").build());
+		Acknowledgment acknowledgment = mock(Acknowledgment.class);
+		try (LettucePipelinedWriter writer = new LettucePipelinedWriter(() -> client, PipelineConfig.ofDefaults())) {
+			PipelineBatchListener listener = new PipelineBatchListener(mapper, config.maxRecordBytes(),
+					new PerRecordPipeline(writer, config, RedisCircuit.disabled("t"), metrics),
+					DeadLetterPublisher.loggingOnly(), metrics);
+
+			listener.onMessage(List.of(record(0, "a", "{\"v\":\"1\",\"old\":\"x\"}"), record(1, "a", null),
+					record(2, "a", "{\"v\":\"2\"}"), record(3, "b", "{\"v\":\"1\"}"), record(4, "b", null)),
+					acknowledgment);
+		}
+
+		// DEL between the writes: the old field is gone, the last write holds
+		assertThat(reader.sync().hgetall("order:a")).isEqualTo(Map.of("v", "2"));
+		// a tombstone after the write deletes the key
+		assertThat(reader.sync().exists("order:b")).isZero();
+		verify(acknowledgment).acknowledge();
+	}
+
+	private static ConsumerRecord<byte[], byte[]> record(long offset, String key, String json) {
+		return new ConsumerRecord<>("t", 0, offset, key.getBytes(StandardCharsets.UTF_8),
+				json == null ? null : json.getBytes(StandardCharsets.UTF_8));
+	}
+}
