@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -35,6 +36,8 @@ import io.sawmill.redis.RedisBatchWriter;
 final class PerRecordPipeline {
 
 	private static final Logger log = LoggerFactory.getLogger(PerRecordPipeline.class);
+
+	private static final Duration CIRCUIT_OPEN_PAUSE = Duration.ofMillis(100);
 
 	private final RedisBatchWriter writer;
 	private final Retry retry;
@@ -95,6 +98,9 @@ final class PerRecordPipeline {
 			last = retry.executeSupplier(once);
 		}
 		catch (CallNotPermittedException ex) {
+			// the container is being paused (or another thread's probe is under way): do not spin
+			// through poll-seek-poll meanwhile
+			LockSupport.parkNanos(CIRCUIT_OPEN_PAUSE.toNanos());
 			throw new BatchWriteFailedException("the Redis circuit is open; the batch will be polled again", ex);
 		}
 		if (last.hasTransientFailures()) {

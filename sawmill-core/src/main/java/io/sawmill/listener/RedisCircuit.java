@@ -21,6 +21,9 @@ public final class RedisCircuit {
 
 	private static final Logger log = LoggerFactory.getLogger(RedisCircuit.class);
 
+	/** Batches let through to decide whether Redis is back; a few, so several listener threads can probe at once. */
+	private static final int HALF_OPEN_PROBES = 3;
+
 	private final CircuitBreaker breaker;
 
 	private RedisCircuit(CircuitBreaker breaker) {
@@ -45,7 +48,7 @@ public final class RedisCircuit {
 			.slowCallRateThreshold(slowCallRate)
 			.waitDurationInOpenState(openWait)
 			.automaticTransitionFromOpenToHalfOpenEnabled(true)
-			.permittedNumberOfCallsInHalfOpenState(1)
+			.permittedNumberOfCallsInHalfOpenState(HALF_OPEN_PROBES)
 			.recordResult(result -> result instanceof PerRecordPipeline.Attempt attempt && attempt.hasTransientFailures())
 			.build();
 		return new RedisCircuit(CircuitBreaker.of(name, config));
