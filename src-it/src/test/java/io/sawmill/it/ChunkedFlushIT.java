@@ -9,9 +9,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -19,9 +18,8 @@ import org.springframework.context.annotation.Configuration;
 import io.sawmill.autoconfigure.SawmillContainerCustomizer;
 import io.sawmill.it.support.FlushCounter;
 import io.sawmill.it.support.Kafka;
-import io.sawmill.it.support.KafkaServer;
+import io.sawmill.it.support.RealServers;
 import io.sawmill.it.support.SawmillApp;
-import io.sawmill.testkit.RedisServerProcess;
 import io.sawmill.testkit.RedisVerifier;
 import io.sawmill.testkit.SampleEvents;
 
@@ -35,21 +33,8 @@ class ChunkedFlushIT {
 	private static final long RECORDS = 20_000;
 	private static final int CHUNK = 700;
 
-	private static KafkaServer kafka;
-	private static RedisServerProcess redis;
-
-	@BeforeAll
-	static void startServers() {
-		redis = RedisServerProcess.startNew();
-		kafka = KafkaServer.start();
-		kafka.createTopic(TOPIC, 2);
-	}
-
-	@AfterAll
-	static void stopServers() {
-		kafka.close();
-		redis.close();
-	}
+	@RegisterExtension
+	static final RealServers servers = RealServers.withTopic(TOPIC, 2);
 
 	/** Records the size of every polled batch. */
 	@Configuration(proxyBeanMethods = false)
@@ -68,16 +53,16 @@ class ChunkedFlushIT {
 
 	@Test
 	void shouldFlushOncePerChunkOfABatch() throws Exception {
-		Map<String, Object> properties = SawmillApp.baseProperties(kafka, redis, TOPIC, "chunked");
+		Map<String, Object> properties = SawmillApp.baseProperties(servers, TOPIC, "chunked");
 		properties.put("sawmill.batch-size", 2000);
 		properties.put("sawmill.pipeline.max-commands-per-chunk", CHUNK);
 		try (ConfigurableApplicationContext app = SawmillApp.run(properties, FlushCounter.class, BatchSizes.class);
-				Admin admin = Kafka.admin(kafka.bootstrapServers())) {
+				Admin admin = Kafka.admin(servers.kafka().bootstrapServers())) {
 			FlushCounter counter = app.getBean(FlushCounter.class);
 			List<Integer> sizes = app.getBean(BatchSizes.class).sizes;
 			long flushesBefore = counter.flushes();
 
-			Kafka.produce(kafka.bootstrapServers(), TOPIC, 0, RECORDS, SampleEvents::userId, SampleEvents::json);
+			Kafka.produce(servers.kafka().bootstrapServers(), TOPIC, 0, RECORDS, SampleEvents::userId, SampleEvents::json);
 			Map<org.apache.kafka.common.TopicPartition, Long> end = Kafka.endOffsets(admin, TOPIC, 2);
 			await().atMost(Duration.ofMinutes(2))
 				.pollInterval(Duration.ofMillis(200))
@@ -88,7 +73,7 @@ class ChunkedFlushIT {
 			assertThat(sizes.stream().mapToLong(Integer::longValue).sum()).isEqualTo(RECORDS);
 			assertThat(sizes).anyMatch(n -> 2 * n > CHUNK);
 			assertThat(counter.flushes() - flushesBefore).isEqualTo(expectedFlushes);
-			RedisVerifier.Result result = RedisVerifier.verify(redis.host(), redis.port(), RECORDS, SampleEvents::key,
+			RedisVerifier.Result result = RedisVerifier.verify(servers.redis().host(), servers.redis().port(), RECORDS, SampleEvents::key,
 					SampleEvents::hash, Duration.ofHours(1));
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
 		}

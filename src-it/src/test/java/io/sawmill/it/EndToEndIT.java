@@ -7,17 +7,15 @@ import java.time.Duration;
 import java.util.Map;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sawmill.it.support.FlushCounter;
 import io.sawmill.it.support.Kafka;
-import io.sawmill.it.support.KafkaServer;
+import io.sawmill.it.support.RealServers;
 import io.sawmill.it.support.SawmillApp;
-import io.sawmill.testkit.RedisServerProcess;
 import io.sawmill.testkit.RedisVerifier;
 import io.sawmill.testkit.SampleEvents;
 
@@ -31,34 +29,21 @@ class EndToEndIT {
 	private static final int PARTITIONS = 6;
 	private static final long RECORDS = 120_000;
 
-	private static KafkaServer kafka;
-	private static RedisServerProcess redis;
-
-	@BeforeAll
-	static void startServers() {
-		redis = RedisServerProcess.startNew();
-		kafka = KafkaServer.start();
-		kafka.createTopic(TOPIC, PARTITIONS);
-	}
-
-	@AfterAll
-	static void stopServers() {
-		kafka.close();
-		redis.close();
-	}
+	@RegisterExtension
+	static final RealServers servers = RealServers.withTopic(TOPIC, PARTITIONS);
 
 	@Test
 	void shouldWriteEveryRecordsHashAndTtlAndCommitEveryOffsetWithOneFlushPerBatch() throws Exception {
-		Map<String, Object> properties = SawmillApp.baseProperties(kafka, redis, TOPIC, "e2e");
+		Map<String, Object> properties = SawmillApp.baseProperties(servers, TOPIC, "e2e");
 		properties.put("sawmill.concurrency", 3);
 		properties.put("sawmill.batch-size", 1000);
 		try (ConfigurableApplicationContext app = SawmillApp.run(properties, FlushCounter.class);
-				Admin admin = Kafka.admin(kafka.bootstrapServers())) {
+				Admin admin = Kafka.admin(servers.kafka().bootstrapServers())) {
 			FlushCounter counter = app.getBean(FlushCounter.class);
 			MeterRegistry registry = app.getBean(MeterRegistry.class);
 			long flushesBefore = counter.flushes();
 
-			Kafka.produce(kafka.bootstrapServers(), TOPIC, 0, RECORDS, SampleEvents::userId, SampleEvents::json);
+			Kafka.produce(servers.kafka().bootstrapServers(), TOPIC, 0, RECORDS, SampleEvents::userId, SampleEvents::json);
 			Map<org.apache.kafka.common.TopicPartition, Long> end = Kafka.endOffsets(admin, TOPIC, PARTITIONS);
 			assertThat(Kafka.sum(end)).isEqualTo(RECORDS);
 
@@ -66,7 +51,7 @@ class EndToEndIT {
 				.pollInterval(Duration.ofMillis(500))
 				.until(() -> Kafka.committedOffsets(admin, "e2e").equals(end));
 
-			RedisVerifier.Result result = RedisVerifier.verify(redis.host(), redis.port(), RECORDS, SampleEvents::key,
+			RedisVerifier.Result result = RedisVerifier.verify(servers.redis().host(), servers.redis().port(), RECORDS, SampleEvents::key,
 					SampleEvents::hash, Duration.ofHours(1));
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
 

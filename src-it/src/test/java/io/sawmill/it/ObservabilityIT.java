@@ -19,9 +19,8 @@ import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.Environment;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
@@ -35,12 +34,11 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sawmill.it.support.BatchCounter;
 import io.sawmill.it.support.Kafka;
-import io.sawmill.it.support.KafkaServer;
+import io.sawmill.it.support.RealServers;
 import io.sawmill.it.support.PromQl;
 import io.sawmill.it.support.SawmillApp;
 import io.sawmill.it.support.Scrape;
 import io.sawmill.metrics.CgroupCpuStat;
-import io.sawmill.testkit.RedisServerProcess;
 import io.sawmill.testkit.SampleEvents;
 
 /**
@@ -56,32 +54,19 @@ class ObservabilityIT {
 	private static final long RECORDS = 3_000;
 	private static final Path ROOT = repositoryRoot();
 
-	private static KafkaServer kafka;
-	private static RedisServerProcess redis;
-
-	@BeforeAll
-	static void startServers() {
-		redis = RedisServerProcess.startNew();
-		kafka = KafkaServer.start();
-		kafka.createTopic(TOPIC, PARTITIONS);
-	}
-
-	@AfterAll
-	static void stopServers() {
-		kafka.close();
-		redis.close();
-	}
+	@RegisterExtension
+	static final RealServers servers = RealServers.withTopic(TOPIC, PARTITIONS);
 
 	@Test
 	void shouldShowLagWhilePausedDrainItAfterResumingAndExportEveryDocumentedMetric() throws Exception {
-		Map<String, Object> properties = SawmillApp.baseProperties(kafka, redis, TOPIC, "observed");
+		Map<String, Object> properties = SawmillApp.baseProperties(servers, TOPIC, "observed");
 		properties.put("sawmill.batch-size", 500);
 		properties.put("sawmill.metrics.rtt-interval", "1s");
 		properties.put("sawmill.metrics.summary.interval", "2s");
 		properties.put("sawmill.metrics.slo-buckets", "200ms,1s");
 		properties.put("management.endpoint.health.show-details", "always");
 		try (ConfigurableApplicationContext app = SawmillApp.run(properties, BatchCounter.class);
-				Admin admin = Kafka.admin(kafka.bootstrapServers())) {
+				Admin admin = Kafka.admin(servers.kafka().bootstrapServers())) {
 			MeterRegistry registry = app.getBean(MeterRegistry.class);
 			BatchCounter counter = app.getBean(BatchCounter.class);
 			ConcurrentMessageListenerContainer<?, ?> container = app.getBean(ConcurrentMessageListenerContainer.class);
@@ -93,7 +78,7 @@ class ObservabilityIT {
 
 			container.pause();
 			await().atMost(Duration.ofSeconds(10)).until(container::isContainerPaused);
-			Kafka.produce(kafka.bootstrapServers(), TOPIC, 0, RECORDS, SampleEvents::userId, SampleEvents::json);
+			Kafka.produce(servers.kafka().bootstrapServers(), TOPIC, 0, RECORDS, SampleEvents::userId, SampleEvents::json);
 
 			await().atMost(Duration.ofSeconds(20)).until(() -> lagRecords(registry) == RECORDS);
 			await().atMost(Duration.ofSeconds(20)).until(() -> maxLagSeconds(registry) > 0);

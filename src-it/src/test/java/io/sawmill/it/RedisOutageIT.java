@@ -8,16 +8,14 @@ import java.util.Map;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sawmill.it.support.Kafka;
-import io.sawmill.it.support.KafkaServer;
+import io.sawmill.it.support.RealServers;
 import io.sawmill.it.support.SawmillApp;
-import io.sawmill.testkit.RedisServerProcess;
 import io.sawmill.testkit.RedisVerifier;
 import io.sawmill.testkit.SampleEvents;
 
@@ -30,50 +28,37 @@ class RedisOutageIT {
 	private static final String TOPIC = "outage";
 	private static final int PARTITIONS = 3;
 
-	private static KafkaServer kafka;
-	private static RedisServerProcess redis;
-
-	@BeforeAll
-	static void startServers() {
-		redis = RedisServerProcess.startNew();
-		kafka = KafkaServer.start();
-		kafka.createTopic(TOPIC, PARTITIONS);
-	}
-
-	@AfterAll
-	static void stopServers() {
-		kafka.close();
-		redis.close();
-	}
+	@RegisterExtension
+	static final RealServers servers = RealServers.withTopic(TOPIC, PARTITIONS);
 
 	@Test
 	void shouldLeaveAFailedBatchUncommittedAndWriteItAfterRedisReturns() throws Exception {
-		Map<String, Object> properties = SawmillApp.baseProperties(kafka, redis, TOPIC, "outage");
+		Map<String, Object> properties = SawmillApp.baseProperties(servers, TOPIC, "outage");
 		properties.put("sawmill.pipeline.timeout", "2s");
 		properties.put("sawmill.retry.max-attempts", 2);
 		properties.put("sawmill.retry.initial-backoff", "100ms");
 		properties.put("sawmill.retry.max-backoff", "200ms");
 		try (ConfigurableApplicationContext app = SawmillApp.run(properties);
-				Admin admin = Kafka.admin(kafka.bootstrapServers())) {
+				Admin admin = Kafka.admin(servers.kafka().bootstrapServers())) {
 			MeterRegistry registry = app.getBean(MeterRegistry.class);
-			Kafka.produce(kafka.bootstrapServers(), TOPIC, 0, 1_000, SampleEvents::userId, SampleEvents::json);
+			Kafka.produce(servers.kafka().bootstrapServers(), TOPIC, 0, 1_000, SampleEvents::userId, SampleEvents::json);
 			Map<TopicPartition, Long> beforeOutage = Kafka.endOffsets(admin, TOPIC, PARTITIONS);
 			await().atMost(Duration.ofMinutes(1)).until(() -> Kafka.committedOffsets(admin, "outage").equals(beforeOutage));
 
-			redis.kill();
-			Kafka.produce(kafka.bootstrapServers(), TOPIC, 1_000, 3_000, SampleEvents::userId, SampleEvents::json);
+			servers.redis().kill();
+			Kafka.produce(servers.kafka().bootstrapServers(), TOPIC, 1_000, 3_000, SampleEvents::userId, SampleEvents::json);
 			await().atMost(Duration.ofMinutes(1))
 				.until(() -> registry.find("sawmill.records").tag("outcome", "retried").counter() != null
 						&& registry.get("sawmill.records").tag("outcome", "retried").counter().count() >= 2_000);
 			assertThat(Kafka.committedOffsets(admin, "outage")).as("nothing committed while Redis is down")
 				.isEqualTo(beforeOutage);
 
-			redis.start();
+			servers.redis().start();
 			Map<TopicPartition, Long> end = Kafka.endOffsets(admin, TOPIC, PARTITIONS);
 			await().atMost(Duration.ofMinutes(1)).until(() -> Kafka.committedOffsets(admin, "outage").equals(end));
 
 			// the restarted redis-server keeps nothing from before the kill: check the records produced during it
-			RedisVerifier.Result result = RedisVerifier.verify(redis.host(), redis.port(), 2_000,
+			RedisVerifier.Result result = RedisVerifier.verify(servers.redis().host(), servers.redis().port(), 2_000,
 					id -> SampleEvents.key(id + 1_000), id -> SampleEvents.hash(id + 1_000), Duration.ofHours(1));
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
 		}

@@ -4,37 +4,23 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.sawmill.autoconfigure.SawmillConfigurationException;
-import io.sawmill.it.support.KafkaServer;
+import io.sawmill.it.support.RealServers;
 import io.sawmill.it.support.SawmillApp;
 import io.sawmill.testkit.RedisServerProcess;
 
 /** Start-up fails fast, saying what to fix, when a server or a topic is missing. */
 class StartupFailureIT {
 
-	private static KafkaServer kafka;
-	private static RedisServerProcess redis;
-
-	@BeforeAll
-	static void startServers() {
-		redis = RedisServerProcess.startNew();
-		kafka = KafkaServer.start();
-		kafka.createTopic("present", 1);
-	}
-
-	@AfterAll
-	static void stopServers() {
-		kafka.close();
-		redis.close();
-	}
+	@RegisterExtension
+	static final RealServers servers = RealServers.withTopic("present", 1);
 
 	@Test
 	void shouldFailStartUpNamingRedisWhenItCannotBeReached() {
-		Map<String, Object> properties = SawmillApp.baseProperties(kafka, redis, "present", "no-redis");
+		Map<String, Object> properties = SawmillApp.baseProperties(servers, "present", "no-redis");
 		properties.put("spring.data.redis.port", RedisServerProcess.freePort());
 		assertThatThrownBy(() -> SawmillApp.run(properties).close()).hasRootCauseInstanceOf(java.net.ConnectException.class)
 			.satisfies(ex -> org.assertj.core.api.Assertions.assertThat(findSawmill(ex).getMessage())
@@ -43,7 +29,7 @@ class StartupFailureIT {
 
 	@Test
 	void shouldFailStartUpNamingAMissingTopic() {
-		Map<String, Object> properties = SawmillApp.baseProperties(kafka, redis, "absent", "no-topic");
+		Map<String, Object> properties = SawmillApp.baseProperties(servers, "absent", "no-topic");
 		assertThatThrownBy(() -> SawmillApp.run(properties).close())
 			.satisfies(ex -> org.assertj.core.api.Assertions.assertThat(findSawmill(ex).getMessage())
 				.contains("[absent] do not exist"));
@@ -51,7 +37,7 @@ class StartupFailureIT {
 
 	@Test
 	void shouldFailStartUpNamingTheMissingKeyTemplate() {
-		Map<String, Object> properties = SawmillApp.baseProperties(kafka, redis, "present", "no-template");
+		Map<String, Object> properties = SawmillApp.baseProperties(servers, "present", "no-template");
 		properties.remove("sawmill.mapping.key-template");
 		assertThatThrownBy(() -> SawmillApp.run(properties).close())
 			.satisfies(ex -> org.assertj.core.api.Assertions.assertThat(findSawmill(ex).getMessage())

@@ -11,15 +11,13 @@ import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import io.sawmill.it.support.Kafka;
-import io.sawmill.it.support.KafkaServer;
+import io.sawmill.it.support.RealServers;
 import io.sawmill.it.support.SawmillApp;
-import io.sawmill.testkit.RedisServerProcess;
 import io.sawmill.testkit.RedisVerifier;
 import io.sawmill.testkit.SampleEvents;
 
@@ -35,29 +33,16 @@ class PartialPipelineFailureIT {
 	private static final String TOPIC = "partial";
 	private static final VersionedEvents WORKLOAD = new VersionedEvents(1_000, 1_000);
 
-	private static KafkaServer kafka;
-	private static RedisServerProcess redis;
-
-	@BeforeAll
-	static void startServers() {
-		redis = RedisServerProcess.startNew("--user", "writer", "on", ">writer-secret", "~user:u[0-4]*", "+@all");
-		kafka = KafkaServer.start();
-		kafka.createTopic(TOPIC, 1);
-	}
-
-	@AfterAll
-	static void stopServers() {
-		kafka.close();
-		redis.close();
-	}
+	@RegisterExtension
+	static final RealServers servers = RealServers.withTopic(TOPIC, 1).redisArgs("--user", "writer", "on", ">writer-secret", "~user:u[0-4]*", "+@all");
 
 	@Test
 	void shouldWriteWhatSucceededDeadLetterWhatCannotAndRetryOnlyTheTransientFailures() throws Exception {
 		// u1, u10…u19, u100…u199 are allowed by the ACL, but already hold strings: WRONGTYPE, permanent
 		for (long id : List.of(1L, 10L, 100L)) {
-			assertThat(redis.command("SET", SampleEvents.key(id), "not a hash")).isEqualTo("+OK");
+			assertThat(servers.redis().command("SET", SampleEvents.key(id), "not a hash")).isEqualTo("+OK");
 		}
-		Map<String, Object> properties = SawmillApp.baseProperties(kafka, redis, TOPIC, "partial");
+		Map<String, Object> properties = SawmillApp.baseProperties(servers, TOPIC, "partial");
 		properties.put("spring.data.redis.username", "writer");
 		properties.put("spring.data.redis.password", "writer-secret");
 		properties.put("sawmill.retry.max-attempts", 2);
@@ -65,25 +50,25 @@ class PartialPipelineFailureIT {
 		properties.put("sawmill.retry.max-backoff", "100ms");
 		properties.put("sawmill.circuit-breaker.enabled", false);
 		try (ConfigurableApplicationContext app = SawmillApp.run(properties);
-				Admin admin = Kafka.admin(kafka.bootstrapServers())) {
-			WORKLOAD.produce(kafka.bootstrapServers(), TOPIC, 0, 1_000);
+				Admin admin = Kafka.admin(servers.kafka().bootstrapServers())) {
+			WORKLOAD.produce(servers.kafka().bootstrapServers(), TOPIC, 0, 1_000);
 			Map<TopicPartition, Long> end = Kafka.endOffsets(admin, TOPIC, 1);
 
 			// allowed keys are written while denied ones keep failing and hold the batch uncommitted
-			await().atMost(Duration.ofMinutes(1)).until(() -> ":1".equals(redis.command("EXISTS", SampleEvents.key(42))));
-			assertThat(redis.command("EXISTS", SampleEvents.key(7))).isEqualTo(":0");
+			await().atMost(Duration.ofMinutes(1)).until(() -> ":1".equals(servers.redis().command("EXISTS", SampleEvents.key(42))));
+			assertThat(servers.redis().command("EXISTS", SampleEvents.key(7))).isEqualTo(":0");
 			assertThat(Kafka.committedOffsets(admin, "partial").getOrDefault(new TopicPartition(TOPIC, 0), 0L))
 				.isLessThan(end.get(new TopicPartition(TOPIC, 0)));
 
-			assertThat(redis.command("ACL", "SETUSER", "writer", "allkeys")).isEqualTo("+OK");
+			assertThat(servers.redis().command("ACL", "SETUSER", "writer", "allkeys")).isEqualTo("+OK");
 			await().atMost(Duration.ofMinutes(1)).until(() -> Kafka.committedOffsets(admin, "partial").equals(end));
 
 			List<Long> poisoned = List.of(1L, 10L, 100L);
-			RedisVerifier.Result result = RedisVerifier.verify(redis.host(), redis.port(), 1_000, SampleEvents::key,
+			RedisVerifier.Result result = RedisVerifier.verify(servers.redis().host(), servers.redis().port(), 1_000, SampleEvents::key,
 					SampleEvents::hash, Duration.ofHours(1));
 			assertThat(result.verified()).as(result.toString()).isEqualTo(1_000 - poisoned.size());
 			assertThat(result.wrongHash()).isEqualTo(poisoned.size());
-			List<ConsumerRecord<byte[], byte[]>> dead = Kafka.readAll(kafka.bootstrapServers(), TOPIC + ".DLT", 3);
+			List<ConsumerRecord<byte[], byte[]>> dead = Kafka.readAll(servers.kafka().bootstrapServers(), TOPIC + ".DLT", 3);
 			assertThat(dead).extracting(r -> new String(r.key(), StandardCharsets.UTF_8))
 				.containsExactlyInAnyOrder("u1", "u10", "u100");
 		}

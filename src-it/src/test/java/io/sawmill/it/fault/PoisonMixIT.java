@@ -13,17 +13,15 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.kafka.support.KafkaHeaders;
 
 import io.sawmill.deadletter.KafkaDeadLetterPublisher;
 import io.sawmill.it.support.Kafka;
-import io.sawmill.it.support.KafkaServer;
+import io.sawmill.it.support.RealServers;
 import io.sawmill.it.support.SawmillApp;
-import io.sawmill.testkit.RedisServerProcess;
 import io.sawmill.testkit.RedisVerifier;
 
 /**
@@ -36,32 +34,19 @@ class PoisonMixIT {
 	private static final String TOPIC = "poison";
 	private static final VersionedEvents GOOD = new VersionedEvents(6_000, 2_000);
 
-	private static KafkaServer kafka;
-	private static RedisServerProcess redis;
-
-	@BeforeAll
-	static void startServers() {
-		redis = RedisServerProcess.startNew();
-		kafka = KafkaServer.start();
-		kafka.createTopic(TOPIC, 3);
-	}
-
-	@AfterAll
-	static void stopServers() {
-		kafka.close();
-		redis.close();
-	}
+	@RegisterExtension
+	static final RealServers servers = RealServers.withTopic(TOPIC, 3);
 
 	@Test
 	void shouldWriteEveryGoodRecordAndDeadLetterEachBadOneWithItsReason() throws Exception {
 		// user:wrongtype already holds a string: HSET on it fails with WRONGTYPE
-		assertThat(redis.command("SET", "user:wrongtype", "a plain string")).isEqualTo("+OK");
-		Map<String, Object> properties = SawmillApp.baseProperties(kafka, redis, TOPIC, "poison");
+		assertThat(servers.redis().command("SET", "user:wrongtype", "a plain string")).isEqualTo("+OK");
+		Map<String, Object> properties = SawmillApp.baseProperties(servers, TOPIC, "poison");
 		properties.put("sawmill.max-record-size", "2KB");
 		try (ConfigurableApplicationContext app = SawmillApp.run(properties);
-				Admin admin = Kafka.admin(kafka.bootstrapServers())) {
-			GOOD.produce(kafka.bootstrapServers(), TOPIC, 0, 3_000);
-			String bootstrap = kafka.bootstrapServers();
+				Admin admin = Kafka.admin(servers.kafka().bootstrapServers())) {
+			GOOD.produce(servers.kafka().bootstrapServers(), TOPIC, 0, 3_000);
+			String bootstrap = servers.kafka().bootstrapServers();
 			Kafka.produceOne(bootstrap, TOPIC, utf8("bad-json"), utf8("{\"userId\": \"x\", oops"));
 			Kafka.produceOne(bootstrap, TOPIC, utf8("no-key"), utf8("{\"name\":\"has no userId\"}"));
 			Kafka.produceOne(bootstrap, TOPIC, utf8("wrongtype"), utf8("{\"userId\":\"wrongtype\",\"name\":\"n\"}"));
@@ -71,10 +56,10 @@ class PoisonMixIT {
 			Map<TopicPartition, Long> end = Kafka.endOffsets(admin, TOPIC, 3);
 			await().atMost(Duration.ofMinutes(2)).until(() -> Kafka.committedOffsets(admin, "poison").equals(end));
 
-			RedisVerifier.Result result = GOOD.verify(redis.host(), redis.port(), Duration.ofHours(1));
+			RedisVerifier.Result result = GOOD.verify(servers.redis().host(), servers.redis().port(), Duration.ofHours(1));
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
-			assertThat(redis.command("TYPE", "user:wrongtype")).isEqualTo("+string");
-			assertThat(redis.command("EXISTS", "user:huge")).isEqualTo(":0");
+			assertThat(servers.redis().command("TYPE", "user:wrongtype")).isEqualTo("+string");
+			assertThat(servers.redis().command("EXISTS", "user:huge")).isEqualTo(":0");
 
 			List<ConsumerRecord<byte[], byte[]>> dead = Kafka.readAll(bootstrap, TOPIC + ".DLT", 4);
 			Map<String, String> reasons = dead.stream().collect(Collectors.toMap(r -> new String(r.key(),

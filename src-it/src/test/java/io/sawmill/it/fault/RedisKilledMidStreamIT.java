@@ -9,16 +9,14 @@ import java.util.concurrent.CompletableFuture;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sawmill.it.support.Kafka;
-import io.sawmill.it.support.KafkaServer;
+import io.sawmill.it.support.RealServers;
 import io.sawmill.it.support.SawmillApp;
-import io.sawmill.testkit.RedisServerProcess;
 import io.sawmill.testkit.RedisVerifier;
 
 /**
@@ -31,47 +29,34 @@ class RedisKilledMidStreamIT {
 	private static final String TOPIC = "redis-kill";
 	private static final VersionedEvents WORKLOAD = new VersionedEvents(30_000, 10_000);
 
-	private static KafkaServer kafka;
-	private static RedisServerProcess redis;
-
-	@BeforeAll
-	static void startServers() {
-		redis = RedisServerProcess.startNew("--appendonly", "yes", "--appendfsync", "always");
-		kafka = KafkaServer.start();
-		kafka.createTopic(TOPIC, 3);
-	}
-
-	@AfterAll
-	static void stopServers() {
-		kafka.close();
-		redis.close();
-	}
+	@RegisterExtension
+	static final RealServers servers = RealServers.withTopic(TOPIC, 3).redisArgs("--appendonly", "yes", "--appendfsync", "always");
 
 	@Test
 	void shouldLoseNothingWhenRedisIsKilledAndRestarted() throws Exception {
-		Map<String, Object> properties = SawmillApp.baseProperties(kafka, redis, TOPIC, "redis-kill");
+		Map<String, Object> properties = SawmillApp.baseProperties(servers, TOPIC, "redis-kill");
 		properties.put("sawmill.batch-size", 500);
 		properties.put("sawmill.pipeline.timeout", "2s");
 		properties.put("sawmill.circuit-breaker.open-wait", "1s");
 		try (ConfigurableApplicationContext app = SawmillApp.run(properties);
-				Admin admin = Kafka.admin(kafka.bootstrapServers())) {
+				Admin admin = Kafka.admin(servers.kafka().bootstrapServers())) {
 			MeterRegistry registry = app.getBean(MeterRegistry.class);
 			CompletableFuture<Void> producing = CompletableFuture.runAsync(() -> {
 				for (long from = 0; from < WORKLOAD.records(); from += 1_000) {
-					WORKLOAD.produce(kafka.bootstrapServers(), TOPIC, from, from + 1_000);
+					WORKLOAD.produce(servers.kafka().bootstrapServers(), TOPIC, from, from + 1_000);
 				}
 			});
 			await().atMost(Duration.ofMinutes(1)).until(() -> written(registry) >= 5_000);
-			redis.kill();
+			servers.redis().kill();
 			Thread.sleep(5_000); // the outage the scenario asks for, not a wait for a result
-			redis.start();
+			servers.redis().start();
 			producing.get();
 
 			Map<TopicPartition, Long> end = Kafka.endOffsets(admin, TOPIC, 3);
 			assertThat(Kafka.sum(end)).isEqualTo(WORKLOAD.records());
 			await().atMost(Duration.ofMinutes(2)).until(() -> Kafka.committedOffsets(admin, "redis-kill").equals(end));
 
-			RedisVerifier.Result result = WORKLOAD.verify(redis.host(), redis.port(), Duration.ofHours(1));
+			RedisVerifier.Result result = WORKLOAD.verify(servers.redis().host(), servers.redis().port(), Duration.ofHours(1));
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
 			assertThat(registry.find("sawmill.records").tag("outcome", "dead_lettered").counter()).isNull();
 			double retried = registry.find("sawmill.records").tag("outcome", "retried").counters().stream()

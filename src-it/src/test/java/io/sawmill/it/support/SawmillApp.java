@@ -32,6 +32,10 @@ public final class SawmillApp {
 		return properties;
 	}
 
+	public static Map<String, Object> baseProperties(RealServers servers, String topic, String group) {
+		return baseProperties(servers.kafka(), servers.redis(), topic, group);
+	}
+
 	public static ConfigurableApplicationContext run(Map<String, Object> properties, Class<?>... extraSources) {
 		Class<?>[] sources = new Class<?>[extraSources.length + 1];
 		sources[0] = SawmillApplication.class;

@@ -1,0 +1,69 @@
+package io.sawmill.it.support;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+import io.sawmill.testkit.RedisServerProcess;
+
+/**
+ * The real servers of an integration test class: a redis-server on a free port and a Kafka broker
+ * ({@link KafkaServer}) with the class's topics, started before its tests and stopped after them.
+ * <pre>
+ * &#64;RegisterExtension
+ * static final RealServers servers = RealServers.withTopic("users", 6);
+ * </pre>
+ */
+public final class RealServers implements BeforeAllCallback, AfterAllCallback {
+
+	private final Map<String, Integer> topics = new LinkedHashMap<>();
+	private String[] redisArgs = new String[0];
+	private KafkaServer kafka;
+	private RedisServerProcess redis;
+
+	private RealServers() {
+	}
+
+	public static RealServers withTopic(String topic, int partitions) {
+		return new RealServers().andTopic(topic, partitions);
+	}
+
+	public RealServers andTopic(String topic, int partitions) {
+		topics.put(topic, partitions);
+		return this;
+	}
+
+	/** Extra redis-server arguments, e.g. {@code --appendonly yes}. */
+	public RealServers redisArgs(String... args) {
+		this.redisArgs = args.clone();
+		return this;
+	}
+
+	public KafkaServer kafka() {
+		return kafka;
+	}
+
+	public RedisServerProcess redis() {
+		return redis;
+	}
+
+	@Override
+	public void beforeAll(ExtensionContext context) {
+		redis = RedisServerProcess.startNew(redisArgs);
+		kafka = KafkaServer.start();
+		topics.forEach(kafka::createTopic);
+	}
+
+	@Override
+	public void afterAll(ExtensionContext context) {
+		if (kafka != null) {
+			kafka.close();
+		}
+		if (redis != null) {
+			redis.close();
+		}
+	}
+}
