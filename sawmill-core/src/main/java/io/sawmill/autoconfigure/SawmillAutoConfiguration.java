@@ -149,6 +149,11 @@ public final class SawmillAutoConfiguration {
 		return container;
 	}
 
+	@Bean
+	GracefulStop sawmillGracefulStop(ConcurrentMessageListenerContainer<byte[], byte[]> sawmillListenerContainer) {
+		return new GracefulStop(sawmillListenerContainer);
+	}
+
 	private static Map<String, Object> consumerProperties(KafkaProperties kafka,
 			ObjectProvider<KafkaConnectionDetails> connectionDetails) {
 		Map<String, Object> consumer = new HashMap<>(kafka.buildConsumerProperties());

@@ -75,6 +75,14 @@ final class SawmillProcess implements AutoCloseable {
 		awaitExit();
 	}
 
+	/** SIGTERM, as Kubernetes stops a pod, and wait for the JVM to exit; returns how long that took. */
+	Duration terminate() {
+		long started = System.nanoTime();
+		process.destroy();
+		awaitExit();
+		return Duration.ofNanos(System.nanoTime() - started);
+	}
+
 	private void awaitExit() {
 		try {
 			if (!process.waitFor(EXIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
