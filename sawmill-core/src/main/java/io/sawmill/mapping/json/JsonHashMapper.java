@@ -11,9 +11,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import io.sawmill.mapping.RecordMapper;
 import io.sawmill.mapping.RecordMappingException;
 import io.sawmill.mapping.RedisWrite;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The built-in mapper: a JSON object value becomes one Redis hash, {@code HSET key field value …}
@@ -23,8 +20,6 @@ import tools.jackson.databind.json.JsonMapper;
  * Thread-safe; create with {@link #of(JsonHashMapperConfig)}.
  */
 public final class JsonHashMapper implements RecordMapper {
-
-	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	private final JsonHashMapperConfig config;
 	private final JsonFlattener flattener;
@@ -50,11 +45,9 @@ public final class JsonHashMapper implements RecordMapper {
 				throw new RecordMappingException("tombstone cannot be deleted: key template '" + keyTemplate.source()
 						+ "' reads value fields; use {@key} in the template to support deletes");
 			}
-			return List.of(RedisWrite.del(keyTemplate.resolve(record, Map.of())));
+			return List.of(RedisWrite.del(keyTemplate.resolve(record, new FlatFields(false))));
 		}
-		JsonNode root = parse(record.value());
-		Map<String, String> all = new LinkedHashMap<>();
-		flattener.flatten("", root, all);
+		FlatFields all = flattener.flatten(record.value());
 		byte[] key = keyTemplate.resolve(record, all);
 		Map<byte[], byte[]> fields = select(all);
 		if (fields.isEmpty()) {
@@ -68,29 +61,14 @@ public final class JsonHashMapper implements RecordMapper {
 		return writes;
 	}
 
-	private static JsonNode parse(byte[] value) {
-		JsonNode root;
-		try {
-			root = JSON.readTree(value);
-		}
-		catch (JacksonException ex) {
-			throw new RecordMappingException("value is not valid JSON: " + ex.getOriginalMessage(), ex);
-		}
-		if (root == null || !root.isObject()) {
-			throw new RecordMappingException("value must be a JSON object, but was "
-					+ (root == null || root.isMissingNode() ? "empty" : root.getNodeType().name().toLowerCase()));
-		}
-		return root;
-	}
-
-	private Map<byte[], byte[]> select(Map<String, String> all) {
-		Map<byte[], byte[]> fields = new LinkedHashMap<>(all.size() * 2);
+	private Map<byte[], byte[]> select(FlatFields all) {
+		Map<byte[], byte[]> fields = new LinkedHashMap<>((int) (all.size() / 0.75f) + 1);
 		List<String> selected = config.fields();
 		String separator = config.pathSeparator();
-		for (Map.Entry<String, String> field : all.entrySet()) {
-			String name = field.getKey();
+		for (int i = 0; i < all.size(); i++) {
+			String name = all.path(i);
 			if (selected.isEmpty() || isSelected(name, selected, separator)) {
-				fields.put(name.getBytes(StandardCharsets.UTF_8), field.getValue().getBytes(StandardCharsets.UTF_8));
+				fields.put(name.getBytes(StandardCharsets.UTF_8), all.value(i).getBytes(StandardCharsets.UTF_8));
 			}
 		}
 		return fields;

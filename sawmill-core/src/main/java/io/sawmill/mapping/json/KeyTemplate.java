@@ -3,7 +3,6 @@ package io.sawmill.mapping.json;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
@@ -87,10 +86,10 @@ final class KeyTemplate {
 	}
 
 	/**
-	 * @param fields the record's flattened scalar fields, or an empty map for a tombstone
+	 * @param fields the record's flattened scalar fields, or none for a tombstone
 	 * @throws RecordMappingException when a placeholder has no value in this record
 	 */
-	byte[] resolve(ConsumerRecord<byte[], byte[]> record, Map<String, String> fields) {
+	byte[] resolve(ConsumerRecord<byte[], byte[]> record, FlatFields fields) {
 		StringBuilder key = new StringBuilder(source.length() + 16);
 		for (Part part : parts) {
 			if (part instanceof Literal literal) {
@@ -103,7 +102,7 @@ final class KeyTemplate {
 		return key.toString().getBytes(StandardCharsets.UTF_8);
 	}
 
-	private static String valueOf(String name, ConsumerRecord<byte[], byte[]> record, Map<String, String> fields) {
+	private static String valueOf(String name, ConsumerRecord<byte[], byte[]> record, FlatFields fields) {
 		String value = switch (name) {
 			case RECORD_KEY -> record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
 			case RECORD_TOPIC -> record.topic();

@@ -5,7 +5,6 @@ import java.time.Duration;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.ProtocolKeyword;
 import io.sawmill.mapping.RedisWrite;
@@ -35,7 +34,11 @@ final class CommandDispatcher {
 		for (byte[] arg : command.args()) {
 			args.add(arg);
 		}
-		return commands.dispatch(new Keyword(command.name()), new AnyReplyOutput(), args);
+		return commands.dispatch(keyword(command), new ErrorOnlyOutput(), args);
+	}
+
+	static ProtocolKeyword keyword(RedisWrite.Command command) {
+		return new Keyword(command.name());
 	}
 
 	/** A command name not known to Lettuce's {@code CommandType}. */
@@ -48,41 +51,6 @@ final class CommandDispatcher {
 		@Override
 		public String toString() {
 			return name;
-		}
-	}
-
-	/**
-	 * Accepts a reply of any shape (integer, status, bulk, array…); only an error reply matters,
-	 * and the base class records it.
-	 */
-	private static final class AnyReplyOutput extends CommandOutput<byte[], byte[], Object> {
-
-		AnyReplyOutput() {
-			super(ByteArrayCodec.INSTANCE, null);
-		}
-
-		@Override
-		public void set(java.nio.ByteBuffer bytes) {
-		}
-
-		@Override
-		public void setSingle(java.nio.ByteBuffer bytes) {
-		}
-
-		@Override
-		public void setBigNumber(java.nio.ByteBuffer bytes) {
-		}
-
-		@Override
-		public void set(long integer) {
-		}
-
-		@Override
-		public void set(double number) {
-		}
-
-		@Override
-		public void set(boolean value) {
 		}
 	}
 }

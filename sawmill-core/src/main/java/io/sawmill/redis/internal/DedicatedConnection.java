@@ -8,6 +8,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.netty.channel.Channel;
 
 /**
  * A connection owned by one writer thread, with auto-flush off so that commands queue until the
@@ -20,27 +21,39 @@ final class DedicatedConnection implements AutoCloseable {
 	private final StatefulConnection<byte[], byte[]> connection;
 	private final RedisClusterAsyncCommands<byte[], byte[]> commands;
 
+	private final boolean standalone;
+
 	private DedicatedConnection(StatefulConnection<byte[], byte[]> connection,
-			RedisClusterAsyncCommands<byte[], byte[]> commands) {
+			RedisClusterAsyncCommands<byte[], byte[]> commands, boolean standalone) {
 		this.connection = connection;
 		this.commands = commands;
+		this.standalone = standalone;
 		connection.setAutoFlushCommands(false);
 	}
 
 	static DedicatedConnection open(AbstractRedisClient client) {
 		if (client instanceof RedisClusterClient cluster) {
 			StatefulRedisClusterConnection<byte[], byte[]> connection = cluster.connect(ByteArrayCodec.INSTANCE);
-			return new DedicatedConnection(connection, connection.async());
+			return new DedicatedConnection(connection, connection.async(), false);
 		}
 		if (client instanceof RedisClient standalone) {
 			StatefulRedisConnection<byte[], byte[]> connection = standalone.connect(ByteArrayCodec.INSTANCE);
-			return new DedicatedConnection(connection, connection.async());
+			return new DedicatedConnection(connection, connection.async(), true);
 		}
 		throw new IllegalStateException("unsupported Redis client " + client.getClass().getName());
 	}
 
 	RedisClusterAsyncCommands<byte[], byte[]> commands() {
 		return commands;
+	}
+
+	/**
+	 * The channel to write whole chunks to, or null when commands must go through the endpoint: a
+	 * cluster connection (routed per slot), a connection that is reconnecting, or a Lettuce whose
+	 * channel cannot be reached.
+	 */
+	Channel directChannel() {
+		return standalone ? EndpointChannel.of(connection) : null;
 	}
 
 	void flush() {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -15,6 +16,8 @@ import org.slf4j.LoggerFactory;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisFuture;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelPromise;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
@@ -23,6 +26,12 @@ import io.sawmill.redis.RedisBatchWriter;
 /**
  * The default {@link RedisBatchWriter}: the native Lettuce client behind Spring Data Redis'
  * connection factory, one auto-flush-off connection per listener thread, one flush per chunk.
+ * <p>
+ * On a standalone (or Sentinel-managed) connection each chunk is written to the connection's
+ * channel as one message of {@link ReplySlot}s, encoded up front by {@link RespEncoder}: one event
+ * loop task, one buffer and one flush per chunk, one small object per command. On a cluster
+ * connection, whose commands are routed by slot, they are queued through Lettuce's async API and
+ * flushed per chunk.
  * <p>
  * Connections are opened up front ({@link #open(int)}) and handed to threads on first use, so
  * the data path never connects. A connection is replaced only after a timeout or a connection
@@ -58,14 +67,71 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 		if (writes.isEmpty()) {
 			return new PipelineResult(0, 0, List.of());
 		}
-		List<RedisFuture<?>> replies = new ArrayList<>(writes.size());
 		DedicatedConnection connection;
 		try {
 			connection = connectionForCurrentThread();
 		}
 		catch (RuntimeException ex) {
-			return new PipelineResult(writes.size(), 0, failAll(writes, replies, ex));
+			return new PipelineResult(writes.size(), 0, failAll(writes, List.of(), ex));
 		}
+		Channel channel = connection.directChannel();
+		PipelineResult result = channel != null ? writeToChannel(channel, writes) : writeThroughEndpoint(connection, writes);
+		if (!result.succeeded() && isConnectionFailure(result.failures())) {
+			replaceConnection(connection);
+		}
+		return result;
+	}
+
+	/**
+	 * Each chunk is one message on the channel: Lettuce's command handler puts its commands on the
+	 * reply stack in order and encodes them into one buffer, flushed once.
+	 */
+	private PipelineResult writeToChannel(Channel channel, List<RedisWrite> writes) {
+		int count = writes.size();
+		int max = config.maxCommandsPerChunk();
+		CountDownLatch replies = new CountDownLatch(count);
+		ReplySlot[] slots = new ReplySlot[count];
+		int chunks = 0;
+		for (int start = 0; start < count; start += max) {
+			int end = Math.min(count, start + max);
+			List<ReplySlot> chunk = new ArrayList<>(end - start);
+			RespEncoder encoding = new RespEncoder((end - start) * 96);
+			for (int i = start; i < end; i++) {
+				slots[i] = new ReplySlot(writes.get(i), encoding, replies);
+				chunk.add(slots[i]);
+			}
+			ChannelPromise written = channel.newPromise();
+			written.addListener(future -> {
+				if (!future.isSuccess()) {
+					chunk.forEach(slot -> slot.completeExceptionally(future.cause()));
+				}
+			});
+			channel.writeAndFlush(chunk, written);
+			chunks++;
+		}
+		boolean interrupted = false;
+		try {
+			replies.await(config.timeout().toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			interrupted = true;
+		}
+		List<PipelineResult.Failure> failures = new ArrayList<>(0);
+		for (int i = 0; i < count; i++) {
+			ReplySlot slot = slots[i];
+			if (!slot.succeeded()) {
+				Throwable cause = slot.failure();
+				failures.add(new PipelineResult.Failure(i, writes.get(i),
+						cause != null ? cause : interrupted ? new InterruptedException() : timeout()));
+			}
+		}
+		return new PipelineResult(count, chunks, failures);
+	}
+
+	/** The cluster path: commands queue on the endpoint (routed per slot), one flush per chunk. */
+	private PipelineResult writeThroughEndpoint(DedicatedConnection connection, List<RedisWrite> writes) {
+		List<RedisFuture<?>> replies = new ArrayList<>(writes.size());
 		int chunks = 0;
 		int inChunk = 0;
 		int max = config.maxCommandsPerChunk();
@@ -84,14 +150,13 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 			}
 		}
 		catch (RuntimeException ex) {
-			replaceConnection(connection);
 			return new PipelineResult(writes.size(), chunks, failAll(writes, replies, ex));
 		}
-		List<PipelineResult.Failure> failures = awaitReplies(writes, replies);
-		if (!failures.isEmpty() && isConnectionFailure(failures)) {
-			replaceConnection(connection);
-		}
-		return new PipelineResult(writes.size(), chunks, failures);
+		return new PipelineResult(writes.size(), chunks, awaitReplies(writes, replies));
+	}
+
+	private RedisCommandTimeoutException timeout() {
+		return new RedisCommandTimeoutException("no reply within " + config.timeout() + " (sawmill.pipeline.timeout)");
 	}
 
 	private List<PipelineResult.Failure> awaitReplies(List<RedisWrite> writes, List<RedisFuture<?>> replies) {
@@ -106,9 +171,7 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 				failures.add(new PipelineResult.Failure(i, writes.get(i), ex.getCause()));
 			}
 			catch (TimeoutException ex) {
-				RedisCommandTimeoutException timeout = new RedisCommandTimeoutException(
-						"no reply within " + config.timeout() + " (sawmill.pipeline.timeout)");
-				failures.add(new PipelineResult.Failure(i, writes.get(i), timeout));
+				failures.add(new PipelineResult.Failure(i, writes.get(i), timeout()));
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
@@ -118,7 +181,7 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 		return failures;
 	}
 
-	private static List<PipelineResult.Failure> failAll(List<RedisWrite> writes, List<RedisFuture<?>> replies,
+	private static List<PipelineResult.Failure> failAll(List<RedisWrite> writes, List<? extends RedisFuture<?>> replies,
 			RuntimeException cause) {
 		List<PipelineResult.Failure> failures = new ArrayList<>(writes.size());
 		for (int i = 0; i < writes.size(); i++) {

@@ -31,6 +31,7 @@ import io.lettuce.core.resource.NettyCustomizer;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
@@ -46,6 +47,8 @@ class LettucePipelinedWriterTests {
 	private static final AtomicInteger flushes = new AtomicInteger();
 
 	private static final AtomicInteger channels = new AtomicInteger();
+
+	private static final AtomicInteger channelWrites = new AtomicInteger();
 
 	private static RedisServerProcess redis;
 
@@ -71,6 +74,12 @@ class LettucePipelinedWriterTests {
 			public void afterChannelInitialized(Channel channel) {
 				channels.incrementAndGet();
 				channel.pipeline().addFirst("sawmill-test-flush-counter", new ChannelOutboundHandlerAdapter() {
+					@Override
+					public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+						channelWrites.incrementAndGet();
+						super.write(ctx, msg, promise);
+					}
+
 					@Override
 					public void flush(ChannelHandlerContext ctx) throws Exception {
 						flushes.incrementAndGet();
@@ -202,6 +211,21 @@ class LettucePipelinedWriterTests {
 		assertThat(result.chunks()).isEqualTo(5);
 		assertThat(result.succeeded()).isTrue();
 		assertThat(existing(5_000)).isEqualTo(5_000);
+	}
+
+	@Test
+	void shouldWriteEachChunkToTheChannelAsOneMessage() {
+		// Fails when a Lettuce upgrade hides the endpoint's channel: the writer would then fall back
+		// to one channel write (and one event-loop task) per command.
+		assertThat(EndpointChannel.available()).isTrue();
+		LettucePipelinedWriter writer = connectedWriter(1_000);
+		int before = channelWrites.get();
+
+		PipelineResult result = writer.write(hashes(2_500));
+
+		assertThat(result.succeeded()).isTrue();
+		assertThat(channelWrites.get() - before).isEqualTo(3);
+		assertThat(existing(2_500)).isEqualTo(2_500);
 	}
 
 	@Test

@@ -1,0 +1,74 @@
+package io.sawmill.redis.internal;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.lettuce.core.Delegating;
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisChannelWriter;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.protocol.DefaultEndpoint;
+import io.netty.channel.Channel;
+
+/**
+ * The Netty channel under a standalone Lettuce connection, so that a whole chunk of commands can be
+ * written as one message: Lettuce's {@code CommandHandler} takes a list of commands as one write
+ * (one task on the event loop, one buffer, one flush), where the endpoint's own flush writes — and
+ * promises, and schedules — each command on its own.
+ * <p>
+ * Lettuce has no public accessor for the channel; it is read from {@link DefaultEndpoint}'s
+ * {@code channel} field, the one the endpoint itself writes to. If a Lettuce version changes that,
+ * {@link #of} returns null and the writer queues commands through the endpoint as before — slower,
+ * never wrong. {@code LettucePipelinedWriterTests} fails on such an upgrade.
+ */
+final class EndpointChannel {
+
+	private static final Logger log = LoggerFactory.getLogger(EndpointChannel.class);
+
+	private static final VarHandle CHANNEL = channelField();
+
+	private EndpointChannel() {
+	}
+
+	private static VarHandle channelField() {
+		try {
+			return MethodHandles.privateLookupIn(DefaultEndpoint.class, MethodHandles.lookup())
+				.findVarHandle(DefaultEndpoint.class, "channel", Channel.class);
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			log.warn("Cannot reach the channel of Lettuce's DefaultEndpoint ({}); batches are written command by "
+					+ "command through the endpoint, which is slower", ex.toString());
+			return null;
+		}
+	}
+
+	/** Whether this Lettuce version lets the writer write chunks to the channel directly. */
+	static boolean available() {
+		return CHANNEL != null;
+	}
+
+	/**
+	 * The active channel of a standalone connection, or null: for a cluster connection (whose commands
+	 * must be routed by slot), while reconnecting, or when the channel cannot be reached.
+	 */
+	static Channel of(StatefulConnection<?, ?> connection) {
+		if (CHANNEL == null || !(connection instanceof RedisChannelHandler<?, ?> handler)) {
+			return null;
+		}
+		RedisChannelWriter writer = handler.getChannelWriter();
+		while (writer instanceof Delegating<?> delegating && !(writer instanceof DefaultEndpoint)) {
+			if (!(delegating.getDelegate() instanceof RedisChannelWriter inner)) {
+				return null;
+			}
+			writer = inner;
+		}
+		if (!(writer instanceof DefaultEndpoint endpoint) || endpoint.getClass() != DefaultEndpoint.class) {
+			return null;
+		}
+		Channel channel = (Channel) CHANNEL.getVolatile(endpoint);
+		return channel != null && channel.isActive() ? channel : null;
+	}
+}

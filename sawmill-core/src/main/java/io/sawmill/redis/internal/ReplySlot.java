@@ -1,0 +1,151 @@
+package io.sawmill.redis.internal;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+
+import io.lettuce.core.internal.ExceptionFactory;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.ProtocolKeyword;
+import io.lettuce.core.protocol.RedisCommand;
+import io.sawmill.mapping.RedisWrite;
+
+/**
+ * One command of a batch written straight to the channel, and the place its reply lands: it is its
+ * own {@link CommandOutput}, so a command costs one object instead of Lettuce's command, async
+ * future and output. Its bytes are encoded up front by {@link RespEncoder}. Only the outcome is kept — done,
+ * or failed with the error reply, the cancellation or the write failure — and the batch's latch is
+ * counted down exactly once, on the first of them.
+ * <p>
+ * Completed by Lettuce's event loop (or by the write's failure listener); read by the writing
+ * thread after the latch, which orders the reads after the writes.
+ */
+final class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], Object> {
+
+	private static final VarHandle STATE;
+
+	static {
+		try {
+			STATE = MethodHandles.lookup().findVarHandle(ReplySlot.class, "state", int.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
+
+	private static final int PENDING = 0;
+
+	private static final int SUCCEEDED = 1;
+
+	private static final int FAILED = 2;
+
+	private final RedisWrite write;
+
+	private final RespEncoder encoding;
+
+	private final int offset;
+
+	private final int length;
+
+	private final CountDownLatch replies;
+
+	@SuppressWarnings("unused") // through STATE
+	private volatile int state;
+
+	private Throwable failure;
+
+	/** Appends the command to the chunk's encoding. */
+	ReplySlot(RedisWrite write, RespEncoder encoding, CountDownLatch replies) {
+		this.write = write;
+		this.encoding = encoding;
+		this.offset = encoding.append(write);
+		this.length = encoding.size() - offset;
+		this.replies = replies;
+	}
+
+	/** The failure, or null when Redis acknowledged the command (or nothing arrived yet); call after the latch. */
+	Throwable failure() {
+		return failure;
+	}
+
+	/** Whether Redis acknowledged the command. */
+	boolean succeeded() {
+		return state == SUCCEEDED;
+	}
+
+	/** Whether a reply, a failure or a cancellation arrived; call after the latch. */
+	@Override
+	public boolean isDone() {
+		return state != PENDING;
+	}
+
+	@Override
+	public void encode(io.netty.buffer.ByteBuf buf) {
+		// also when Lettuce replays the command after a reconnect: each slot writes only its own bytes
+		encoding.copyTo(buf, offset, length);
+	}
+
+	@Override
+	public void complete() {
+		if (hasError()) {
+			completeExceptionally(ExceptionFactory.createExecutionException(getError()));
+		}
+		else if (STATE.compareAndSet(this, PENDING, SUCCEEDED)) {
+			replies.countDown();
+		}
+	}
+
+	@Override
+	public boolean completeExceptionally(Throwable cause) {
+		if (STATE.compareAndSet(this, PENDING, FAILED)) {
+			failure = cause; // published to the writing thread by the latch
+			replies.countDown();
+			return true;
+		}
+		return false;
+	}
+
+	@Override
+	public void cancel() {
+		completeExceptionally(new CancellationException("the command was cancelled: its connection was closed"));
+	}
+
+	@Override
+	public boolean isCancelled() {
+		return failure instanceof CancellationException;
+	}
+
+	@Override
+	public CommandOutput<byte[], byte[], Object> getOutput() {
+		return this;
+	}
+
+	@Override
+	public void setOutput(CommandOutput<byte[], byte[], Object> output) {
+		throw new UnsupportedOperationException("a reply slot is its own output");
+	}
+
+	@Override
+	public CommandArgs<byte[], byte[]> getArgs() {
+		return null;
+	}
+
+	@Override
+	public ProtocolKeyword getType() {
+		if (write instanceof RedisWrite.HashSet) {
+			return CommandType.HSET;
+		}
+		if (write instanceof RedisWrite.Expire) {
+			return CommandType.EXPIRE;
+		}
+		return write instanceof RedisWrite.Delete ? CommandType.DEL : CommandDispatcher.keyword((RedisWrite.Command) write);
+	}
+
+	@Override
+	public String toString() {
+		return "ReplySlot[" + write + "]";
+	}
+}

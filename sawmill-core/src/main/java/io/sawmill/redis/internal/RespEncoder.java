@@ -1,0 +1,159 @@
+package io.sawmill.redis.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+
+import io.netty.buffer.ByteBuf;
+import io.sawmill.mapping.RedisWrite;
+
+/**
+ * The RESP encoding of one chunk of commands (each an array of bulk strings), built by the writing
+ * thread into one growing byte array: no per-argument objects, and every length header copied from a
+ * table. Each {@link ReplySlot} later copies its own slice into Lettuce's outgoing buffer, one copy
+ * per command instead of a dozen small writes.
+ * <p>
+ * Not thread-safe: filled by the writing thread before the chunk is handed to the channel, which
+ * publishes it to the event loop.
+ */
+final class RespEncoder {
+
+	private static final byte[] HSET = bulk("HSET");
+
+	private static final byte[] EXPIRE = bulk("EXPIRE");
+
+	private static final byte[] PEXPIRE = bulk("PEXPIRE");
+
+	private static final byte[] DEL = bulk("DEL");
+
+	/** {@code *N\r\n} and {@code $N\r\n} for the common sizes, so a header is one copy. */
+	private static final byte[][] ARRAY_HEADERS = headers('*', 256);
+
+	private static final byte[][] BULK_HEADERS = headers('$', 1024);
+
+	private byte[] bytes;
+
+	private int size;
+
+	/** The TTL of the previous EXPIRE, whose digits are usually the next one's. */
+	private long lastNumber;
+
+	private byte[] lastNumberBytes;
+
+	RespEncoder(int expectedBytes) {
+		this.bytes = new byte[Math.max(64, expectedBytes)];
+	}
+
+	/** The encoding so far; valid up to {@link #size()}. */
+	byte[] bytes() {
+		return bytes;
+	}
+
+	int size() {
+		return size;
+	}
+
+	/** Appends one command and returns the offset it starts at. */
+	int append(RedisWrite write) {
+		int start = size;
+		encode(write, this);
+		return start;
+	}
+
+	/** Writes a slice of this encoding to Lettuce's buffer. */
+	void copyTo(ByteBuf out, int offset, int length) {
+		out.writeBytes(bytes, offset, length);
+	}
+
+	private void writeBytes(byte[] value) {
+		ensure(value.length);
+		System.arraycopy(value, 0, bytes, size, value.length);
+		size += value.length;
+	}
+
+	private void ensure(int more) {
+		if (size + more > bytes.length) {
+			bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
+		}
+	}
+
+	private static void encode(RedisWrite write, RespEncoder out) {
+		if (write instanceof RedisWrite.HashSet hset) {
+			arrayHeader(out, 2 + 2 * hset.fields().size());
+			out.writeBytes(HSET);
+			bulk(out, hset.key());
+			for (Map.Entry<byte[], byte[]> field : hset.fields().entrySet()) {
+				bulk(out, field.getKey());
+				bulk(out, field.getValue());
+			}
+		}
+		else if (write instanceof RedisWrite.Expire expire) {
+			Duration ttl = expire.ttl();
+			boolean seconds = ttl.toMillis() % 1000 == 0;
+			arrayHeader(out, 3);
+			out.writeBytes(seconds ? EXPIRE : PEXPIRE);
+			bulk(out, expire.key());
+			bulkNumber(out, seconds ? ttl.toSeconds() : ttl.toMillis());
+		}
+		else if (write instanceof RedisWrite.Delete delete) {
+			arrayHeader(out, 2);
+			out.writeBytes(DEL);
+			bulk(out, delete.key());
+		}
+		else {
+			RedisWrite.Command command = (RedisWrite.Command) write;
+			arrayHeader(out, 2 + command.args().size());
+			bulk(out, command.name().toUpperCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII));
+			bulk(out, command.key());
+			for (byte[] arg : command.args()) {
+				bulk(out, arg);
+			}
+		}
+	}
+
+	private static void arrayHeader(RespEncoder out, int elements) {
+		out.writeBytes(elements < ARRAY_HEADERS.length ? ARRAY_HEADERS[elements] : header('*', elements));
+	}
+
+	private static void bulk(RespEncoder out, byte[] value) {
+		int length = value.length;
+		byte[] header = length < BULK_HEADERS.length ? BULK_HEADERS[length] : header('$', length);
+		out.ensure(header.length + length + 2);
+		byte[] bytes = out.bytes;
+		int at = out.size;
+		System.arraycopy(header, 0, bytes, at, header.length);
+		at += header.length;
+		System.arraycopy(value, 0, bytes, at, length);
+		at += length;
+		bytes[at++] = '\r';
+		bytes[at++] = '\n';
+		out.size = at;
+	}
+
+	private static void bulkNumber(RespEncoder out, long value) {
+		if (value != out.lastNumber || out.lastNumberBytes == null) {
+			out.lastNumber = value;
+			out.lastNumberBytes = Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+		}
+		bulk(out, out.lastNumberBytes);
+	}
+
+	private static byte[] header(char type, int count) {
+		return (type + Integer.toString(count) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+	}
+
+	private static byte[][] headers(char type, int count) {
+		byte[][] headers = new byte[count][];
+		for (int i = 0; i < count; i++) {
+			headers[i] = header(type, i);
+		}
+		return headers;
+	}
+
+	private static byte[] bulk(String text) {
+		byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
+		return ("$" + bytes.length + "\r\n" + text + "\r\n").getBytes(StandardCharsets.US_ASCII);
+	}
+}
