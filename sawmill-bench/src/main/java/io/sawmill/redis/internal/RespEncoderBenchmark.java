@@ -71,7 +71,7 @@ public class RespEncoderBenchmark {
 	@Benchmark
 	@OperationsPerInvocation(RECORDS)
 	public int encodeChunk() {
-		RespEncoder encoder = new RespEncoder(writes.size() * 96);
+		RespEncoder encoder = new RespEncoder(writes.size() * 144); // the writer sizes by the last batch's average
 		int[] offsets = new int[writes.size() + 1];
 		for (int i = 0; i < writes.size(); i++) {
 			offsets[i] = encoder.append(writes.get(i));

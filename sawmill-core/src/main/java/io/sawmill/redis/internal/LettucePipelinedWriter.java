@@ -47,6 +47,15 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 	private final List<DedicatedConnection> idle = new ArrayList<>();
 	private final Map<Thread, DedicatedConnection> byThread = new ConcurrentHashMap<>();
 
+	/**
+	 * The average encoded size of the last batch's commands, to size the next chunk's array so it
+	 * rarely grows. Shared by the threads without locking: a stale value only costs a regrowth.
+	 */
+	private volatile int bytesPerCommand = 128;
+
+	/** A chunk's array starts no larger than this and grows as its commands need. */
+	private static final int MAX_INITIAL_CHUNK_BYTES = 64 << 20;
+
 	public LettucePipelinedWriter(Supplier<AbstractRedisClient> client, PipelineConfig config) {
 		this.client = client;
 		this.config = config;
@@ -92,14 +101,16 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 		CountDownLatch replies = new CountDownLatch(count);
 		ReplySlot[] slots = new ReplySlot[count];
 		int chunks = 0;
+		long encodedBytes = 0;
 		for (int start = 0; start < count; start += max) {
 			int end = Math.min(count, start + max);
 			List<ReplySlot> chunk = new ArrayList<>(end - start);
-			RespEncoder encoding = new RespEncoder((end - start) * 96);
+			RespEncoder encoding = new RespEncoder((int) Math.min(MAX_INITIAL_CHUNK_BYTES, (long) (end - start) * bytesPerCommand));
 			for (int i = start; i < end; i++) {
 				slots[i] = new ReplySlot(writes.get(i), encoding, replies);
 				chunk.add(slots[i]);
 			}
+			encodedBytes += encoding.size();
 			ChannelPromise written = channel.newPromise();
 			written.addListener(future -> {
 				if (!future.isSuccess()) {
@@ -109,6 +120,7 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 			channel.writeAndFlush(chunk, written);
 			chunks++;
 		}
+		bytesPerCommand = (int) Math.min(1 << 20, encodedBytes / count + 8);
 		boolean interrupted = false;
 		try {
 			replies.await(config.timeout().toNanos(), TimeUnit.NANOSECONDS);
