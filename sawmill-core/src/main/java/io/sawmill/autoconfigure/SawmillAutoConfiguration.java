@@ -144,7 +144,7 @@ public final class SawmillAutoConfiguration {
 		ConcurrentMessageListenerContainer<byte[], byte[]> container = SawmillContainers.create(consumer, listener,
 				mapper, writer, deadLetters, circuit, metrics);
 		// the lag monitor reports the partitions this instance owns, refreshed right after each assignment
-		container.getContainerProperties().setConsumerRebalanceListener(lagMonitor);
+		SawmillContainers.alsoNotifyOnRebalance(container, lagMonitor);
 		customizers.orderedStream().forEach(customizer -> customizer.customize(container));
 		return container;
 	}

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.springframework.kafka.core.ConsumerFactory;
@@ -19,7 +20,8 @@ import io.sawmill.redis.RedisBatchWriter;
 /**
  * Builds the listener container that runs Sawmill's data path: a batch listener per consumer
  * thread ({@link ListenerConfig#concurrency()}), auto-commit off, offsets committed by the listener
- * right after Redis acknowledged the batch.
+ * right after Redis acknowledged the batch (asynchronously while the consumer is behind,
+ * synchronously once it has caught up and before partitions are revoked: {@link OffsetCommits}).
  */
 public final class SawmillContainers {
 
@@ -43,12 +45,14 @@ public final class SawmillContainers {
 			ListenerConfig config, RecordMapper mapper, RedisBatchWriter writer, DeadLetterPublisher deadLetters,
 			RedisCircuit circuit, SawmillMetrics metrics) {
 		ContainerProperties properties = new ContainerProperties(config.topics().toArray(String[]::new));
+		// the listener commits (OffsetCommits); the container never does, as nothing is acknowledged to it
 		properties.setAckMode(ContainerProperties.AckMode.MANUAL_IMMEDIATE);
-		properties.setSyncCommits(true);
 		properties.setShutdownTimeout(config.shutdownTimeout().toMillis());
+		CommitOnRebalance commits = new CommitOnRebalance(config.batchSize());
+		properties.setConsumerRebalanceListener(commits);
 		PerRecordPipeline pipeline = new PerRecordPipeline(writer, config, circuit, metrics);
 		properties.setMessageListener(
-				new PipelineBatchListener(mapper, config.maxRecordBytes(), pipeline, deadLetters, metrics));
+				new PipelineBatchListener(mapper, config.maxRecordBytes(), pipeline, deadLetters, metrics, commits));
 		ConcurrentMessageListenerContainer<byte[], byte[]> container = new ConcurrentMessageListenerContainer<>(
 				consumers, properties);
 		container.setConcurrency(config.concurrency());
@@ -56,6 +60,20 @@ public final class SawmillContainers {
 		container.setBeanName("sawmill-" + config.groupId());
 		circuit.controls(container);
 		return container;
+	}
+
+	/**
+	 * Tells {@code listener} of every assignment and revocation of a container made by
+	 * {@link #create}, after Sawmill has committed what it acknowledged on revoked partitions.
+	 * Use this rather than replacing the container's rebalance listener, which does that commit.
+	 */
+	public static void alsoNotifyOnRebalance(ConcurrentMessageListenerContainer<byte[], byte[]> container,
+			ConsumerRebalanceListener listener) {
+		if (!(container.getContainerProperties().getConsumerRebalanceListener() instanceof CommitOnRebalance commits)) {
+			throw new IllegalStateException("the container's rebalance listener was replaced; "
+					+ "Sawmill needs it to commit before partitions are revoked");
+		}
+		commits.alsoNotify(listener);
 	}
 
 	/**

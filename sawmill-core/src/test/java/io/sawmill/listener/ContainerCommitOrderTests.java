@@ -115,8 +115,13 @@ class ContainerCommitOrderTests {
 	}
 
 	private void start(RecordMapper mapper) {
+		start(mapper, ListenerConfig.DEFAULT_BATCH_SIZE);
+	}
+
+	private void start(RecordMapper mapper, int batchSize) {
 		ListenerConfig config = ListenerConfig.custom()
 			.topics(List.of("events"))
+			.batchSize(batchSize)
 			.groupId("commit-order")
 			.retryMaxAttempts(2)
 			.retryBackoff(Duration.ofMillis(1), Duration.ofMillis(1))
@@ -181,12 +186,30 @@ class ContainerCommitOrderTests {
 
 		ArgumentCaptor<Map<TopicPartition, OffsetAndMetadata>> commit = ArgumentCaptor.forClass(Map.class);
 		await().atMost(Duration.ofSeconds(10))
-			.untilAsserted(() -> verify(consumer).commitSync(commit.capture(), any(Duration.class)));
+			.untilAsserted(() -> verify(consumer).commitSync(commit.capture()));
 		InOrder inOrder = inOrder(writer, consumer);
 		inOrder.verify(writer).write(any());
-		inOrder.verify(consumer).commitSync(anyMap(), any(Duration.class));
+		inOrder.verify(consumer).commitSync(anyMap());
 		assertThat(offsets(commit.getValue())).containsOnly(Map.entry(P0, 13L), Map.entry(P1, 22L));
 		verify(consumer, never()).seek(any(TopicPartition.class), anyLong());
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void shouldCommitAFullBatchAsynchronouslyAfterItWasWritten() {
+		given(writer.write(any())).willAnswer(invocation -> succeeded(invocation.getArgument(0)));
+		polls.add(batch());
+
+		start(mapper, 5);
+
+		ArgumentCaptor<Map<TopicPartition, OffsetAndMetadata>> commit = ArgumentCaptor.forClass(Map.class);
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> verify(consumer).commitAsync(commit.capture(), any()));
+		InOrder inOrder = inOrder(writer, consumer);
+		inOrder.verify(writer).write(any());
+		inOrder.verify(consumer).commitAsync(anyMap(), any());
+		assertThat(offsets(commit.getValue())).containsOnly(Map.entry(P0, 13L), Map.entry(P1, 22L));
+		verify(consumer, never()).commitSync(anyMap());
 	}
 
 	@Test
@@ -198,7 +221,7 @@ class ContainerCommitOrderTests {
 
 		start();
 
-		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> verify(consumer).commitSync(anyMap(), any(Duration.class)));
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> verify(consumer).commitSync(anyMap()));
 		assertThat(writes.getAllValues()).singleElement()
 			.satisfies(batch -> assertThat(batch).extracting(write -> new String(write.key(), StandardCharsets.UTF_8))
 				.containsExactly("0@10", "0@11", "0@12", "1@20", "1@21"));
@@ -242,12 +265,12 @@ class ContainerCommitOrderTests {
 
 		ArgumentCaptor<Map<TopicPartition, OffsetAndMetadata>> commit = ArgumentCaptor.forClass(Map.class);
 		await().atMost(Duration.ofSeconds(10))
-			.untilAsserted(() -> verify(consumer).commitSync(commit.capture(), any(Duration.class)));
+			.untilAsserted(() -> verify(consumer).commitSync(commit.capture()));
 		InOrder inOrder = inOrder(writer, consumer);
 		inOrder.verify(writer, times(2)).write(any());
 		inOrder.verify(consumer, atLeastOnce()).seek(P0, 10L);
 		inOrder.verify(writer).write(any());
-		inOrder.verify(consumer).commitSync(anyMap(), any(Duration.class));
+		inOrder.verify(consumer).commitSync(anyMap());
 		assertThat(offsets(commit.getValue())).containsOnly(Map.entry(P0, 13L), Map.entry(P1, 22L));
 		assertThat(attempts).hasValue(3);
 	}
@@ -261,7 +284,7 @@ class ContainerCommitOrderTests {
 
 		start(rejectAll);
 
-		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> verify(consumer).commitSync(anyMap(), any(Duration.class)));
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> verify(consumer).commitSync(anyMap()));
 		verify(writer, never()).write(any());
 	}
 

@@ -1,6 +1,8 @@
 package io.sawmill.listener;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.anyMap;
+import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verify;
 
@@ -8,8 +10,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,21 +63,24 @@ class PerKeyOrderTests {
 		SawmillMetrics metrics = new SawmillMetrics(new SimpleMeterRegistry(), "g");
 		JsonHashMapper mapper = JsonHashMapper.of(JsonHashMapperConfig.custom().keyTemplate("order:{@key}").build());
 		Acknowledgment acknowledgment = mock(Acknowledgment.class);
+		@SuppressWarnings("unchecked")
+		Consumer<byte[], byte[]> consumer = mock(Consumer.class);
+		given(consumer.assignment()).willReturn(Set.of(new TopicPartition("t", 0)));
 		try (LettucePipelinedWriter writer = new LettucePipelinedWriter(() -> client, PipelineConfig.ofDefaults())) {
 			PipelineBatchListener listener = new PipelineBatchListener(mapper, config.maxRecordBytes(),
 					new PerRecordPipeline(writer, config, RedisCircuit.disabled("t"), metrics),
-					DeadLetterPublisher.loggingOnly(), metrics);
+					DeadLetterPublisher.loggingOnly(), metrics, new CommitOnRebalance(config.batchSize()));
 
 			listener.onMessage(List.of(record(0, "a", "{\"v\":\"1\",\"old\":\"x\"}"), record(1, "a", null),
 					record(2, "a", "{\"v\":\"2\"}"), record(3, "b", "{\"v\":\"1\"}"), record(4, "b", null)),
-					acknowledgment);
+					acknowledgment, consumer);
 		}
 
 		// DEL between the writes: the old field is gone, the last write holds
 		assertThat(reader.sync().hgetall("order:a")).isEqualTo(Map.of("v", "2"));
 		// a tombstone after the write deletes the key
 		assertThat(reader.sync().exists("order:b")).isZero();
-		verify(acknowledgment).acknowledge();
+		verify(consumer).commitSync(anyMap());
 	}
 
 	private static ConsumerRecord<byte[], byte[]> record(long offset, String key, String json) {

@@ -2,6 +2,9 @@ package io.sawmill.listener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyMap;
+import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
@@ -10,9 +13,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.springframework.kafka.support.Acknowledgment;
 
@@ -39,6 +45,14 @@ class PerRecordOutcomeTests {
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
 	private final Acknowledgment acknowledgment = mock(Acknowledgment.class);
+
+	/** The consumer the listener commits on; it owns partition t-0. */
+	@SuppressWarnings("unchecked")
+	private final Consumer<byte[], byte[]> consumer = mock(Consumer.class);
+
+	{
+		given(consumer.assignment()).willReturn(Set.of(new TopicPartition("t", 0)));
+	}
 
 	private final List<List<String>> sent = new ArrayList<>();
 
@@ -78,7 +92,8 @@ class PerRecordOutcomeTests {
 		};
 		SawmillMetrics metrics = new SawmillMetrics(registry, "g");
 		return new PipelineBatchListener(mapper, config.maxRecordBytes(),
-				new PerRecordPipeline(writer, config, RedisCircuit.disabled("test"), metrics), dlt, metrics);
+				new PerRecordPipeline(writer, config, RedisCircuit.disabled("test"), metrics), dlt, metrics,
+				new CommitOnRebalance(config.batchSize()));
 	}
 
 	private final DeadLetterPublisher recording = published::addAll;
@@ -108,14 +123,14 @@ class PerRecordOutcomeTests {
 	void shouldDeadLetterAPermanentlyRejectedRecordAndCommitTheRest() {
 		RedisCommandExecutionException wrongType = new RedisCommandExecutionException(
 				"WRONGTYPE Operation against a key holding the wrong kind of value");
-		listener(writes -> failing(writes, "b", wrongType), recording).onMessage(records("a", "b", "c"), acknowledgment);
+		listener(writes -> failing(writes, "b", wrongType), recording).onMessage(records("a", "b", "c"), acknowledgment, consumer);
 
 		assertThat(sent).containsExactly(List.of("a", "b", "c"));
 		assertThat(published).singleElement().satisfies(dead -> {
 			assertThat(dead.record().offset()).isEqualTo(1);
 			assertThat(dead.reason()).contains("WRONGTYPE");
 		});
-		verify(acknowledgment).acknowledge();
+		verify(consumer).commitSync(anyMap());
 		assertThat(count("written")).isEqualTo(2);
 		assertThat(count("dead_lettered")).isEqualTo(1);
 	}
@@ -125,12 +140,12 @@ class PerRecordOutcomeTests {
 		int[] call = { 0 };
 		listener(writes -> call[0]++ == 0 ? failing(writes, "k", new RedisConnectionException("reset"))
 				: failing(writes, "none", null), recording)
-			.onMessage(records("k", "x", "y", "k", "z"), acknowledgment);
+			.onMessage(records("k", "x", "y", "k", "z"), acknowledgment, consumer);
 
 		// offset 0 (key k) failed: it is sent again with offset 3, the later write of k, in offset order
 		assertThat(sent).containsExactly(List.of("k", "x", "y", "k", "z"), List.of("k", "k"));
 		assertThat(published).isEmpty();
-		verify(acknowledgment).acknowledge();
+		verify(consumer).commitSync(anyMap());
 		assertThat(count("written")).isEqualTo(5);
 	}
 
@@ -140,11 +155,12 @@ class PerRecordOutcomeTests {
 				writes -> failing(writes, "a", new RedisCommandExecutionException("LOADING Redis is loading")), recording);
 
 		assertThatExceptionOfType(BatchWriteFailedException.class)
-			.isThrownBy(() -> listener.onMessage(records("a", "b"), acknowledgment));
+			.isThrownBy(() -> listener.onMessage(records("a", "b"), acknowledgment, consumer));
 
 		assertThat(sent).hasSize(4);
 		assertThat(published).isEmpty();
-		verify(acknowledgment, never()).acknowledge();
+		verify(consumer, never()).commitSync(anyMap());
+		verify(consumer, never()).commitAsync(anyMap(), any());
 	}
 
 	@Test
@@ -161,12 +177,13 @@ class PerRecordOutcomeTests {
 		org.mockito.BDDMockito.given(ok.write(org.mockito.ArgumentMatchers.any()))
 			.willReturn(new PipelineResult(1, 1, List.of()));
 		new PipelineBatchListener(strict, config.maxRecordBytes(),
-				new PerRecordPipeline(ok, config, RedisCircuit.disabled("test"), metrics), recording, metrics)
-			.onMessage(records("good", "bad", "far-too-large"), acknowledgment);
+				new PerRecordPipeline(ok, config, RedisCircuit.disabled("test"), metrics), recording, metrics,
+				new CommitOnRebalance(config.batchSize()))
+			.onMessage(records("good", "bad", "far-too-large"), acknowledgment, consumer);
 
 		assertThat(published).extracting(DeadLetter::reason)
 			.containsExactly("value is not valid JSON", "record value of 13 bytes exceeds sawmill.max-record-size (8 bytes)");
-		verify(acknowledgment).acknowledge();
+		verify(consumer).commitSync(anyMap());
 	}
 
 	@Test
@@ -178,7 +195,8 @@ class PerRecordOutcomeTests {
 		PipelineBatchListener listener = listener(writes -> failing(writes, "b", wrongType), down);
 
 		assertThatExceptionOfType(DeadLetterPublishException.class)
-			.isThrownBy(() -> listener.onMessage(records("a", "b"), acknowledgment));
-		verify(acknowledgment, never()).acknowledge();
+			.isThrownBy(() -> listener.onMessage(records("a", "b"), acknowledgment, consumer));
+		verify(consumer, never()).commitSync(anyMap());
+		verify(consumer, never()).commitAsync(anyMap(), any());
 	}
 }

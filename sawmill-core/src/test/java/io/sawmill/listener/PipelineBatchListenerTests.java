@@ -2,6 +2,9 @@ package io.sawmill.listener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyMap;
+import static org.mockito.BDDMockito.given;
 import static org.mockito.BDDMockito.willAnswer;
 import static org.mockito.Mockito.mock;
 
@@ -9,8 +12,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.kafka.support.Acknowledgment;
@@ -26,19 +32,22 @@ import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.RedisBatchWriter;
 
 /**
- * The commit decision of one batch: {@link Acknowledgment#acknowledge()} commits the batch, so it
- * must come after Redis acknowledged every write, and never for a batch that was not written.
+ * The commit decision of one batch: the listener commits the batch's offsets on the consumer, so
+ * that must come after Redis acknowledged every write, and never for a batch that was not written.
  */
 class PipelineBatchListenerTests {
 
 	private static final int MAX_ATTEMPTS = 3;
 
-	/** What happened, in order: writer attempts and acknowledgements. */
+	/** What happened, in order: writer attempts and commits. */
 	private final List<String> events = new ArrayList<>();
 
 	private final FakeWriter writer = new FakeWriter(events);
 
 	private final Acknowledgment acknowledgment = mock(Acknowledgment.class);
+
+	@SuppressWarnings("unchecked")
+	private final Consumer<byte[], byte[]> consumer = mock(Consumer.class);
 
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
@@ -46,7 +55,9 @@ class PipelineBatchListenerTests {
 
 	@BeforeEach
 	void recordAcknowledgements() {
-		willAnswer(invocation -> events.add("acknowledge")).given(acknowledgment).acknowledge();
+		willAnswer(invocation -> events.add("acknowledge")).given(consumer).commitSync(anyMap());
+		willAnswer(invocation -> events.add("acknowledge async")).given(consumer).commitAsync(anyMap(), any());
+		given(consumer.assignment()).willReturn(Set.of(new TopicPartition("users", 0)));
 	}
 
 	private PipelineBatchListener listener(RecordMapper mapper) {
@@ -58,7 +69,7 @@ class PipelineBatchListenerTests {
 		SawmillMetrics metrics = new SawmillMetrics(registry, config.groupId());
 		return new PipelineBatchListener(mapper, config.maxRecordBytes(),
 				new PerRecordPipeline(writer, config, RedisCircuit.disabled("test"), metrics),
-				DeadLetterPublisher.loggingOnly(), metrics);
+				DeadLetterPublisher.loggingOnly(), metrics, new CommitOnRebalance(config.batchSize()));
 	}
 
 	private static ConsumerRecord<byte[], byte[]> record(long offset, String json) {
@@ -83,7 +94,7 @@ class PipelineBatchListenerTests {
 
 	@Test
 	void shouldAcknowledgeOnlyAfterTheWholeBatchWasWritten() {
-		listener(mapper).onMessage(batch(3), acknowledgment);
+		listener(mapper).onMessage(batch(3), acknowledgment, consumer);
 
 		assertThat(events).containsExactly("write ok", "acknowledge");
 		assertThat(writer.batches).singleElement()
@@ -93,7 +104,7 @@ class PipelineBatchListenerTests {
 
 	@Test
 	void shouldWriteEveryRecordOfTheBatchInOneRoundTrip() {
-		listener(mapper).onMessage(batch(500), acknowledgment);
+		listener(mapper).onMessage(batch(500), acknowledgment, consumer);
 
 		assertThat(writer.batches).hasSize(1);
 		assertThat(writer.batches.get(0)).hasSize(500);
@@ -103,7 +114,7 @@ class PipelineBatchListenerTests {
 	void shouldAcknowledgeAfterTransientFailuresWithinTheRetryBudget() {
 		writer.failNext(MAX_ATTEMPTS - 1);
 
-		listener(mapper).onMessage(batch(2), acknowledgment);
+		listener(mapper).onMessage(batch(2), acknowledgment, consumer);
 
 		assertThat(events).containsExactly("write failed", "write failed", "write ok", "acknowledge");
 		// only the record whose write failed is sent again
@@ -117,7 +128,7 @@ class PipelineBatchListenerTests {
 		PipelineBatchListener listener = listener(mapper);
 
 		assertThatExceptionOfType(BatchWriteFailedException.class)
-			.isThrownBy(() -> listener.onMessage(batch(2), acknowledgment))
+			.isThrownBy(() -> listener.onMessage(batch(2), acknowledgment, consumer))
 			.withMessageContaining("did not acknowledge 1 of 1 commands after " + MAX_ATTEMPTS + " attempts")
 			.withMessageContaining("Redis is down");
 
@@ -131,7 +142,7 @@ class PipelineBatchListenerTests {
 		PipelineBatchListener listener = listener(mapper);
 
 		assertThatExceptionOfType(IllegalStateException.class)
-			.isThrownBy(() -> listener.onMessage(batch(2), acknowledgment))
+			.isThrownBy(() -> listener.onMessage(batch(2), acknowledgment, consumer))
 			.withMessageContaining("connection lost");
 
 		assertThat(events).containsExactly("write threw", "write threw", "write threw");
@@ -142,7 +153,7 @@ class PipelineBatchListenerTests {
 		List<ConsumerRecord<byte[], byte[]>> records = List.of(record(0, "{\"id\":1}"), record(1, "not json"),
 				record(2, "{\"name\":\"no id\"}"), record(3, "[1,2]"), record(4, "{\"id\":5}"));
 
-		listener(mapper).onMessage(records, acknowledgment);
+		listener(mapper).onMessage(records, acknowledgment, consumer);
 
 		assertThat(events).containsExactly("write ok", "acknowledge");
 		assertThat(keys(writer.batches.get(0))).containsExactly("user:1", "user:5");
@@ -152,7 +163,7 @@ class PipelineBatchListenerTests {
 
 	@Test
 	void shouldAcknowledgeABatchOfOnlyInvalidRecordsWithoutWriting() {
-		listener(mapper).onMessage(List.of(record(0, "oops"), record(1, "{}")), acknowledgment);
+		listener(mapper).onMessage(List.of(record(0, "oops"), record(1, "{}")), acknowledgment, consumer);
 
 		assertThat(events).containsExactly("acknowledge");
 		assertThat(writer.batches).isEmpty();
@@ -164,7 +175,7 @@ class PipelineBatchListenerTests {
 		RecordMapper skipOdd = record -> record.offset() % 2 == 1 ? List.of()
 				: List.of(RedisWrite.del(("k" + record.offset()).getBytes(StandardCharsets.UTF_8)));
 
-		listener(skipOdd).onMessage(List.of(record(0, "a"), record(1, "b"), record(2, "c")), acknowledgment);
+		listener(skipOdd).onMessage(List.of(record(0, "a"), record(1, "b"), record(2, "c")), acknowledgment, consumer);
 
 		assertThat(events).containsExactly("write ok", "acknowledge");
 		assertThat(keys(writer.batches.get(0))).containsExactly("k0", "k2");
@@ -174,7 +185,7 @@ class PipelineBatchListenerTests {
 
 	@Test
 	void shouldAcknowledgeABatchWhereNoRecordMapsToWrites() {
-		listener(record -> List.of()).onMessage(batch(4), acknowledgment);
+		listener(record -> List.of()).onMessage(batch(4), acknowledgment, consumer);
 
 		assertThat(events).containsExactly("acknowledge");
 		assertThat(writer.batches).isEmpty();
@@ -188,7 +199,7 @@ class PipelineBatchListenerTests {
 			return List.of(RedisWrite.del(key), RedisWrite.expire(key, Duration.ofSeconds(1)));
 		};
 
-		listener(twoWrites).onMessage(List.of(record(7, "a"), record(8, "b")), acknowledgment);
+		listener(twoWrites).onMessage(List.of(record(7, "a"), record(8, "b")), acknowledgment, consumer);
 
 		assertThat(writer.batches.get(0)).extracting(Object::toString)
 			.containsExactly("DEL k7", "EXPIRE k7 PT1S", "DEL k8", "EXPIRE k8 PT1S");

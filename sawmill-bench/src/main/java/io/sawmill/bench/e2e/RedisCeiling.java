@@ -15,9 +15,12 @@ import java.util.regex.Pattern;
  * The Redis server's own ceiling for this workload, measured in the same run on the same machine:
  * {@code redis-benchmark -P 1000} sending HSET (id + N fields of the workload's size) and EXPIRE on
  * random keys of the id space, directly (no proxy). One record is one HSET and one EXPIRE, so the
- * record ceiling is {@code 1 / (1/hset + 1/expire)}.
+ * record ceiling is {@code 1 / (1/hset + 1/expire)}. Each is the best of {@value #ATTEMPTS} runs:
+ * a ceiling is what the server can do, and on a shared machine one run can land on a busy moment.
  */
 final class RedisCeiling {
+
+	static final int ATTEMPTS = 3;
 
 	private static final Pattern RPS = Pattern.compile("([0-9.]+) requests per second");
 
@@ -50,9 +53,15 @@ final class RedisCeiling {
 			hset.add("f" + f);
 			hset.add("x".repeat(valueBytes));
 		}
-		double hsets = run(redisBenchmark, port, requests, idSpace, hset);
-		double expires = run(redisBenchmark, port, requests, idSpace, List.of("EXPIRE", "rec:__rand_int__", "3600"));
-		return new Result(hsets, expires, "redis-benchmark -c 4 -P 1000 -n " + requests + " -r " + idSpace);
+		double hsets = 0;
+		double expires = 0;
+		for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+			hsets = Math.max(hsets, run(redisBenchmark, port, requests, idSpace, hset));
+			expires = Math.max(expires,
+					run(redisBenchmark, port, requests, idSpace, List.of("EXPIRE", "rec:__rand_int__", "3600")));
+		}
+		return new Result(hsets, expires,
+				"redis-benchmark -c 4 -P 1000 -n " + requests + " -r " + idSpace + ", best of " + ATTEMPTS);
 	}
 
 	private static double run(Path redisBenchmark, int port, int requests, int idSpace, List<String> command)

@@ -1,0 +1,139 @@
+package io.sawmill.listener;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetCommitCallback;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits the offsets of batches Redis has acknowledged, for one consumer.
+ * <p>
+ * A full batch (as many records as {@code max.poll.records}) means the consumer is behind: its
+ * offsets are committed <em>asynchronously</em>, so the next poll does not wait for the broker. A
+ * batch that is not full means the consumer has caught up: its offsets, and every offset committed
+ * asynchronously but not yet confirmed, are committed <em>synchronously</em>, so nothing
+ * acknowledged stays uncommitted while the topic is quiet. Before partitions are revoked (a
+ * rebalance, or closing the consumer), their unconfirmed offsets are committed synchronously too.
+ * <p>
+ * A failed asynchronous commit is not lost: its offsets stay unconfirmed and go with every later
+ * commit until one succeeds. Offsets only grow per partition, and Kafka applies one consumer's
+ * commits in order, so sending an offset again never moves a partition back.
+ * <p>
+ * Either way offsets are committed only after Redis acknowledged the records before them; this
+ * class decides only how long the listener waits for the broker.
+ * <p>
+ * Thread-confined: one instance per consumer thread, used by the listener and the rebalance
+ * callbacks on that thread; Kafka runs the commit callbacks on it too.
+ */
+final class OffsetCommits implements OffsetCommitCallback {
+
+	private static final Logger log = LoggerFactory.getLogger(OffsetCommits.class);
+
+	private final int batchSize;
+
+	/** Offsets sent asynchronously whose success has not been reported yet, by partition. */
+	private final Map<TopicPartition, OffsetAndMetadata> unconfirmed = new HashMap<>();
+
+	/** @param batchSize {@code max.poll.records}: a batch this large means the consumer is behind */
+	OffsetCommits(int batchSize) {
+		this.batchSize = batchSize;
+	}
+
+	/** The offsets to commit for a written batch: each partition's last offset + 1. */
+	static Map<TopicPartition, OffsetAndMetadata> nextOffsets(List<ConsumerRecord<byte[], byte[]>> records) {
+		Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+		for (ConsumerRecord<byte[], byte[]> record : records) {
+			offsets.merge(new TopicPartition(record.topic(), record.partition()),
+					new OffsetAndMetadata(record.offset() + 1),
+					(a, b) -> a.offset() >= b.offset() ? a : b);
+		}
+		return offsets;
+	}
+
+	/**
+	 * Commits a batch Redis acknowledged (or dead-lettered) completely.
+	 * @throws org.apache.kafka.common.KafkaException when a synchronous commit fails: the batch is
+	 *     then handled as not written, and polled again
+	 */
+	void commit(Consumer<?, ?> consumer, List<ConsumerRecord<byte[], byte[]>> records) {
+		Map<TopicPartition, OffsetAndMetadata> offsets = nextOffsets(records);
+		if (records.size() >= batchSize) {
+			unconfirmed.putAll(offsets);
+			Map<TopicPartition, OffsetAndMetadata> all = owned(consumer, unconfirmed);
+			if (!all.isEmpty()) {
+				consumer.commitAsync(all, this);
+			}
+		}
+		else {
+			Map<TopicPartition, OffsetAndMetadata> all = new HashMap<>(unconfirmed);
+			all.putAll(offsets);
+			commitSync(consumer, owned(consumer, all));
+		}
+	}
+
+	/** Before {@code partitions} are revoked: commit what was acknowledged there but not confirmed. */
+	void beforeRevoke(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+		Map<TopicPartition, OffsetAndMetadata> pending = new HashMap<>();
+		partitions.forEach(partition -> {
+			OffsetAndMetadata offset = unconfirmed.get(partition);
+			if (offset != null) {
+				pending.put(partition, offset);
+			}
+		});
+		try {
+			commitSync(consumer, owned(consumer, pending));
+		}
+		catch (RuntimeException ex) {
+			log.warn("Committing offsets {} before giving up their partitions failed ({}); the next owner writes "
+					+ "the records after the last commit again", pending, ex.toString());
+		}
+		unconfirmed.keySet().removeAll(partitions);
+	}
+
+	/** Partitions taken away without a chance to commit: their offsets are no longer ours to commit. */
+	void lost(Collection<TopicPartition> partitions) {
+		unconfirmed.keySet().removeAll(partitions);
+	}
+
+	@Override
+	public void onComplete(Map<TopicPartition, OffsetAndMetadata> offsets, Exception exception) {
+		if (exception == null) {
+			// only if nothing newer was sent for the partition since
+			offsets.forEach(unconfirmed::remove);
+		}
+		else if (exception instanceof RetriableException || exception instanceof RebalanceInProgressException) {
+			// expected during a rebalance or a coordinator move
+			log.info("Committing offsets {} failed ({}); they are sent again with the next commit", offsets,
+					exception.toString());
+		}
+		else {
+			log.warn("Committing offsets {} failed ({}); they are sent again with the next commit", offsets,
+					exception.toString());
+		}
+	}
+
+	private void commitSync(Consumer<?, ?> consumer, Map<TopicPartition, OffsetAndMetadata> offsets) {
+		if (offsets.isEmpty()) {
+			return;
+		}
+		consumer.commitSync(offsets); // within the consumer's default.api.timeout.ms
+		offsets.forEach(unconfirmed::remove);
+	}
+
+	private static Map<TopicPartition, OffsetAndMetadata> owned(Consumer<?, ?> consumer,
+			Map<TopicPartition, OffsetAndMetadata> offsets) {
+		Map<TopicPartition, OffsetAndMetadata> owned = new HashMap<>(offsets);
+		owned.keySet().retainAll(consumer.assignment());
+		return owned;
+	}
+}
