@@ -9,7 +9,12 @@ import io.sawmill.mapping.RecordMappingException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.core.util.JsonRecyclerPools;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
 
@@ -29,6 +34,17 @@ final class JsonFlattener {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
+	/** Reads one value (an array) in the middle of the stream, so what follows it is no error. */
+	private static final ObjectReader VALUE = JSON.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+	/**
+	 * Parsers for the stream: straight from the token factory, so a record does not pay for a
+	 * databind context it does not use; buffers recycled per listener thread.
+	 */
+	private static final JsonFactory TOKENS = JsonFactory.builder()
+		.recyclerPool(JsonRecyclerPools.threadLocalPool())
+		.build();
+
 	/** Up to this many names per object, a repeated name is found by a scan rather than a hash set. */
 	private static final int SCANNED_NAMES = 32;
 
@@ -42,7 +58,7 @@ final class JsonFlattener {
 	 * @throws RecordMappingException when the value is not valid JSON or not a JSON object
 	 */
 	FlatFields flatten(byte[] json) {
-		try (JsonParser parser = JSON.createParser(json)) {
+		try (JsonParser parser = TOKENS.createParser(ObjectReadContext.empty(), json)) {
 			JsonToken first = parser.nextToken();
 			if (first != JsonToken.START_OBJECT) {
 				return flattenTree(json); // not an object: the tree reader tells what it is
@@ -95,7 +111,7 @@ final class JsonFlattener {
 						return false;
 					}
 				}
-				case START_ARRAY -> into.add(path, parser.readValueAsTree().toString());
+				case START_ARRAY -> into.add(path, VALUE.readTree(parser).toString());
 				case VALUE_NULL -> {
 					// left out: HSET has no null, and writing "null" would invent a value
 				}
@@ -104,7 +120,7 @@ final class JsonFlattener {
 				case VALUE_FALSE -> into.add(path, "false");
 				case VALUE_NUMBER_INT -> into.add(path, integer(parser));
 				case VALUE_NUMBER_FLOAT -> into.add(path, JsonNodeFactory.instance.numberNode(parser.getDoubleValue()).asString());
-				default -> into.add(path, ((JsonNode) parser.readValueAsTree()).asString());
+				default -> into.add(path, VALUE.readTree(parser).asString());
 			}
 		}
 		return true;
