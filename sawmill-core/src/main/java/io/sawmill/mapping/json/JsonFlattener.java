@@ -23,10 +23,11 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * scalars become their text (strings without quotes), arrays are kept as compact JSON text, and
  * nulls are left out (a Redis hash has no null).
  * <p>
- * The value is read as a token stream, without building a tree. A value in which an object repeats a
- * property name, and any value that is not a valid JSON object, is read again as a
+ * The value is read as a token stream, without building a tree. A value in which an object
+ * repeats a property name, and any value that is not a valid JSON object, is read again as a
  * Jackson tree, which defines the result (a repeated name: the last value wins, at the first one's
- * position) and the error message. Both paths give the same fields for the same value ({@code JsonFlattenerTests}).
+ * position) and the error message. Both paths give the same fields for the same value
+ * ({@code JsonFlattenerTests}).
  * <p>
  * Thread-safe.
  */
@@ -35,7 +36,8 @@ final class JsonFlattener {
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	/** Reads one value (an array) in the middle of the stream, so what follows it is no error. */
-	private static final ObjectReader VALUE = JSON.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+	private static final ObjectReader VALUE = JSON.reader()
+		.without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
 	/**
 	 * Parsers for the stream: straight from the token factory, so a record does not pay for a

@@ -1,6 +1,7 @@
 package io.sawmill.redis.internal;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -84,7 +85,8 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 			return new PipelineResult(writes.size(), 0, failAll(writes, List.of(), ex));
 		}
 		Channel channel = connection.directChannel();
-		PipelineResult result = channel != null ? writeToChannel(channel, writes) : writeThroughEndpoint(connection, writes);
+		PipelineResult result = channel != null ? writeToChannel(channel, writes)
+				: writeThroughEndpoint(connection, writes);
 		if (!result.succeeded() && isConnectionFailure(result.failures())) {
 			replaceConnection(connection);
 		}
@@ -104,12 +106,12 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 		long encodedBytes = 0;
 		for (int start = 0; start < count; start += max) {
 			int end = Math.min(count, start + max);
-			List<ReplySlot> chunk = new ArrayList<>(end - start);
-			RespEncoder encoding = new RespEncoder((int) Math.min(MAX_INITIAL_CHUNK_BYTES, (long) (end - start) * bytesPerCommand));
+			RespEncoder encoding = new RespEncoder(
+					(int) Math.min(MAX_INITIAL_CHUNK_BYTES, (long) (end - start) * bytesPerCommand));
 			for (int i = start; i < end; i++) {
 				slots[i] = new ReplySlot(writes.get(i), encoding, replies);
-				chunk.add(slots[i]);
 			}
+			List<ReplySlot> chunk = Arrays.asList(slots).subList(start, end);
 			encodedBytes += encoding.size();
 			ChannelPromise written = channel.newPromise();
 			written.addListener(future -> {
@@ -141,7 +143,10 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 		return new PipelineResult(count, chunks, failures);
 	}
 
-	/** The cluster path: commands queue on the endpoint (routed per slot), one flush per chunk. */
+	/**
+	 * Commands queue on the endpoint, one flush per chunk: for Redis Cluster (routed per slot), and
+	 * while the channel cannot be reached (reconnecting, or a Lettuce that hides it).
+	 */
 	private PipelineResult writeThroughEndpoint(DedicatedConnection connection, List<RedisWrite> writes) {
 		List<RedisFuture<?>> replies = new ArrayList<>(writes.size());
 		int chunks = 0;
