@@ -15,7 +15,7 @@ import java.util.Map;
  */
 record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchSizes, List<String> strategies,
 		int backlog, int idleRate, Duration idleDuration, int fields, int valueBytes, int idSpace, int partitions,
-		int sequentialSample, int verifySample, Duration ttl, Path out) {
+		int sequentialSample, int verifySample, int warmUp, Duration ttl, Path out) {
 
 	static final List<String> ALL_STRATEGIES = List.of("sequential", "template", "sawmill");
 
@@ -43,10 +43,11 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 				Integer.parseInt(given.getOrDefault("partitions", "6")),
 				Integer.parseInt(given.getOrDefault("sequential-sample", quick ? "1000" : "4000")),
 				Integer.parseInt(given.getOrDefault("verify-sample", quick ? "300" : "2000")),
+				Integer.parseInt(given.getOrDefault("warm-up", quick ? "30000" : "300000")),
 				Duration.ofSeconds(Long.parseLong(given.getOrDefault("ttl-seconds", "3600"))),
 				Path.of(given.getOrDefault("out", "bench-results/" + stamp + (quick ? "-quick" : ""))));
 		given.keySet().removeAll(List.of("strategies", "backlog", "idle-rate", "idle-seconds", "fields", "value-bytes",
-				"id-space", "partitions", "sequential-sample", "verify-sample", "ttl-seconds", "out"));
+				"id-space", "partitions", "sequential-sample", "verify-sample", "warm-up", "ttl-seconds", "out"));
 		if (!given.isEmpty()) {
 			throw new IllegalArgumentException("unknown option(s) " + given.keySet() + "; see --help");
 		}
@@ -67,6 +68,9 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 			throw new IllegalArgumentException(
 					"--fields, --backlog, --id-space, --partitions, --idle-rate and --verify-sample must be at least 1");
 		}
+		if (warmUp < 0) {
+			throw new IllegalArgumentException("--warm-up must be zero or more records, but was " + warmUp);
+		}
 		if (rttsMillis.stream().anyMatch(rtt -> rtt < 0)) {
 			throw new IllegalArgumentException("--rtts must be zero (direct) or positive, but was " + rttsMillis);
 		}
@@ -84,6 +88,7 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 				  --fields=5 --value-bytes=20 --id-space=200000 --partitions=6
 				  --sequential-sample=4000  records sent one command at a time, then extrapolated
 				  --verify-sample=2000    hashes and TTLs read back after each run
+				  --warm-up=300000        records each consumer drains first, unreported, so the JIT has compiled the data path
 				  --out=bench-results/<timestamp>
 				""";
 	}

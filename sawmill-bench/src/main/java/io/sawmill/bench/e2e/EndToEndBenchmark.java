@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.sawmill.testkit.KafkaTestBroker;
+import io.sawmill.testkit.KafkaBrokerProcess;
 import io.sawmill.testkit.LatencyProxy;
 import io.sawmill.testkit.RedisServerProcess;
 
@@ -72,10 +72,11 @@ public final class EndToEndBenchmark {
 				options.fields(), options.valueBytes(), options.idSpace(), options.ttl().toSeconds(), options.partitions(),
 				options.backlog(), options.idleRate(), options.idleDuration().toSeconds()));
 		RedisCeiling.Result ceiling;
+		Path kafkaDir = Files.createTempDirectory("sawmill-bench-kafka-");
 		try (RedisServerProcess redis = RedisServerProcess.startNew();
-				KafkaTestBroker kafka = KafkaTestBroker.start()) {
+				KafkaBrokerProcess kafka = KafkaBrokerProcess.start(kafkaDir)) {
 			note(redisVersion() + " on 127.0.0.1:" + redis.port()
-					+ "; Kafka in-process KRaft at " + kafka.bootstrapServers());
+					+ "; Kafka KRaft broker in a JVM of its own (-Xmx512m -XX:+UseSerialGC) at " + kafka.bootstrapServers());
 			ceiling = ceiling(redis);
 			Verification.flushAll(redis.host(), redis.port());
 
@@ -115,6 +116,7 @@ public final class EndToEndBenchmark {
 		}
 		finally {
 			status.close();
+			deleteQuietly(kafkaDir);
 		}
 		return report(ceiling, (System.nanoTime() - started) / 1e9);
 	}
@@ -140,9 +142,15 @@ public final class EndToEndBenchmark {
 		}
 	}
 
-	/** Both consumers drain a small backlog once, unreported, so JIT warm-up does not favour the later one. */
-	private void warmUp(KafkaTestBroker kafka, RedisServerProcess redis) throws Exception {
-		int records = options.quick() ? 10_000 : 30_000;
+	/**
+	 * Both consumers drain a backlog once, unreported, so that the rows measure compiled code (a
+	 * service runs for hours) and JIT warm-up does not favour whichever strategy runs later.
+	 */
+	private void warmUp(KafkaBrokerProcess kafka, RedisServerProcess redis) throws Exception {
+		int records = options.warmUp();
+		if (records == 0) {
+			return;
+		}
 		kafka.createTopic("warm-up", options.partitions());
 		Producing.produce(kafka.bootstrapServers(), "warm-up", workload, records, 0, n -> {
 		});
@@ -175,7 +183,7 @@ public final class EndToEndBenchmark {
 		}
 	}
 
-	private Row cell(KafkaTestBroker kafka, RedisServerProcess redis, String strategy, double rtt, int batch,
+	private Row cell(KafkaBrokerProcess kafka, RedisServerProcess redis, String strategy, double rtt, int batch,
 			String host, int port) throws Exception {
 		String label = String.format(Locale.ROOT, "%s, RTT %s, batch %,d", strategy, Row.rttLabel(rtt), batch);
 		int cell = ++cellNumber;
@@ -219,7 +227,7 @@ public final class EndToEndBenchmark {
 				fullGcs, peakHeap);
 	}
 
-	private AutoCloseable consumer(String strategy, KafkaTestBroker kafka, String topic, String group, int batch,
+	private AutoCloseable consumer(String strategy, KafkaBrokerProcess kafka, String topic, String group, int batch,
 			String host, int port, BatchRecorder recorder) {
 		if (strategy.equals("template")) {
 			TemplateLoop loop = new TemplateLoop(kafka.bootstrapServers(), topic, group, batch, host, port, options.ttl(),
@@ -297,6 +305,15 @@ public final class EndToEndBenchmark {
 		}
 		catch (Exception ex) {
 			return "redis-server";
+		}
+	}
+
+	private static void deleteQuietly(Path dir) {
+		try (var paths = Files.walk(dir)) {
+			paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+		}
+		catch (java.io.IOException ex) {
+			System.err.println("could not delete " + dir + ": " + ex);
 		}
 	}
 

@@ -93,7 +93,7 @@ final class Report {
 			if (sawmill.batchSize() >= 10_000) {
 				long maxHeap = Runtime.getRuntime().maxMemory();
 				lines.add(verdict(maxHeap <= 512L << 20 && sawmill.fullGcs() == 0, String.format(Locale.ROOT,
-						"heap ≤ 512 MB and no full GC (%s): the whole JVM (broker, producer, consumer) ran with max heap %d MB "
+						"heap ≤ 512 MB and no full GC (%s): the benchmark JVM (producer and consumers; the broker has its own) ran with max heap %d MB "
 								+ "(-Xmx), peak used %d MB, %d full GCs%s",
 						where, maxHeap >> 20, sawmill.peakHeapBytes() >> 20, sawmill.fullGcs(),
 						maxHeap <= 512L << 20 ? "" : " — run with -Xmx512m to judge this target")));

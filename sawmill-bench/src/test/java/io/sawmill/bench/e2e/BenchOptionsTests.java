@@ -19,6 +19,7 @@ class BenchOptionsTests {
 		assertThat(options.backlog()).isEqualTo(500_000);
 		assertThat(options.fields()).isEqualTo(5);
 		assertThat(options.valueBytes()).isEqualTo(20);
+		assertThat(options.warmUp()).isEqualTo(300_000);
 	}
 
 	@Test
@@ -37,5 +38,7 @@ class BenchOptionsTests {
 			.withMessage("--strategies must be among [sequential, template, sawmill], but was pooled");
 		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--batchsize=5"))
 			.withMessageContaining("unknown option(s) [batchsize]");
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--warm-up=-1"))
+			.withMessage("--warm-up must be zero or more records, but was -1");
 	}
 }

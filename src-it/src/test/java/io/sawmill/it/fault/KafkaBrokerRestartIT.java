@@ -20,6 +20,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sawmill.it.support.Kafka;
 import io.sawmill.it.support.SawmillApp;
+import io.sawmill.testkit.KafkaBrokerProcess;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
@@ -38,13 +39,13 @@ class KafkaBrokerRestartIT {
 	private static final Duration DOWNTIME = Duration.ofSeconds(4);
 
 	private static RedisServerProcess redis;
-	private static ExternalKafkaBroker kafka;
+	private static KafkaBrokerProcess kafka;
 	private static Admin admin;
 
 	@BeforeAll
 	static void startServers() throws Exception {
 		redis = RedisServerProcess.startNew();
-		kafka = ExternalKafkaBroker.start(FaultAssertions.target("fault-kafka"));
+		kafka = KafkaBrokerProcess.start(FaultAssertions.target("fault-kafka"));
 		admin = Kafka.admin(kafka.bootstrapServers());
 		FaultAssertions.createTopics(admin, TOPIC, PARTITIONS);
 	}

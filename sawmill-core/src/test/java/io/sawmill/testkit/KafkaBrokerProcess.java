@@ -1,4 +1,4 @@
-package io.sawmill.it.fault;
+package io.sawmill.testkit;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,28 +14,30 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Uuid;
 
-import io.sawmill.it.support.KafkaServer;
-import io.sawmill.testkit.RedisServerProcess;
-
 /**
- * A single-node Kafka broker (KRaft, broker and controller in one) in a JVM of its own, started
- * from Apache Kafka's own {@code kafka.Kafka} main on this test's classpath, on fixed loopback ports
- * and a log directory kept across {@link #kill()} and {@link #start()}, so it can crash and come
- * back as the same broker with the same data.
+ * A real single-node Kafka broker (KRaft, broker and controller in one) in a JVM of its own,
+ * started from Apache Kafka's own {@code kafka.Kafka} main on this JVM's classpath, on free
+ * loopback ports and a log directory kept across {@link #kill()} and {@link #start()}, so it can
+ * crash and come back as the same broker with the same data.
+ * <p>
+ * Its own JVM also keeps the broker's JIT compilation and garbage out of the JVM under test, as in
+ * production, where brokers never share the consumer's process.
  */
-final class ExternalKafkaBroker implements KafkaServer {
+public final class KafkaBrokerProcess implements AutoCloseable {
 
 	private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
 	private final Path dir;
 	private final Path config;
 	private final int port;
+	private final List<String> jvmOptions;
 	private int starts;
 	private Process process;
 
-	private ExternalKafkaBroker(Path dir, int port, int controllerPort) throws IOException {
+	private KafkaBrokerProcess(Path dir, int port, int controllerPort, List<String> jvmOptions) throws IOException {
 		this.dir = dir;
 		this.port = port;
+		this.jvmOptions = List.copyOf(jvmOptions);
 		this.config = dir.resolve("server.properties");
 		Files.writeString(config, String.join(System.lineSeparator(), "process.roles=broker,controller", "node.id=1",
 				"controller.quorum.voters=1@127.0.0.1:" + controllerPort,
@@ -48,8 +50,16 @@ final class ExternalKafkaBroker implements KafkaServer {
 				"group.initial.rebalance.delay.ms=0", "auto.create.topics.enable=false", ""));
 	}
 
-	/** Formats a fresh log directory and starts the broker on free ports. */
-	static ExternalKafkaBroker start(Path parent) {
+	/**
+	 * Formats a fresh log directory under {@code parent} and starts the broker on free ports, in a
+	 * JVM with {@code -Xmx512m -XX:+UseSerialGC}.
+	 */
+	public static KafkaBrokerProcess start(Path parent) {
+		return start(parent, List.of("-Xmx512m", "-XX:+UseSerialGC"));
+	}
+
+	/** As {@link #start(Path)}, with these options for the broker's JVM. */
+	public static KafkaBrokerProcess start(Path parent, List<String> jvmOptions) {
 		try {
 			Files.createDirectories(parent);
 			int port = RedisServerProcess.freePort();
@@ -57,8 +67,8 @@ final class ExternalKafkaBroker implements KafkaServer {
 			while (controllerPort == port) {
 				controllerPort = RedisServerProcess.freePort();
 			}
-			ExternalKafkaBroker broker = new ExternalKafkaBroker(Files.createTempDirectory(parent, "kafka-"), port,
-					controllerPort);
+			KafkaBrokerProcess broker = new KafkaBrokerProcess(Files.createTempDirectory(parent, "kafka-"), port,
+					controllerPort, jvmOptions);
 			broker.format();
 			broker.start();
 			return broker;
@@ -84,7 +94,7 @@ final class ExternalKafkaBroker implements KafkaServer {
 	}
 
 	/** Starts the broker JVM on its ports and log directory, and waits until it answers. */
-	synchronized void start() {
+	public synchronized void start() {
 		if (process != null && process.isAlive()) {
 			return;
 		}
@@ -118,7 +128,7 @@ final class ExternalKafkaBroker implements KafkaServer {
 	}
 
 	/** SIGKILL: the broker JVM dies at once, as in a crash; what it acknowledged is on disk (page cache). */
-	synchronized void kill() {
+	public synchronized void kill() {
 		if (process != null) {
 			process.destroyForcibly();
 			try {
@@ -130,25 +140,35 @@ final class ExternalKafkaBroker implements KafkaServer {
 		}
 	}
 
+	/** The broker JVM's process id, e.g. to read its CPU time; -1 when it is not running. */
+	public synchronized long pid() {
+		return process != null && process.isAlive() ? process.pid() : -1;
+	}
+
 	private Process java(String mainClass, Path log, String... args) throws IOException {
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Xmx512m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), mainClass));
+		List<String> command = new ArrayList<>();
+		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+		command.addAll(jvmOptions);
+		command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
 		command.addAll(List.of(args));
 		return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 	}
 
-	@Override
 	public String bootstrapServers() {
 		return "127.0.0.1:" + port;
 	}
 
-	@Override
-	public void createTopic(String name, int partitions) {
+	public KafkaBrokerProcess createTopic(String name, int partitions) {
 		try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
 			admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+			return this;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
 		}
 		catch (Exception ex) {
-			throw new IllegalStateException(ex);
+			throw new IllegalStateException("creating topic " + name + " failed", ex);
 		}
 	}
 
