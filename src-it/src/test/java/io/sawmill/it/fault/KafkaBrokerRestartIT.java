@@ -19,6 +19,7 @@ import io.lettuce.core.RedisURI;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sawmill.it.support.Kafka;
+import io.sawmill.it.support.KafkaServer;
 import io.sawmill.it.support.SawmillApp;
 import io.sawmill.testkit.KafkaBrokerProcess;
 import io.sawmill.testkit.RedisServerProcess;
@@ -66,7 +67,7 @@ class KafkaBrokerRestartIT {
 	@Test
 	@Timeout(value = 4, unit = TimeUnit.MINUTES)
 	void shouldWriteEveryKeysLastVersionWhenTheBrokerIsKilledAndRestartedMidStream() throws Exception {
-		Map<String, Object> properties = SawmillApp.baseProperties(kafka, redis, TOPIC, GROUP);
+		Map<String, Object> properties = SawmillApp.baseProperties(new KafkaServer.OwnJvm(kafka), redis, TOPIC, GROUP);
 		properties.put("sawmill.concurrency", 2);
 		properties.put("sawmill.batch-size", 500);
 		try (ConfigurableApplicationContext app = SawmillApp.run(properties);

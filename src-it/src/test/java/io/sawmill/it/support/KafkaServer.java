@@ -8,6 +8,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.kafka.KafkaContainer;
 
+import io.sawmill.testkit.KafkaBrokerProcess;
 import io.sawmill.testkit.KafkaTestBroker;
 
 /**
@@ -43,6 +44,25 @@ public interface KafkaServer extends AutoCloseable {
 	}
 
 	record Embedded(KafkaTestBroker broker) implements KafkaServer {
+
+		@Override
+		public String bootstrapServers() {
+			return broker.bootstrapServers();
+		}
+
+		@Override
+		public void createTopic(String name, int partitions) {
+			broker.createTopic(name, partitions);
+		}
+
+		@Override
+		public void close() {
+			broker.close();
+		}
+	}
+
+	/** A broker in a JVM of its own, for the tests that kill and restart it. */
+	record OwnJvm(KafkaBrokerProcess broker) implements KafkaServer {
 
 		@Override
 		public String bootstrapServers() {
