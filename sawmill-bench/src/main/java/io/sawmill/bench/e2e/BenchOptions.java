@@ -78,7 +78,7 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 
 	static String help() {
 		return """
-				Sawmill end-to-end benchmark: in-process Kafka (KRaft), a real redis-server, a latency proxy in front of it.
+				Sawmill end-to-end benchmark: a Kafka KRaft broker in a JVM of its own, a real redis-server, a latency proxy in front of it.
 				  --quick                 scaled down, under 2 minutes
 				  --rtts=0,0.1,1          round trips to Redis in ms; 0 = direct, no proxy
 				  --batch-sizes=1000,5000,10000
@@ -88,7 +88,7 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 				  --fields=5 --value-bytes=20 --id-space=200000 --partitions=6
 				  --sequential-sample=4000  records sent one command at a time, then extrapolated
 				  --verify-sample=2000    hashes and TTLs read back after each run
-				  --warm-up=300000        records each consumer drains first, unreported, so the JIT has compiled the data path
+				  --warm-up=300000        records each measured consumer strategy drains first, unreported, so the JIT has compiled its data path
 				  --out=bench-results/<timestamp>
 				""";
 	}
