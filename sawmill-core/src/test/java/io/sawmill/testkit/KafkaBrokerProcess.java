@@ -23,7 +23,7 @@ import org.apache.kafka.common.Uuid;
  * Its own JVM also keeps the broker's JIT compilation and garbage out of the JVM under test, as in
  * production, where brokers never share the consumer's process.
  */
-public final class KafkaBrokerProcess implements AutoCloseable {
+public final class KafkaBrokerProcess implements LocalKafkaBroker {
 
 	private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
@@ -154,10 +154,12 @@ public final class KafkaBrokerProcess implements AutoCloseable {
 		return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 	}
 
+	@Override
 	public String bootstrapServers() {
 		return "127.0.0.1:" + port;
 	}
 
+	@Override
 	public KafkaBrokerProcess createTopic(String name, int partitions) {
 		try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
 			admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);

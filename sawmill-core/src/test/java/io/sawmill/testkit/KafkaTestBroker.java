@@ -6,7 +6,7 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 /**
  * A real single-node Kafka broker (KRaft) running in this JVM on a free loopback port.
  */
-public final class KafkaTestBroker implements AutoCloseable {
+public final class KafkaTestBroker implements LocalKafkaBroker {
 
 	private final EmbeddedKafkaKraftBroker broker;
 
@@ -23,11 +23,13 @@ public final class KafkaTestBroker implements AutoCloseable {
 		return new KafkaTestBroker(broker);
 	}
 
+	@Override
 	public KafkaTestBroker createTopic(String name, int partitions) {
 		broker.addTopics(new NewTopic(name, partitions, (short) 1));
 		return this;
 	}
 
+	@Override
 	public String bootstrapServers() {
 		return broker.getBrokersAsString();
 	}

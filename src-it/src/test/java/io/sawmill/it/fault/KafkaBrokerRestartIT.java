@@ -67,7 +67,7 @@ class KafkaBrokerRestartIT {
 	@Test
 	@Timeout(value = 4, unit = TimeUnit.MINUTES)
 	void shouldWriteEveryKeysLastVersionWhenTheBrokerIsKilledAndRestartedMidStream() throws Exception {
-		Map<String, Object> properties = SawmillApp.baseProperties(new KafkaServer.OwnJvm(kafka), redis, TOPIC, GROUP);
+		Map<String, Object> properties = SawmillApp.baseProperties(new KafkaServer.Local(kafka), redis, TOPIC, GROUP);
 		properties.put("sawmill.concurrency", 2);
 		properties.put("sawmill.batch-size", 500);
 		try (ConfigurableApplicationContext app = SawmillApp.run(properties);

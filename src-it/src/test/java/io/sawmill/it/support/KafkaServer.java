@@ -8,8 +8,8 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.kafka.KafkaContainer;
 
-import io.sawmill.testkit.KafkaBrokerProcess;
 import io.sawmill.testkit.KafkaTestBroker;
+import io.sawmill.testkit.LocalKafkaBroker;
 
 /**
  * The Kafka broker of an integration test: a Testcontainers {@code apache/kafka} container where a
@@ -28,7 +28,7 @@ public interface KafkaServer extends AutoCloseable {
 	static KafkaServer start() {
 		String choice = System.getProperty("sawmill.it.kafka", "auto");
 		boolean container = "container".equals(choice) || ("auto".equals(choice) && dockerAvailable());
-		return container ? new Container() : new Embedded(KafkaTestBroker.start());
+		return container ? new Container() : new Local(KafkaTestBroker.start());
 	}
 
 	private static boolean dockerAvailable() {
@@ -43,26 +43,11 @@ public interface KafkaServer extends AutoCloseable {
 		}
 	}
 
-	record Embedded(KafkaTestBroker broker) implements KafkaServer {
-
-		@Override
-		public String bootstrapServers() {
-			return broker.bootstrapServers();
-		}
-
-		@Override
-		public void createTopic(String name, int partitions) {
-			broker.createTopic(name, partitions);
-		}
-
-		@Override
-		public void close() {
-			broker.close();
-		}
-	}
-
-	/** A broker in a JVM of its own, for the tests that kill and restart it. */
-	record OwnJvm(KafkaBrokerProcess broker) implements KafkaServer {
+	/**
+	 * A broker of the test kit: in this JVM, or in one of its own for the tests that kill and
+	 * restart it.
+	 */
+	record Local(LocalKafkaBroker broker) implements KafkaServer {
 
 		@Override
 		public String bootstrapServers() {
