@@ -9,14 +9,18 @@ import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
 
 /**
  * The container's rebalance listener: before partitions are revoked (also when the consumer
- * closes), the offsets acknowledged on them are committed ({@link OffsetCommits#beforeRevoke});
- * then another listener, if one was added, is told.
+ * closes) or lost, the listener's batch in flight is finished; before they are revoked, the
+ * offsets acknowledged on them are committed ({@link OffsetCommits#beforeRevoke}); then another
+ * listener, if one was added, is told.
  * <p>
  * Holds each consumer thread's {@link OffsetCommits}; called on the consumer threads only.
  */
 final class CommitOnRebalance implements ConsumerAwareRebalanceListener {
 
 	private final ThreadLocal<OffsetCommits> commits;
+
+	/** The listener whose batch in flight is finished first; null until it is created. */
+	private volatile PipelineBatchListener listener;
 
 	private volatile ConsumerRebalanceListener next = new ConsumerRebalanceListener() {
 		@Override
@@ -37,12 +41,25 @@ final class CommitOnRebalance implements ConsumerAwareRebalanceListener {
 		return commits.get();
 	}
 
+	/** What finishes a batch in flight, before anything else happens to the partitions. */
+	void finishFirst(PipelineBatchListener listener) {
+		this.listener = listener;
+	}
+
 	void alsoNotify(ConsumerRebalanceListener listener) {
 		this.next = listener;
 	}
 
+	private void finishInFlight(Consumer<?, ?> consumer) {
+		PipelineBatchListener batches = listener;
+		if (batches != null) {
+			batches.finishInFlight(consumer);
+		}
+	}
+
 	@Override
 	public void onPartitionsRevokedBeforeCommit(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+		finishInFlight(consumer);
 		commits().beforeRevoke(consumer, partitions);
 	}
 
@@ -53,6 +70,7 @@ final class CommitOnRebalance implements ConsumerAwareRebalanceListener {
 
 	@Override
 	public void onPartitionsLost(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+		finishInFlight(consumer);
 		commits().lost(partitions);
 		next.onPartitionsLost(partitions);
 	}

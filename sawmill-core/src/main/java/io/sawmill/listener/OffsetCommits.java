@@ -49,6 +49,11 @@ final class OffsetCommits implements OffsetCommitCallback {
 		this.batchSize = batchSize;
 	}
 
+	/** Whether a batch of {@code records} is full: the consumer was behind when it polled. */
+	boolean isFull(int records) {
+		return records >= batchSize;
+	}
+
 	/** The offsets to commit for a written batch: each partition's last offset + 1. */
 	static Map<TopicPartition, OffsetAndMetadata> nextOffsets(List<ConsumerRecord<byte[], byte[]>> records) {
 		Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
@@ -67,7 +72,7 @@ final class OffsetCommits implements OffsetCommitCallback {
 	 */
 	void commit(Consumer<?, ?> consumer, List<ConsumerRecord<byte[], byte[]>> records) {
 		Map<TopicPartition, OffsetAndMetadata> offsets = nextOffsets(records);
-		if (records.size() >= batchSize) {
+		if (isFull(records.size())) {
 			unconfirmed.putAll(offsets);
 			Map<TopicPartition, OffsetAndMetadata> all = owned(consumer, unconfirmed);
 			if (!all.isEmpty()) {

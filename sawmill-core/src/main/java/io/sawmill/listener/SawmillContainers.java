@@ -1,5 +1,6 @@
 package io.sawmill.listener;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -22,8 +23,16 @@ import io.sawmill.redis.RedisBatchWriter;
  * thread ({@link ListenerConfig#concurrency()}), auto-commit off, offsets committed by the listener
  * right after Redis acknowledged the batch (asynchronously while the consumer is behind,
  * synchronously once it has caught up and before partitions are revoked: {@link OffsetCommits}).
+ * While the consumer is behind, one batch per thread is in flight while the next is mapped and
+ * sent ({@link PipelineBatchListener}).
  */
 public final class SawmillContainers {
+
+	/**
+	 * How long a consumer polls before an empty poll returns, and how long without records makes
+	 * its container idle: then the listener finishes a batch it left in flight.
+	 */
+	static final Duration IDLE_CHECK = Duration.ofSeconds(1);
 
 	private SawmillContainers() {
 	}
@@ -48,6 +57,9 @@ public final class SawmillContainers {
 		// the listener commits (OffsetCommits); the container never does, as nothing is acknowledged to it
 		properties.setAckMode(ContainerProperties.AckMode.MANUAL_IMMEDIATE);
 		properties.setShutdownTimeout(config.shutdownTimeout().toMillis());
+		// a batch left in flight when the topic goes quiet is finished within about two of these
+		properties.setPollTimeout(IDLE_CHECK.toMillis());
+		properties.setIdleEventInterval(IDLE_CHECK.toMillis());
 		CommitOnRebalance commits = new CommitOnRebalance(config.batchSize());
 		properties.setConsumerRebalanceListener(commits);
 		PerRecordPipeline pipeline = new PerRecordPipeline(writer, config, circuit, metrics);

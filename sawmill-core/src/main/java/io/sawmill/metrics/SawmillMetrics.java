@@ -30,6 +30,7 @@ public final class SawmillMetrics {
 	private final Timer pipelineDuration;
 	private final DistributionSummary batchRecords;
 	private final DistributionSummary redisCommands;
+	private final Counter keptInFlight;
 	private final Map<String, Counter> recordCounters = new ConcurrentHashMap<>();
 
 	public SawmillMetrics(MeterRegistry registry, String group) {
@@ -60,7 +61,7 @@ public final class SawmillMetrics {
 			.serviceLevelObjectives(slos)
 			.register(registry);
 		this.pipelineDuration = Timer.builder("sawmill.redis.pipeline.duration")
-			.description("Redis round trip of one batch: first command queued to last reply")
+			.description("Redis round trip of one batch: first command sent to its replies read")
 			.tag("group", group)
 			.publishPercentileHistogram()
 			.publishPercentiles(0.5, 0.99)
@@ -73,6 +74,10 @@ public final class SawmillMetrics {
 			.register(registry);
 		this.redisCommands = DistributionSummary.builder("sawmill.redis.commands")
 			.description("Redis commands per batch")
+			.tag("group", group)
+			.register(registry);
+		this.keptInFlight = Counter.builder("sawmill.batch.in.flight")
+			.description("Batches left in flight (sent, not yet awaited) while the next batch was polled, mapped and sent")
 			.tag("group", group)
 			.register(registry);
 	}
@@ -89,6 +94,11 @@ public final class SawmillMetrics {
 	public void batchCommitted(Duration pollToCommit, int records) {
 		batchDuration.record(pollToCommit);
 		batchRecords.record(records);
+	}
+
+	/** Called when a batch is left in flight while the next one is polled. */
+	public void batchKeptInFlight() {
+		keptInFlight.increment();
 	}
 
 	/** Called once per pipelined round trip, successful or not. */

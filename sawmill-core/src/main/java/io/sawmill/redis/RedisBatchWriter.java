@@ -14,7 +14,12 @@ import io.sawmill.mapping.RedisWrite;
  * has arrived or the timeout has passed. Commands are sent in list order on one connection, so
  * Redis applies them in that order.
  * <p>
- * Called from listener threads; one call per thread at a time.
+ * {@link #send} splits that in two, so a thread can put the next batch on the wire before it
+ * waits for the replies of the one before: commands sent by one thread are applied in the order
+ * they were sent, across sends.
+ * <p>
+ * Called from listener threads; per thread at most two sends outstanding, awaited in the order
+ * they were sent.
  */
 public interface RedisBatchWriter extends AutoCloseable {
 
@@ -24,6 +29,28 @@ public interface RedisBatchWriter extends AutoCloseable {
 	 *     acknowledged each of them
 	 */
 	PipelineResult write(List<RedisWrite> writes);
+
+	/**
+	 * Sends the commands of one batch and returns without waiting for their replies. Writers that
+	 * cannot split the round trip keep this default, which writes synchronously: correct, only
+	 * without the overlap.
+	 * @param writes the commands of one batch, in the order they must be applied
+	 */
+	default Sent send(List<RedisWrite> writes) {
+		PipelineResult result = write(writes);
+		return () -> result;
+	}
+
+	/** A batch's commands on the wire; their replies are awaited once. */
+	@FunctionalInterface
+	interface Sent {
+
+		/**
+		 * Waits for every reply, or until the writer's timeout (counted from the send) has passed.
+		 * @return as {@link RedisBatchWriter#write}
+		 */
+		PipelineResult await();
+	}
 
 	/** A round trip to Redis on the writing path; throws when Redis cannot be reached. */
 	void ping();

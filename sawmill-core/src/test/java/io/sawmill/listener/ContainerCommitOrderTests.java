@@ -85,6 +85,8 @@ class ContainerCommitOrderTests {
 	@SuppressWarnings("unchecked")
 	void mockConsumer() {
 		given(consumerFactory.createConsumer(any(), any(), any(), any())).willReturn(consumer);
+		// send's default writes synchronously through the stubbed write
+		given(writer.send(any())).willCallRealMethod();
 		willAnswer(invocation -> {
 			invocation.<ConsumerRebalanceListener>getArgument(1).onPartitionsAssigned(List.of(P0, P1));
 			return null;

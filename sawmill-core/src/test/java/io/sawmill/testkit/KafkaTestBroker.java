@@ -19,6 +19,9 @@ public final class KafkaTestBroker implements LocalKafkaBroker {
 		broker.brokerProperty("auto.create.topics.enable", "false");
 		broker.brokerProperty("group.initial.rebalance.delay.ms", "0");
 		broker.brokerProperty("log.flush.interval.messages", Long.toString(Long.MAX_VALUE));
+		// one broker: transactional producers need their state log on it
+		broker.brokerProperty("transaction.state.log.replication.factor", "1");
+		broker.brokerProperty("transaction.state.log.min.isr", "1");
 		broker.afterPropertiesSet();
 		return new KafkaTestBroker(broker);
 	}

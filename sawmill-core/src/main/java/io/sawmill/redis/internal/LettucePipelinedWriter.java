@@ -35,9 +35,10 @@ import io.sawmill.redis.RedisBatchWriter;
  * flushed per chunk.
  * <p>
  * Connections are opened up front ({@link #open(int)}) and handed to threads on first use, so
- * the data path never connects. A connection is replaced only after a timeout or a connection
- * failure: its queued commands are then cancelled by closing it, so a late command of a failed
- * batch can never overwrite a newer value.
+ * the data path never connects. {@link #send} returns once the batch is on the wire, so a thread
+ * can send its next batch before it awaits this one's replies. A connection is replaced only after
+ * a timeout or a connection failure: its queued commands (the next batch's too) are then cancelled
+ * by closing it, so a late command of a failed batch can never overwrite a newer value.
  */
 public final class LettucePipelinedWriter implements RedisBatchWriter {
 
@@ -74,30 +75,45 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 
 	@Override
 	public PipelineResult write(List<RedisWrite> writes) {
+		return send(writes).await();
+	}
+
+	/**
+	 * Puts the batch on the wire. Its replies land while the caller does other work (maps and sends
+	 * the next batch); {@link Sent#await} collects them, and replaces the connection when it failed.
+	 */
+	@Override
+	public Sent send(List<RedisWrite> writes) {
 		if (writes.isEmpty()) {
-			return new PipelineResult(0, 0, List.of());
+			PipelineResult none = new PipelineResult(0, 0, List.of());
+			return () -> none;
 		}
 		DedicatedConnection connection;
 		try {
 			connection = connectionForCurrentThread();
 		}
 		catch (RuntimeException ex) {
-			return new PipelineResult(writes.size(), 0, failAll(writes, List.of(), ex));
+			PipelineResult failed = new PipelineResult(writes.size(), 0, failAll(writes, List.of(), ex));
+			return () -> failed;
 		}
+		long deadline = System.nanoTime() + config.timeout().toNanos();
 		Channel channel = connection.directChannel();
-		PipelineResult result = channel != null ? writeToChannel(channel, writes)
-				: writeThroughEndpoint(connection, writes);
-		if (!result.succeeded() && isConnectionFailure(result.failures())) {
-			replaceConnection(connection);
-		}
-		return result;
+		Sent sent = channel != null ? sendToChannel(channel, writes, deadline)
+				: sendThroughEndpoint(connection, writes, deadline);
+		return () -> {
+			PipelineResult result = sent.await();
+			if (!result.succeeded() && isConnectionFailure(result.failures())) {
+				replaceConnection(connection);
+			}
+			return result;
+		};
 	}
 
 	/**
 	 * Each chunk is one message on the channel: Lettuce's command handler puts its commands on the
 	 * reply stack in order and encodes them into one buffer, flushed once.
 	 */
-	private PipelineResult writeToChannel(Channel channel, List<RedisWrite> writes) {
+	private Sent sendToChannel(Channel channel, List<RedisWrite> writes, long deadline) {
 		int count = writes.size();
 		int max = config.maxCommandsPerChunk();
 		CountDownLatch replies = new CountDownLatch(count);
@@ -123,31 +139,34 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 			chunks++;
 		}
 		bytesPerCommand = (int) Math.min(1 << 20, encodedBytes / count + 8);
-		boolean interrupted = false;
-		try {
-			replies.await(config.timeout().toNanos(), TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			interrupted = true;
-		}
-		List<PipelineResult.Failure> failures = new ArrayList<>(0);
-		for (int i = 0; i < count; i++) {
-			ReplySlot slot = slots[i];
-			if (!slot.succeeded()) {
-				Throwable cause = slot.failure();
-				failures.add(new PipelineResult.Failure(i, writes.get(i),
-						cause != null ? cause : interrupted ? new InterruptedException() : timeout()));
+		int flushes = chunks;
+		return () -> {
+			boolean interrupted = false;
+			try {
+				replies.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
 			}
-		}
-		return new PipelineResult(count, chunks, failures);
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				interrupted = true;
+			}
+			List<PipelineResult.Failure> failures = new ArrayList<>(0);
+			for (int i = 0; i < count; i++) {
+				ReplySlot slot = slots[i];
+				if (!slot.succeeded()) {
+					Throwable cause = slot.failure();
+					failures.add(new PipelineResult.Failure(i, writes.get(i),
+							cause != null ? cause : interrupted ? new InterruptedException() : timeout()));
+				}
+			}
+			return new PipelineResult(count, flushes, failures);
+		};
 	}
 
 	/**
 	 * Commands queue on the endpoint, one flush per chunk: for Redis Cluster (routed per slot), and
 	 * while the channel cannot be reached (reconnecting, or a Lettuce that hides it).
 	 */
-	private PipelineResult writeThroughEndpoint(DedicatedConnection connection, List<RedisWrite> writes) {
+	private Sent sendThroughEndpoint(DedicatedConnection connection, List<RedisWrite> writes, long deadline) {
 		List<RedisFuture<?>> replies = new ArrayList<>(writes.size());
 		int chunks = 0;
 		int inChunk = 0;
@@ -167,17 +186,19 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 			}
 		}
 		catch (RuntimeException ex) {
-			return new PipelineResult(writes.size(), chunks, failAll(writes, replies, ex));
+			PipelineResult failed = new PipelineResult(writes.size(), chunks, failAll(writes, replies, ex));
+			return () -> failed;
 		}
-		return new PipelineResult(writes.size(), chunks, awaitReplies(writes, replies));
+		int flushes = chunks;
+		return () -> new PipelineResult(writes.size(), flushes, awaitReplies(writes, replies, deadline));
 	}
 
 	private RedisCommandTimeoutException timeout() {
 		return new RedisCommandTimeoutException("no reply within " + config.timeout() + " (sawmill.pipeline.timeout)");
 	}
 
-	private List<PipelineResult.Failure> awaitReplies(List<RedisWrite> writes, List<RedisFuture<?>> replies) {
-		long deadline = System.nanoTime() + config.timeout().toNanos();
+	private List<PipelineResult.Failure> awaitReplies(List<RedisWrite> writes, List<RedisFuture<?>> replies,
+			long deadline) {
 		List<PipelineResult.Failure> failures = new ArrayList<>(0);
 		for (int i = 0; i < replies.size(); i++) {
 			RedisFuture<?> reply = replies.get(i);

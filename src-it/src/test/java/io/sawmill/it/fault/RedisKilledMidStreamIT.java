@@ -64,6 +64,8 @@ class RedisKilledMidStreamIT {
 			System.out.printf("redis-kill: produced %d, keys verified %d, written %.0f, re-polled %.0f%n",
 					WORKLOAD.records(), result.verified(), written(registry), retried);
 			assertThat(written(registry)).isGreaterThanOrEqualTo(WORKLOAD.records());
+			// the kill hit a backlog of full batches, one of them in flight on each listener thread
+			assertThat(registry.get("sawmill.batch.in.flight").counter().count()).isPositive();
 		}
 	}
 
