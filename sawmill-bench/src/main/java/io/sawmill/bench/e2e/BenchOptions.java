@@ -88,7 +88,7 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 				  --fields=5 --value-bytes=20 --id-space=200000 --partitions=6
 				  --sequential-sample=4000  records sent one command at a time, then extrapolated
 				  --verify-sample=2000    hashes and TTLs read back after each run
-				  --warm-up=300000        records each measured consumer strategy drains first, unreported, so the JIT has compiled its data path
+				  --warm-up=300000        records each measured consumer strategy drains first, then (not with --quick) one whole cell, unreported, so the JIT has compiled its data path (0: neither)
 				  --out=bench-results/<timestamp>
 				""";
 	}

@@ -102,7 +102,7 @@ public final class EndToEndBenchmark {
 					for (int batch : options.batchSizes()) {
 						for (String strategy : List.of("template", "sawmill")) {
 							if (options.strategies().contains(strategy)) {
-								rows.add(cell(kafka, redis, strategy, rtt, batch, host, port));
+								rows.add(cell(kafka, redis, strategy, rtt, batch, host, port, false));
 							}
 						}
 					}
@@ -148,6 +148,11 @@ public final class EndToEndBenchmark {
 	 * measure compiled code (a service runs for hours) and JIT warm-up does not favour whichever
 	 * strategy runs later. A strategy left out of {@code --strategies} is not warmed up either: its
 	 * code would only change the JIT's profile of the libraries both use (Lettuce, the Kafka client).
+	 * Then (not with {@code --quick}, which must stay under 2 minutes) each runs one whole cell (idle
+	 * and busy, direct, the first batch size), unreported: after
+	 * the drain alone, the first rows still ran 20–40% slower than the same cell later in the run,
+	 * also after a minute's pause, after a 1,000,000-record drain and after three drains by
+	 * consumers started afresh.
 	 */
 	private void warmUp(KafkaBrokerProcess kafka, RedisServerProcess redis) throws Exception {
 		int records = options.warmUp();
@@ -166,6 +171,9 @@ public final class EndToEndBenchmark {
 				await(recorder, records, Duration.ofMinutes(2));
 			}
 		}
+		for (String strategy : options.quick() ? List.<String>of() : consumers) {
+			cell(kafka, redis, strategy, 0, options.batchSizes().get(0), redis.host(), redis.port(), true);
+		}
 		Verification.flushAll(redis.host(), redis.port());
 	}
 
@@ -183,13 +191,15 @@ public final class EndToEndBenchmark {
 				Row.rttLabel(rtt), sample.records(), sample.perRecordNanos() / 1e6, sample.p50() / 1e6, sample.p99() / 1e6,
 				verified.text()));
 		for (int batch : options.batchSizes()) {
-			rows.add(new Row("sequential", rtt, batch, null, null, sample, verified.ok(), verified.text(), 0, 0));
+			rows.add(new Row("sequential", rtt, batch, null, null, sample, verified.ok(), verified.text(), 0, 0, null));
 		}
 	}
 
+	/** One row: the idle load, then the busy backlog; {@code warmUp} runs it unreported, for the JIT. */
 	private Row cell(KafkaBrokerProcess kafka, RedisServerProcess redis, String strategy, double rtt, int batch,
-			String host, int port) throws Exception {
-		String label = String.format(Locale.ROOT, "%s, RTT %s, batch %,d", strategy, Row.rttLabel(rtt), batch);
+			String host, int port, boolean warmUp) throws Exception {
+		String label = String.format(Locale.ROOT, "%s%s, RTT %s, batch %,d", warmUp ? "warm-up cell: " : "", strategy,
+				Row.rttLabel(rtt), batch);
 		int cell = ++cellNumber;
 
 		Verification.flushAll(redis.host(), redis.port());
@@ -207,6 +217,7 @@ public final class EndToEndBenchmark {
 		idleVerified = Verification.verify(redis.host(), redis.port(), workload, idleRecords, options.verifySample(),
 				options.ttl());
 
+		RedisCeiling.Result ceiling = options.quick() || warmUp ? null : ceilingNextTo(label, redis);
 		Verification.flushAll(redis.host(), redis.port());
 		BatchRecorder busy = new BatchRecorder();
 		long fullGcsBefore = fullGcs();
@@ -228,7 +239,32 @@ public final class EndToEndBenchmark {
 		return new Row(strategy, rtt, batch, idle.summary(), busySummary, null,
 				complete && idleVerified.ok() && busyVerified.ok(),
 				"idle " + idleVerified.text() + "; busy " + busyVerified.text() + (complete ? "" : "; INCOMPLETE (timed out)"),
-				fullGcs, peakHeap);
+				fullGcs, peakHeap, ceiling);
+	}
+
+	/**
+	 * The ceiling again, right before a busy run: on a shared machine the speed drifts during a run
+	 * (the template loop moved by up to 30% between two runs of the same code), so a row is
+	 * compared with the ceiling of its own moment. Half the requests of the opening measurement,
+	 * still the best of {@value RedisCeiling#ATTEMPTS}.
+	 */
+	private RedisCeiling.Result ceilingNextTo(String label, RedisServerProcess redis) {
+		Optional<Path> redisBenchmark = RedisCeiling.locate();
+		if (redisBenchmark.isEmpty()) {
+			return null;
+		}
+		status.step("Redis ceiling before busy: " + label, 0, () -> 0);
+		try {
+			RedisCeiling.Result ceiling = RedisCeiling.measure(redisBenchmark.get(), redis.port(), 500_000,
+					options.idSpace(), options.fields(), options.valueBytes());
+			note(String.format(Locale.ROOT, "Redis ceiling before busy %s (%s): %,.0f records/s", label, ceiling.how(),
+					ceiling.recordsPerSecond()));
+			return ceiling;
+		}
+		catch (Exception ex) {
+			note("Redis ceiling before busy " + label + ": not measured, " + ex.getMessage());
+			return null;
+		}
 	}
 
 	private AutoCloseable consumer(String strategy, KafkaBrokerProcess kafka, String topic, String group, int batch,

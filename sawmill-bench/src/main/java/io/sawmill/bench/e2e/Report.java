@@ -13,25 +13,28 @@ final class Report {
 
 	static String markdownTable(List<Row> rows, RedisCeiling.Result ceiling, long backlog) {
 		StringBuilder md = new StringBuilder();
-		md.append("| strategy | RTT | batch | idle P50 | idle P99 | idle max | busy P50 | busy P99 | busy max | records/s (busy) | × Redis ceiling | drain ")
+		md.append("| strategy | RTT | batch | idle P50 | idle P99 | idle max | busy P50 | busy P99 | busy max | records/s (busy) | Redis ceiling next to it | × that ceiling | drain ")
 			.append(String.format(Locale.ROOT, "%,d", backlog))
 			.append(" | verified |\n");
-		md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+		md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
 		for (Row row : rows) {
-			String ratio = ceiling == null ? "n/a" : String.format(Locale.ROOT, "%.2f", row.recordsPerSecond() / ceiling.recordsPerSecond());
+			RedisCeiling.Result own = row.ceilingOr(ceiling);
+			String ratio = own == null ? "n/a" : String.format(Locale.ROOT, "%.2f", row.recordsPerSecond() / own.recordsPerSecond());
+			String next = row.ceiling() != null ? String.format(Locale.ROOT, "%,.0f", row.ceiling().recordsPerSecond())
+					: own == null ? "n/a" : String.format(Locale.ROOT, "%,.0f (opening)", own.recordsPerSecond());
 			if (row.extrapolated()) {
 				String batch = "≈ " + ms(row.sequential().batchNanos(row.batchSize())) + " *";
-				md.append(String.format(Locale.ROOT, "| %s * | %s | %,d | %s | %s | %s | %s | %s | %s | %,.0f * | %s | ≈ %s * | %s |%n",
+				md.append(String.format(Locale.ROOT, "| %s * | %s | %,d | %s | %s | %s | %s | %s | %s | %,.0f * | %s | %s | ≈ %s * | %s |%n",
 						row.strategy(), Row.rttLabel(row.rttMs()), row.batchSize(), batch, batch, "n/a", batch, batch, "n/a",
-						row.recordsPerSecond(), ratio, duration(backlog / row.recordsPerSecond()),
+						row.recordsPerSecond(), next, ratio, duration(backlog / row.recordsPerSecond()),
 						row.verified() ? "yes (sample)" : "**NO**"));
 				continue;
 			}
-			md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %s | %s | %s | %s | %s | %s | %,.0f | %s | %s | %s |%n",
+			md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %s | %s | %s | %s | %s | %s | %,.0f | %s | %s | %s | %s |%n",
 					row.strategy(), Row.rttLabel(row.rttMs()), row.batchSize(), row.idle() == null ? "n/a" : ms(row.idle().p50()),
 					row.idle() == null ? "n/a" : ms(row.idle().p99()), row.idle() == null ? "n/a" : ms(row.idle().max()),
 					row.busy() == null ? "n/a" : ms(row.busy().p50()), row.busy() == null ? "n/a" : ms(row.busy().p99()),
-					row.busy() == null ? "n/a" : ms(row.busy().max()), row.recordsPerSecond(), ratio,
+					row.busy() == null ? "n/a" : ms(row.busy().max()), row.recordsPerSecond(), next, ratio,
 					row.busy() == null ? "n/a" : duration(row.busy().spanNanos() / 1e9), row.verified() ? "yes" : "**NO**"));
 		}
 		return md.toString();
@@ -39,17 +42,18 @@ final class Report {
 
 	static String csv(List<Row> rows) {
 		StringBuilder csv = new StringBuilder(
-				"strategy,rtt_ms,batch,extrapolated,idle_batches,idle_p50_ms,idle_p99_ms,idle_max_ms,busy_batches,busy_p50_ms,busy_p99_ms,busy_max_ms,records_per_s,busy_drain_s,verified,full_gcs,peak_heap_mb\n");
+				"strategy,rtt_ms,batch,extrapolated,idle_batches,idle_p50_ms,idle_p99_ms,idle_max_ms,busy_batches,busy_p50_ms,busy_p99_ms,busy_max_ms,records_per_s,busy_drain_s,verified,full_gcs,peak_heap_mb,ceiling_next_to_it_records_per_s\n");
 		for (Row row : rows) {
 			BatchRecorder.Summary idle = row.idle();
 			BatchRecorder.Summary busy = row.busy();
-			csv.append(String.format(Locale.ROOT, "%s,%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.0f,%s,%s,%d,%d%n", row.strategy(),
+			csv.append(String.format(Locale.ROOT, "%s,%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.0f,%s,%s,%d,%d,%s%n", row.strategy(),
 					row.rttMs(), row.batchSize(), row.extrapolated(), idle == null ? "" : idle.batches(),
 					idle == null ? "" : msRaw(idle.p50()), idle == null ? "" : msRaw(idle.p99()),
 					idle == null ? "" : msRaw(idle.max()), busy == null ? "" : busy.batches(), msRaw(row.busyP50()),
 					msRaw(row.busyP99()), busy == null ? "" : msRaw(busy.max()), row.recordsPerSecond(),
 					busy == null ? "" : String.format(Locale.ROOT, "%.2f", busy.spanNanos() / 1e9), row.verified(),
-					row.fullGcs(), row.peakHeapBytes() >> 20));
+					row.fullGcs(), row.peakHeapBytes() >> 20,
+					row.ceiling() == null ? "" : String.format(Locale.ROOT, "%.0f", row.ceiling().recordsPerSecond())));
 		}
 		return csv.toString();
 	}
@@ -62,11 +66,15 @@ final class Report {
 				continue;
 			}
 			String where = "batch " + String.format(Locale.ROOT, "%,d", sawmill.batchSize()) + " at " + Row.rttLabel(sawmill.rttMs());
-			if (sawmill.rttMs() == 0 && ceiling != null) {
-				double ratio = sawmill.recordsPerSecond() / ceiling.recordsPerSecond();
+			RedisCeiling.Result own = sawmill.ceilingOr(ceiling);
+			if (sawmill.rttMs() == 0 && own != null) {
+				double ratio = sawmill.recordsPerSecond() / own.recordsPerSecond();
+				String opening = sawmill.ceiling() == null || ceiling == null ? " (the run's opening ceiling)"
+						: String.format(Locale.ROOT, " (ceiling measured right before; against the run's opening ceiling %,.0f: %.2f)",
+								ceiling.recordsPerSecond(), sawmill.recordsPerSecond() / ceiling.recordsPerSecond());
 				lines.add(verdict(ratio >= 0.6, String.format(Locale.ROOT,
-						"Sawmill ≥ 0.6 × Redis ceiling (%s): %,.0f / %,.0f = %.2f", where, sawmill.recordsPerSecond(),
-						ceiling.recordsPerSecond(), ratio)));
+						"Sawmill ≥ 0.6 × Redis ceiling (%s): %,.0f / %,.0f = %.2f%s", where, sawmill.recordsPerSecond(),
+						own.recordsPerSecond(), ratio, opening)));
 			}
 			if (sawmill.rttMs() >= 1) {
 				find(rows, "sawmill", 0, sawmill.batchSize()).ifPresent(direct -> {
@@ -83,8 +91,8 @@ final class Report {
 						"Sawmill ≥ 2 × executePipelined (%s): %,.0f / %,.0f = %.2f", where, sawmill.recordsPerSecond(),
 						template.recordsPerSecond(), ratio)));
 			});
-			if (ceiling != null) {
-				double bound = 1.5 * (sawmill.rttMs() / 1e3 + sawmill.batchSize() / ceiling.recordsPerSecond());
+			if (own != null) {
+				double bound = 1.5 * (sawmill.rttMs() / 1e3 + sawmill.batchSize() / own.recordsPerSecond());
 				double p99 = sawmill.busy().p99() / 1e9;
 				lines.add(verdict(p99 <= bound, String.format(Locale.ROOT,
 						"busy per-batch P99 ≤ 1.5 × (RTT + commands ÷ ceiling) (%s): %.1f ms vs %.1f ms", where, p99 * 1e3,

@@ -7,9 +7,16 @@ package io.sawmill.bench.e2e;
  * @param sequential the measured sample of strategy 1, whose other numbers are extrapolated from it
  * @param fullGcs full collections during the busy run (whole benchmark JVM)
  * @param peakHeapBytes peak heap used during the busy run (whole JVM: broker, producer and consumer)
+ * @param ceiling the Redis ceiling measured right before the busy run, {@code null} when not measured
  */
 record Row(String strategy, double rttMs, int batchSize, BatchRecorder.Summary idle, BatchRecorder.Summary busy,
-		SequentialSample.Result sequential, boolean verified, String verification, long fullGcs, long peakHeapBytes) {
+		SequentialSample.Result sequential, boolean verified, String verification, long fullGcs, long peakHeapBytes,
+		RedisCeiling.Result ceiling) {
+
+	/** The ceiling to compare this row with: the one measured next to it, else the run's opening one. */
+	RedisCeiling.Result ceilingOr(RedisCeiling.Result opening) {
+		return ceiling != null ? ceiling : opening;
+	}
 
 	boolean extrapolated() {
 		return sequential != null;
