@@ -122,23 +122,33 @@ public final class EndToEndBenchmark {
 		return report(ceiling, (System.nanoTime() - started) / 1e9);
 	}
 
+	/** The opening ceiling, before anything else runs. */
 	private RedisCeiling.Result ceiling(RedisServerProcess redis) {
-		Optional<Path> redisBenchmark = RedisCeiling.locate();
-		if (redisBenchmark.isEmpty()) {
+		if (RedisCeiling.locate().isEmpty()) {
 			note("Redis ceiling: not measured, redis-benchmark is not on the PATH (apt-get install -y redis-tools)");
 			return null;
 		}
-		status.step("measuring the Redis ceiling (redis-benchmark)", 0, () -> 0);
+		return measureCeiling(redis, "measuring the Redis ceiling (redis-benchmark)", "Redis ceiling",
+				options.quick() ? 300_000 : 1_000_000);
+	}
+
+	/** Runs {@link RedisCeiling#measure} and notes the result (or why there is none) under {@code name}. */
+	private RedisCeiling.Result measureCeiling(RedisServerProcess redis, String step, String name, int requests) {
+		Optional<Path> redisBenchmark = RedisCeiling.locate();
+		if (redisBenchmark.isEmpty()) {
+			return null;
+		}
+		status.step(step, 0, () -> 0);
 		try {
-			RedisCeiling.Result ceiling = RedisCeiling.measure(redisBenchmark.get(), redis.port(),
-					options.quick() ? 300_000 : 1_000_000, options.idSpace(), options.fields(), options.valueBytes());
+			RedisCeiling.Result ceiling = RedisCeiling.measure(redisBenchmark.get(), redis.port(), requests,
+					options.idSpace(), options.fields(), options.valueBytes());
 			note(String.format(Locale.ROOT,
-					"Redis ceiling (%s, direct): HSET %,.0f/s, EXPIRE %,.0f/s → %,.0f records/s (HSET + EXPIRE)", ceiling.how(),
+					"%s (%s, direct): HSET %,.0f/s, EXPIRE %,.0f/s → %,.0f records/s (HSET + EXPIRE)", name, ceiling.how(),
 					ceiling.hsetPerSecond(), ceiling.expirePerSecond(), ceiling.recordsPerSecond()));
 			return ceiling;
 		}
 		catch (Exception ex) {
-			note("Redis ceiling: not measured, " + ex.getMessage());
+			note(name + ": not measured, " + ex.getMessage());
 			return null;
 		}
 	}
@@ -249,22 +259,7 @@ public final class EndToEndBenchmark {
 	 * still the best of {@value RedisCeiling#ATTEMPTS}.
 	 */
 	private RedisCeiling.Result ceilingNextTo(String label, RedisServerProcess redis) {
-		Optional<Path> redisBenchmark = RedisCeiling.locate();
-		if (redisBenchmark.isEmpty()) {
-			return null;
-		}
-		status.step("Redis ceiling before busy: " + label, 0, () -> 0);
-		try {
-			RedisCeiling.Result ceiling = RedisCeiling.measure(redisBenchmark.get(), redis.port(), 500_000,
-					options.idSpace(), options.fields(), options.valueBytes());
-			note(String.format(Locale.ROOT, "Redis ceiling before busy %s (%s): %,.0f records/s", label, ceiling.how(),
-					ceiling.recordsPerSecond()));
-			return ceiling;
-		}
-		catch (Exception ex) {
-			note("Redis ceiling before busy " + label + ": not measured, " + ex.getMessage());
-			return null;
-		}
+		return measureCeiling(redis, "Redis ceiling before busy: " + label, "Redis ceiling before busy " + label, 500_000);
 	}
 
 	private AutoCloseable consumer(String strategy, KafkaBrokerProcess kafka, String topic, String group, int batch,
