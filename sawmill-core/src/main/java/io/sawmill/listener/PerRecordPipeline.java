@@ -195,7 +195,8 @@ final class PerRecordPipeline {
 			if (outcome == null && failure == null) {
 				try {
 					PipelineResult result = replies.await();
-					long took = System.nanoTime() - started;
+					// to the last reply, not to now: with a batch in flight, the thread mapped and sent the next one since
+					long took = Math.max(0, replies.lastReplyNanos() - started);
 					metrics.pipelineCompleted(Duration.ofNanos(took), result.commands());
 					outcome = outcome(records, owner, result);
 					circuit.breaker().onResult(took, TimeUnit.NANOSECONDS, outcome);

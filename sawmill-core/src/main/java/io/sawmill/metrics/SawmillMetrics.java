@@ -61,7 +61,7 @@ public final class SawmillMetrics {
 			.serviceLevelObjectives(slos)
 			.register(registry);
 		this.pipelineDuration = Timer.builder("sawmill.redis.pipeline.duration")
-			.description("Redis round trip of one batch: first command sent to its replies read")
+			.description("Redis round trip of one batch: from sending its first command to the arrival of its last reply")
 			.tag("group", group)
 			.publishPercentileHistogram()
 			.publishPercentiles(0.5, 0.99)

@@ -50,6 +50,16 @@ public interface RedisBatchWriter extends AutoCloseable {
 		 * @return as {@link RedisBatchWriter#write}
 		 */
 		PipelineResult await();
+
+		/**
+		 * When the last reply arrived, as {@link System#nanoTime()}; call after {@link #await}. A
+		 * batch's round trip is timed to it, not to the await, which may come after the thread did
+		 * other work (mapped and sent the next batch). Writers that do not track it keep this
+		 * default, the time of the call: the round trip then includes that work.
+		 */
+		default long lastReplyNanos() {
+			return System.nanoTime();
+		}
 	}
 
 	/** A round trip to Redis on the writing path; throws when Redis cannot be reached. */

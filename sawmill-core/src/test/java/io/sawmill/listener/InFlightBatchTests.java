@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.kafka.listener.ListenerExecutionFailedException;
 import org.springframework.kafka.support.Acknowledgment;
 
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sawmill.deadletter.DeadLetterPublisher;
 import io.sawmill.mapping.RedisWrite;
@@ -123,6 +125,21 @@ class InFlightBatchTests {
 				"commit async 6");
 		assertThat(keptInFlight()).isEqualTo(1);
 		assertThat(registry.get("sawmill.batch.duration").timer().count()).isEqualTo(2);
+	}
+
+	@Test
+	void shouldTimeTheRoundTripOfABatchInFlightToItsLastReplyNotToTheCallThatAwaitsIt() {
+		// a round trip no listener call could take here, so the timer can only have it from the writer
+		writer.roundTrip(Duration.ofMinutes(1));
+
+		listener.onMessage(batch(0), acknowledgment, consumer);
+		behind(false);
+		listener.onMessage(batch(3), acknowledgment, consumer);
+
+		Timer roundTrips = registry.get("sawmill.redis.pipeline.duration").timer();
+		assertThat(roundTrips.count()).isEqualTo(2);
+		assertThat(roundTrips.max(TimeUnit.SECONDS)).isBetween(60.0, 70.0);
+		assertThat(roundTrips.totalTime(TimeUnit.SECONDS)).isBetween(120.0, 140.0);
 	}
 
 	@Test
@@ -233,8 +250,15 @@ class InFlightBatchTests {
 
 		private int failuresLeft;
 
+		private Duration roundTrip = Duration.ZERO;
+
 		SplitWriter(List<String> events) {
 			this.events = events;
+		}
+
+		/** When each batch's last reply "arrives", counted from its send. */
+		void roundTrip(Duration roundTrip) {
+			this.roundTrip = roundTrip;
 		}
 
 		void failKey(String key, int attempts) {
@@ -262,9 +286,18 @@ class InFlightBatchTests {
 					applied.add(keys.get(i));
 				}
 			}
-			return () -> {
-				events.add("await " + name + (failures.isEmpty() ? "" : " (" + failingKey + " failed)"));
-				return new PipelineResult(writes.size(), 1, failures);
+			long lastReply = System.nanoTime() + roundTrip.toNanos();
+			return new Sent() {
+				@Override
+				public PipelineResult await() {
+					events.add("await " + name + (failures.isEmpty() ? "" : " (" + failingKey + " failed)"));
+					return new PipelineResult(writes.size(), 1, failures);
+				}
+
+				@Override
+				public long lastReplyNanos() {
+					return lastReply;
+				}
 			};
 		}
 

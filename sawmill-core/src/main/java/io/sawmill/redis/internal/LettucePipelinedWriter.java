@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -100,12 +99,35 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 		Channel channel = connection.directChannel();
 		Sent sent = channel != null ? sendToChannel(channel, writes, deadline)
 				: sendThroughEndpoint(connection, writes, deadline);
-		return () -> {
-			PipelineResult result = sent.await();
-			if (!result.succeeded() && isConnectionFailure(result.failures())) {
-				replaceConnection(connection);
+		return new Sent() {
+			@Override
+			public PipelineResult await() {
+				PipelineResult result = sent.await();
+				if (!result.succeeded() && isConnectionFailure(result.failures())) {
+					replaceConnection(connection);
+				}
+				return result;
 			}
-			return result;
+
+			@Override
+			public long lastReplyNanos() {
+				return sent.lastReplyNanos();
+			}
+		};
+	}
+
+	/** A batch on the wire whose replies land in {@code replies}; {@code collect} reads their outcome. */
+	private static Sent sent(BatchReplies replies, Supplier<PipelineResult> collect) {
+		return new Sent() {
+			@Override
+			public PipelineResult await() {
+				return collect.get();
+			}
+
+			@Override
+			public long lastReplyNanos() {
+				return replies.lastArrivedNanos();
+			}
 		};
 	}
 
@@ -116,7 +138,7 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 	private Sent sendToChannel(Channel channel, List<RedisWrite> writes, long deadline) {
 		int count = writes.size();
 		int max = config.maxCommandsPerChunk();
-		CountDownLatch replies = new CountDownLatch(count);
+		BatchReplies replies = new BatchReplies(count);
 		ReplySlot[] slots = new ReplySlot[count];
 		int chunks = 0;
 		long encodedBytes = 0;
@@ -140,10 +162,10 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 		}
 		bytesPerCommand = (int) Math.min(1 << 20, encodedBytes / count + 8);
 		int flushes = chunks;
-		return () -> {
+		return sent(replies, () -> {
 			boolean interrupted = false;
 			try {
-				replies.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+				replies.await(Math.max(0, deadline - System.nanoTime()));
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
@@ -159,7 +181,7 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 				}
 			}
 			return new PipelineResult(count, flushes, failures);
-		};
+		});
 	}
 
 	/**
@@ -168,12 +190,15 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 	 */
 	private Sent sendThroughEndpoint(DedicatedConnection connection, List<RedisWrite> writes, long deadline) {
 		List<RedisFuture<?>> replies = new ArrayList<>(writes.size());
+		BatchReplies arrivals = new BatchReplies(writes.size());
 		int chunks = 0;
 		int inChunk = 0;
 		int max = config.maxCommandsPerChunk();
 		try {
 			for (RedisWrite write : writes) {
-				replies.add(CommandDispatcher.dispatch(connection.commands(), write));
+				RedisFuture<?> reply = CommandDispatcher.dispatch(connection.commands(), write);
+				reply.whenComplete(arrivals);
+				replies.add(reply);
 				if (++inChunk == max) {
 					connection.flush();
 					chunks++;
@@ -190,7 +215,7 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 			return () -> failed;
 		}
 		int flushes = chunks;
-		return () -> new PipelineResult(writes.size(), flushes, awaitReplies(writes, replies, deadline));
+		return sent(arrivals, () -> new PipelineResult(writes.size(), flushes, awaitReplies(writes, replies, deadline)));
 	}
 
 	private RedisCommandTimeoutException timeout() {

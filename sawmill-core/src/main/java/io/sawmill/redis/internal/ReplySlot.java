@@ -3,7 +3,6 @@ package io.sawmill.redis.internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CountDownLatch;
 
 import io.lettuce.core.internal.ExceptionFactory;
 import io.lettuce.core.output.CommandOutput;
@@ -17,11 +16,11 @@ import io.sawmill.mapping.RedisWrite;
  * One command of a batch written straight to the channel, and the place its reply lands: it is its
  * own {@link CommandOutput}, so a command costs one object instead of Lettuce's command, async
  * future and output. Its bytes are encoded up front by {@link RespEncoder}. Only the outcome is kept — done,
- * or failed with the error reply, the cancellation or the write failure — and the batch's latch is
+ * or failed with the error reply, the cancellation or the write failure — and the batch's replies are
  * counted down exactly once, on the first of them.
  * <p>
  * Completed by Lettuce's event loop (or by the write's failure listener); read by the writing
- * thread after the latch, which orders the reads after the writes.
+ * thread after the batch's await, which orders the reads after the writes.
  */
 final class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], Object> {
 
@@ -50,7 +49,7 @@ final class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], by
 
 	private final int length;
 
-	private final CountDownLatch replies;
+	private final BatchReplies replies;
 
 	@SuppressWarnings("unused") // through STATE
 	private volatile int state;
@@ -58,7 +57,7 @@ final class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], by
 	private Throwable failure;
 
 	/** Appends the command to the chunk's encoding. */
-	ReplySlot(RedisWrite write, RespEncoder encoding, CountDownLatch replies) {
+	ReplySlot(RedisWrite write, RespEncoder encoding, BatchReplies replies) {
 		this.write = write;
 		this.encoding = encoding;
 		this.offset = encoding.append(write);
@@ -66,7 +65,7 @@ final class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], by
 		this.replies = replies;
 	}
 
-	/** The failure, or null when Redis acknowledged the command (or nothing arrived yet); call after the latch. */
+	/** The failure, or null when Redis acknowledged the command (or nothing arrived yet); call after the batch's await. */
 	Throwable failure() {
 		return failure;
 	}
@@ -76,7 +75,7 @@ final class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], by
 		return state == SUCCEEDED;
 	}
 
-	/** Whether a reply, a failure or a cancellation arrived; call after the latch. */
+	/** Whether a reply, a failure or a cancellation arrived; call after the batch's await. */
 	@Override
 	public boolean isDone() {
 		return state != PENDING;
@@ -94,15 +93,15 @@ final class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], by
 			completeExceptionally(ExceptionFactory.createExecutionException(getError()));
 		}
 		else if (STATE.compareAndSet(this, PENDING, SUCCEEDED)) {
-			replies.countDown();
+			replies.arrived();
 		}
 	}
 
 	@Override
 	public boolean completeExceptionally(Throwable cause) {
 		if (STATE.compareAndSet(this, PENDING, FAILED)) {
-			failure = cause; // published to the writing thread by the latch
-			replies.countDown();
+			failure = cause; // published to the writing thread by the batch's await
+			replies.arrived();
 			return true;
 		}
 		return false;

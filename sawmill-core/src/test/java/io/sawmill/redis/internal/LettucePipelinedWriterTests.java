@@ -35,6 +35,7 @@ import io.netty.channel.ChannelPromise;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
+import io.sawmill.redis.RedisBatchWriter;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
@@ -250,6 +251,21 @@ class LettucePipelinedWriterTests {
 		assertThat(flushes.get() - before).isEqualTo(1);
 		assertThat(result.chunks()).isEqualTo(1);
 		assertThat(existing(5_000)).isEqualTo(5_000);
+	}
+
+	@Test
+	void shouldTimeTheRoundTripToTheArrivalOfTheLastReplyNotToTheAwait() {
+		LettucePipelinedWriter writer = connectedWriter(1_000);
+		long beforeSend = System.nanoTime();
+
+		RedisBatchWriter.Sent sent = writer.send(hashes(2_500));
+		// the PING goes out on the same connection after the batch, so its reply comes after all of the batch's
+		writer.ping();
+		long repliesArrived = System.nanoTime();
+		PipelineResult result = sent.await();
+
+		assertThat(result.succeeded()).isTrue();
+		assertThat(sent.lastReplyNanos()).isBetween(beforeSend, repliesArrived);
 	}
 
 	@Test

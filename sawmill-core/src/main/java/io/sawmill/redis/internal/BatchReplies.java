@@ -1,0 +1,58 @@
+package io.sawmill.redis.internal;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+
+/**
+ * Counts the replies of one batch down and keeps the time the last one arrived, so that the round
+ * trip is timed to the reply rather than to the moment the writing thread came back for it (with a
+ * batch in flight, that is after it mapped and sent the next one).
+ * <p>
+ * Counted down on Lettuce's event loop (or by a write's failure listener); awaited by the writing
+ * thread, for which the latch orders the time's write before its read.
+ */
+final class BatchReplies implements BiConsumer<Object, Throwable> {
+
+	private final AtomicInteger remaining;
+
+	private final CountDownLatch all = new CountDownLatch(1);
+
+	private volatile long lastArrivedNanos;
+
+	BatchReplies(int count) {
+		if (count <= 0) {
+			throw new IllegalArgumentException("count must be greater than 0, but was " + count);
+		}
+		this.remaining = new AtomicInteger(count);
+	}
+
+	/** One reply (or failure) arrived; called once per command. */
+	void arrived() {
+		if (remaining.decrementAndGet() == 0) {
+			lastArrivedNanos = System.nanoTime();
+			all.countDown();
+		}
+	}
+
+	/** As a completion callback of a Lettuce future. */
+	@Override
+	public void accept(Object reply, Throwable failure) {
+		arrived();
+	}
+
+	/** @return whether every reply arrived within the time given */
+	boolean await(long nanos) throws InterruptedException {
+		return all.await(nanos, TimeUnit.NANOSECONDS);
+	}
+
+	/**
+	 * When the last reply arrived ({@link System#nanoTime()}); while some are still missing (the
+	 * batch timed out, or a callback has not run yet), the time of this call.
+	 */
+	long lastArrivedNanos() {
+		long last = lastArrivedNanos;
+		return last != 0 ? last : System.nanoTime();
+	}
+}
