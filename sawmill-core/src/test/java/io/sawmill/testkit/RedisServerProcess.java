@@ -184,7 +184,7 @@ public final class RedisServerProcess implements AutoCloseable {
 		}
 	}
 
-	private static void sleep(Duration duration) {
+	static void sleep(Duration duration) {
 		try {
 			Thread.sleep(duration.toMillis());
 		}

@@ -1,5 +1,8 @@
 package io.sawmill.redis.internal;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulConnection;
@@ -7,6 +10,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.netty.channel.Channel;
 
@@ -17,6 +21,8 @@ import io.netty.channel.Channel;
  * shard connection at once).
  */
 final class DedicatedConnection implements AutoCloseable {
+
+	private static final Logger log = LoggerFactory.getLogger(DedicatedConnection.class);
 
 	private final StatefulConnection<byte[], byte[]> connection;
 	private final RedisClusterAsyncCommands<byte[], byte[]> commands;
@@ -34,13 +40,40 @@ final class DedicatedConnection implements AutoCloseable {
 	static DedicatedConnection open(AbstractRedisClient client) {
 		if (client instanceof RedisClusterClient cluster) {
 			StatefulRedisClusterConnection<byte[], byte[]> connection = cluster.connect(ByteArrayCodec.INSTANCE);
-			return new DedicatedConnection(connection, connection.async(), false);
+			DedicatedConnection dedicated = new DedicatedConnection(connection, connection.async(), false);
+			dedicated.connectMasters();
+			return dedicated;
 		}
 		if (client instanceof RedisClient standalone) {
 			StatefulRedisConnection<byte[], byte[]> connection = standalone.connect(ByteArrayCodec.INSTANCE);
 			return new DedicatedConnection(connection, connection.async(), true);
 		}
 		throw new IllegalStateException("unsupported Redis client " + client.getClass().getName());
+	}
+
+	/**
+	 * On a cluster connection, connects to every master not yet connected; a no-op otherwise. Lettuce
+	 * connects to a master on the first command routed to it and writes the commands queued meanwhile
+	 * from the connect's callback: out of order, and possibly after the writer's last flush, where
+	 * they wait for the next one (redis/lettuce#1111). Called when the connection opens and before
+	 * each batch, so a master that a topology refresh added is connected before commands go to it.
+	 * Connections already open are looked up, not opened again.
+	 */
+	void connectMasters() {
+		if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
+			for (RedisClusterNode node : cluster.getPartitions()) {
+				if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
+					try {
+						// by host and port, the connection that slot-routed commands use (not by node id)
+						cluster.getConnection(node.getUri().getHost(), node.getUri().getPort());
+					}
+					catch (RuntimeException ex) {
+						// the commands routed to it fail on their own and are retried; the others go ahead
+						log.debug("Could not connect to Redis master {}", node.getUri(), ex);
+					}
+				}
+			}
+		}
 	}
 
 	RedisClusterAsyncCommands<byte[], byte[]> commands() {

@@ -195,6 +195,7 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 		int inChunk = 0;
 		int max = config.maxCommandsPerChunk();
 		try {
+			connection.connectMasters();
 			for (RedisWrite write : writes) {
 				RedisFuture<?> reply = CommandDispatcher.dispatch(connection.commands(), write);
 				reply.whenComplete(arrivals);
