@@ -3,17 +3,21 @@ package io.sawmill.bench.e2e;
 import java.util.Arrays;
 
 /**
- * Per-batch timings of one run: when each batch ended, how long it took from poll to commit, and how
- * many records it had. Thread-safe (listener threads record, the status line reads).
+ * Per-batch timings of one run: when each batch ended, how long it took from poll to commit, how
+ * many records it had, and, separately, how long each batch's Redis write took. Thread-safe
+ * (listener threads and Lettuce's event loop record, the status line reads).
  */
 final class BatchRecorder {
 
 	private long[] ends = new long[1024];
 	private long[] durations = new long[1024];
+	private long[] writes = new long[1024];
 	private int count;
+	private int writeCount;
 	private long records;
 	private long firstStart = Long.MAX_VALUE;
 
+	/** A batch committed: {@code durationNanos} from the return of its poll to its commit. */
 	synchronized void record(long endNanos, long durationNanos, int batchRecords) {
 		if (count == ends.length) {
 			ends = Arrays.copyOf(ends, count * 2);
@@ -24,6 +28,14 @@ final class BatchRecorder {
 		count++;
 		records += batchRecords;
 		firstStart = Math.min(firstStart, endNanos - durationNanos);
+	}
+
+	/** A batch's Redis write: its commands sent, every reply arrived. */
+	synchronized void recordWrite(long durationNanos) {
+		if (writeCount == writes.length) {
+			writes = Arrays.copyOf(writes, writeCount * 2);
+		}
+		writes[writeCount++] = durationNanos;
 	}
 
 	synchronized long records() {
@@ -44,10 +56,8 @@ final class BatchRecorder {
 	}
 
 	synchronized Summary summary() {
-		long[] sorted = Arrays.copyOf(durations, count);
-		Arrays.sort(sorted);
-		return new Summary(count, records, percentile(sorted, 0.5), percentile(sorted, 0.99),
-				count == 0 ? 0 : sorted[count - 1], spanNanos());
+		return new Summary(count, records, Percentiles.of(durations, count), Percentiles.of(writes, writeCount),
+				spanNanos());
 	}
 
 	static long percentile(long[] sorted, double p) {
@@ -57,11 +67,25 @@ final class BatchRecorder {
 		return sorted[Math.max(0, (int) Math.ceil(sorted.length * p) - 1)];
 	}
 
-	/** Nearest-rank percentiles of the per-batch durations, in nanoseconds. */
-	record Summary(int batches, long records, long p50, long p99, long max, long spanNanos) {
+	/**
+	 * @param pollToCommit from the return of each batch's poll to its commit
+	 * @param write each batch's Redis write (per strategy: see {@link BatchRecorder#recordWrite})
+	 */
+	record Summary(int batches, long records, Percentiles pollToCommit, Percentiles write, long spanNanos) {
 
 		double recordsPerSecond() {
 			return spanNanos == 0 ? 0 : records / (spanNanos / 1e9);
+		}
+	}
+
+	/** Nearest-rank percentiles of durations, in nanoseconds; all 0 when there were none. */
+	record Percentiles(int samples, long p50, long p99, long max) {
+
+		static Percentiles of(long[] durations, int count) {
+			long[] sorted = Arrays.copyOf(durations, count);
+			Arrays.sort(sorted);
+			return new Percentiles(count, percentile(sorted, 0.5), percentile(sorted, 0.99),
+					count == 0 ? 0 : sorted[count - 1]);
 		}
 	}
 }

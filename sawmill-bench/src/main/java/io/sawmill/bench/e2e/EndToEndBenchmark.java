@@ -242,9 +242,11 @@ public final class EndToEndBenchmark {
 		BatchRecorder.Summary busySummary = busy.summary();
 		boolean complete = busySummary.records() >= options.backlog() && idle.records() >= idleRecords;
 		status.println(String.format(Locale.ROOT,
-				"%-38s idle P99 %9s | busy P50 %9s P99 %9s max %9s | %,9.0f records/s, drained in %s | idle %s | busy %s",
-				label, Report.ms(idle.summary().p99()), Report.ms(busySummary.p50()), Report.ms(busySummary.p99()),
-				Report.ms(busySummary.max()), busySummary.recordsPerSecond(), Report.duration(busySummary.spanNanos() / 1e9),
+				"%-38s write: idle P99 %9s, busy P50 %9s P99 %9s max %9s | busy poll→commit P99 %9s | %,9.0f records/s, drained in %s | idle %s | busy %s",
+				label, Report.ms(idle.summary().write().p99()), Report.ms(busySummary.write().p50()),
+				Report.ms(busySummary.write().p99()), Report.ms(busySummary.write().max()),
+				Report.ms(busySummary.pollToCommit().p99()), busySummary.recordsPerSecond(),
+				Report.duration(busySummary.spanNanos() / 1e9),
 				idleVerified.text(), busyVerified.text()));
 		return new Row(strategy, rtt, batch, idle.summary(), busySummary, null,
 				complete && idleVerified.ok() && busyVerified.ok(),

@@ -22,7 +22,10 @@ import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
-/** The PNG plots of a run: P99 per batch vs batch size for each RTT, and throughput per strategy per RTT. */
+/**
+ * The PNG plots of a run: P99 per batch vs batch size for each RTT (the batch's Redis write, idle and
+ * busy, and its poll-to-commit span, busy), and throughput per strategy per RTT.
+ */
 final class Plots {
 
 	private Plots() {
@@ -35,23 +38,23 @@ final class Plots {
 		for (double rtt : new TreeSet<>(rows.stream().map(Row::rttMs).toList())) {
 			XYSeriesCollection data = new XYSeriesCollection();
 			for (String strategy : BenchOptions.ALL_STRATEGIES) {
-				XYSeries busy = new XYSeries(strategy + (strategy.equals("sequential") ? " (extrapolated)" : " busy"));
-				XYSeries idle = new XYSeries(strategy + " idle");
+				boolean sequential = strategy.equals("sequential");
+				XYSeries busy = new XYSeries(strategy + (sequential ? " (extrapolated)" : " busy, write"));
+				XYSeries idle = new XYSeries(strategy + " idle, write");
+				XYSeries busyCommit = new XYSeries(strategy + " busy, poll→commit");
 				for (Row row : rows) {
 					if (row.strategy().equals(strategy) && row.rttMs() == rtt) {
-						if (row.busyP99() > 0) {
-							busy.add(row.batchSize(), row.busyP99() / 1e6);
-						}
-						if (row.idle() != null && row.idle().p99() > 0) {
-							idle.add(row.batchSize(), row.idle().p99() / 1e6);
+						add(busy, row.batchSize(), row.busyWrite());
+						add(idle, row.batchSize(), row.idle() == null ? null : row.idle().write());
+						if (!sequential) {
+							add(busyCommit, row.batchSize(), row.busyPollToCommit());
 						}
 					}
 				}
-				if (!busy.isEmpty()) {
-					data.addSeries(busy);
-				}
-				if (!idle.isEmpty()) {
-					data.addSeries(idle);
+				for (XYSeries series : List.of(busy, idle, busyCommit)) {
+					if (!series.isEmpty()) {
+						data.addSeries(series);
+					}
 				}
 			}
 			JFreeChart chart = ChartFactory.createXYLineChart("Per-batch P99 vs batch size, RTT " + Row.rttLabel(rtt),
@@ -98,5 +101,11 @@ final class Plots {
 		ChartUtils.saveChartAsPNG(dir.resolve("throughput.png").toFile(), bars, 900, 500);
 		files.add("throughput.png");
 		return files;
+	}
+
+	private static void add(XYSeries series, int batchSize, BatchRecorder.Percentiles percentiles) {
+		if (percentiles != null && percentiles.p99() > 0) {
+			series.add(batchSize, percentiles.p99() / 1e6);
+		}
 	}
 }

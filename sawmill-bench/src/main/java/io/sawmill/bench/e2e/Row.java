@@ -30,12 +30,19 @@ record Row(String strategy, double rttMs, int batchSize, BatchRecorder.Summary i
 		return busy == null ? 0 : busy.recordsPerSecond();
 	}
 
-	long busyP50() {
-		return sequential != null ? sequential.batchNanos(batchSize) : busy == null ? 0 : busy.p50();
+	/** The busy batches' Redis writes (for the sequential strategy, extrapolated: one batch's worth of round trips). */
+	BatchRecorder.Percentiles busyWrite() {
+		return sequential != null ? extrapolatedBatch() : busy == null ? null : busy.write();
 	}
 
-	long busyP99() {
-		return sequential != null ? sequential.batchNanos(batchSize) : busy == null ? 0 : busy.p99();
+	/** The busy batches' poll-to-commit spans (extrapolated as {@link #busyWrite()} for the sequential strategy). */
+	BatchRecorder.Percentiles busyPollToCommit() {
+		return sequential != null ? extrapolatedBatch() : busy == null ? null : busy.pollToCommit();
+	}
+
+	private BatchRecorder.Percentiles extrapolatedBatch() {
+		long batch = sequential.batchNanos(batchSize);
+		return new BatchRecorder.Percentiles(0, batch, batch, batch);
 	}
 
 	static String rttLabel(double rttMs) {
