@@ -12,13 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A real Redis Cluster for tests: three masters without replicas, each a {@code redis-server} process
@@ -229,12 +227,7 @@ public final class RedisClusterProcess implements AutoCloseable {
 	@Override
 	public void close() {
 		nodes.forEach(Node::kill);
-		try (Stream<Path> files = Files.walk(dir)) {
-			files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-		}
-		catch (IOException ex) {
-			// a leftover temporary directory is not worth failing a test for
-		}
+		RedisServerProcess.deleteRecursively(dir);
 	}
 
 	private static String read(Path log) {

@@ -12,8 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * A real {@code redis-server} process on a free loopback port, for tests, benchmarks and the demo.
@@ -193,8 +195,20 @@ public final class RedisServerProcess implements AutoCloseable {
 		}
 	}
 
+	/** Kills the server and deletes its directory (its log with it). */
 	@Override
 	public void close() {
 		kill();
+		deleteRecursively(dir);
+	}
+
+	/** A leftover temporary directory is not worth failing a test for: what cannot be deleted stays. */
+	static void deleteRecursively(Path root) {
+		try (Stream<Path> files = Files.walk(root)) {
+			files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+		}
+		catch (IOException ex) {
+			// as above
+		}
 	}
 }
