@@ -54,6 +54,12 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 	 */
 	private volatile int bytesPerCommand = 128;
 
+	/**
+	 * How often a cluster batch still waiting for replies is flushed again, for the commands Lettuce
+	 * re-queued after a redirect; a batch without redirects has its replies long before.
+	 */
+	private static final long REDIRECT_FLUSH_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
 	/** A chunk's array starts no larger than this and grows as its commands need. */
 	private static final int MAX_INITIAL_CHUNK_BYTES = 64 << 20;
 
@@ -216,20 +222,25 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 			return () -> failed;
 		}
 		int flushes = chunks;
-		return sent(arrivals, () -> new PipelineResult(writes.size(), flushes, awaitReplies(writes, replies, deadline)));
+		return sent(arrivals, () -> new PipelineResult(writes.size(), flushes, awaitReplies(connection, writes, replies, deadline)));
 	}
 
 	private RedisCommandTimeoutException timeout() {
 		return new RedisCommandTimeoutException("no reply within " + config.timeout() + " (sawmill.pipeline.timeout)");
 	}
 
-	private List<PipelineResult.Failure> awaitReplies(List<RedisWrite> writes, List<RedisFuture<?>> replies,
-			long deadline) {
+	/**
+	 * Waits for the replies in slices, flushing between them: a command that Lettuce sends again after a
+	 * MOVED or ASK redirect (while slots move between masters) is queued on the other master's
+	 * connection, whose auto-flush is off as well, and would otherwise wait there until the timeout.
+	 */
+	private List<PipelineResult.Failure> awaitReplies(DedicatedConnection connection, List<RedisWrite> writes,
+			List<RedisFuture<?>> replies, long deadline) {
 		List<PipelineResult.Failure> failures = new ArrayList<>(0);
 		for (int i = 0; i < replies.size(); i++) {
 			RedisFuture<?> reply = replies.get(i);
 			try {
-				reply.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+				awaitFlushing(connection, reply, deadline);
 			}
 			catch (ExecutionException ex) {
 				failures.add(new PipelineResult.Failure(i, writes.get(i), ex.getCause()));
@@ -243,6 +254,23 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 			}
 		}
 		return failures;
+	}
+
+	private static void awaitFlushing(DedicatedConnection connection, RedisFuture<?> reply, long deadline)
+			throws ExecutionException, TimeoutException, InterruptedException {
+		while (true) {
+			long remaining = deadline - System.nanoTime();
+			try {
+				reply.get(Math.max(0, Math.min(REDIRECT_FLUSH_INTERVAL_NANOS, remaining)), TimeUnit.NANOSECONDS);
+				return;
+			}
+			catch (TimeoutException slice) {
+				if (remaining <= REDIRECT_FLUSH_INTERVAL_NANOS) {
+					throw slice;
+				}
+				connection.flush();
+			}
+		}
 	}
 
 	private static List<PipelineResult.Failure> failAll(List<RedisWrite> writes, List<? extends RedisFuture<?>> replies,
