@@ -180,12 +180,8 @@ public final class RedisClusterProcess implements AutoCloseable {
 		try (Socket socket = new Socket()) {
 			socket.connect(new InetSocketAddress(host(), port), 1_000);
 			socket.setSoTimeout(2_000);
-			StringBuilder request = new StringBuilder("*" + args.length + "\r\n");
-			for (String arg : args) {
-				request.append('$').append(arg.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(arg).append("\r\n");
-			}
 			OutputStream out = socket.getOutputStream();
-			out.write(request.toString().getBytes(StandardCharsets.UTF_8));
+			out.write(RedisServerProcess.request(args));
 			out.flush();
 			InputStream in = socket.getInputStream();
 			int type = in.read();

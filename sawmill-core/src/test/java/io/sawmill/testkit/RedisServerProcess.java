@@ -120,12 +120,8 @@ public final class RedisServerProcess implements AutoCloseable {
 	/** Sends a command over a raw connection and returns the first reply line (for plain-text servers). */
 	public String command(String... args) {
 		try (Socket socket = new Socket("127.0.0.1", port)) {
-			StringBuilder request = new StringBuilder("*" + args.length + "\r\n");
-			for (String arg : args) {
-				request.append('$').append(arg.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(arg).append("\r\n");
-			}
 			OutputStream out = socket.getOutputStream();
-			out.write(request.toString().getBytes(StandardCharsets.UTF_8));
+			out.write(request(args));
 			out.flush();
 			InputStream in = socket.getInputStream();
 			StringBuilder line = new StringBuilder();
@@ -193,6 +189,15 @@ public final class RedisServerProcess implements AutoCloseable {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	/** A command as a RESP array of bulk strings. */
+	static byte[] request(String... args) {
+		StringBuilder request = new StringBuilder("*" + args.length + "\r\n");
+		for (String arg : args) {
+			request.append('$').append(arg.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(arg).append("\r\n");
+		}
+		return request.toString().getBytes(StandardCharsets.UTF_8);
 	}
 
 	/** Kills the server and deletes its directory (its log with it). */
