@@ -22,7 +22,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
@@ -97,21 +96,8 @@ class LettucePipelinedWriterClusterTests {
 	}
 
 	@AfterAll
-	static void stopCluster() {
-		if (readerConnection != null) {
-			readerConnection.close();
-		}
-		for (AbstractRedisClient client : new AbstractRedisClient[] { readerClient, writerClient, nodeClient }) {
-			if (client != null) {
-				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-			}
-		}
-		if (resources != null) {
-			resources.shutdown(0, 2, TimeUnit.SECONDS);
-		}
-		if (cluster != null) {
-			cluster.close();
-		}
+	static void stopCluster() throws Exception {
+		Teardown.close(readerConnection, readerClient, writerClient, nodeClient, resources, cluster);
 	}
 
 	@BeforeEach

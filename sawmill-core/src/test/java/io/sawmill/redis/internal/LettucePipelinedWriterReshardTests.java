@@ -19,7 +19,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.MigrateArgs;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -104,23 +103,10 @@ class LettucePipelinedWriterReshardTests {
 	}
 
 	@AfterAll
-	static void stopCluster() {
+	static void stopCluster() throws Exception {
 		nodes.values().forEach(StatefulRedisConnection::close);
 		nodes.clear();
-		if (readerConnection != null) {
-			readerConnection.close();
-		}
-		for (AbstractRedisClient client : new AbstractRedisClient[] { readerClient, writerClient, nodeClient }) {
-			if (client != null) {
-				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-			}
-		}
-		if (resources != null) {
-			resources.shutdown(0, 2, TimeUnit.SECONDS);
-		}
-		if (cluster != null) {
-			cluster.close();
-		}
+		Teardown.close(readerConnection, readerClient, writerClient, nodeClient, resources, cluster);
 	}
 
 	@AfterEach

@@ -97,22 +97,8 @@ class LettucePipelinedWriterTests {
 	}
 
 	@AfterAll
-	static void stopRedis() {
-		if (readerConnection != null) {
-			readerConnection.close();
-		}
-		if (readerClient != null) {
-			readerClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-		}
-		if (writerClient != null) {
-			writerClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-		}
-		if (resources != null) {
-			resources.shutdown(0, 2, TimeUnit.SECONDS);
-		}
-		if (redis != null) {
-			redis.close();
-		}
+	static void stopRedis() throws Exception {
+		Teardown.close(readerConnection, readerClient, writerClient, resources, redis);
 	}
 
 	@BeforeEach
