@@ -151,7 +151,8 @@ public final class KafkaBrokerProcess implements LocalKafkaBroker {
 		command.addAll(jvmOptions);
 		command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
 		command.addAll(List.of(args));
-		return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+		return ChildProcesses
+			.stopOnExit(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start());
 	}
 
 	@Override

@@ -256,7 +256,8 @@ public final class RedisClusterProcess implements AutoCloseable {
 					"--cluster-node-timeout", "5000", "--cluster-port", Integer.toString(busPort));
 			try {
 				Files.createDirectories(workDir);
-				process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log().toFile()).start();
+				process = ChildProcesses
+					.stopOnExit(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log().toFile()).start());
 			}
 			catch (IOException ex) {
 				throw new IllegalStateException("could not start " + command + ": " + ex.getMessage(), ex);

@@ -90,9 +90,9 @@ public final class RedisServerProcess implements AutoCloseable {
 				"127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString(), "--protected-mode", "no"));
 		command.addAll(extraArgs);
 		try {
-			process = new ProcessBuilder(command).redirectErrorStream(true)
+			process = ChildProcesses.stopOnExit(new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(dir.resolve("redis.log").toFile())
-				.start();
+				.start());
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("could not start " + command + ": " + ex.getMessage(), ex);
