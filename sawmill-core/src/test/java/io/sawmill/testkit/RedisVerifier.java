@@ -11,11 +11,14 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.api.async.RedisHashAsyncCommands;
+import io.lettuce.core.api.async.RedisKeyAsyncCommands;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 
 /**
  * Reads Redis back after a run: for every expected key, the whole hash (HGETALL) and its TTL,
- * pipelined a thousand keys at a time, and reports what matched.
+ * pipelined a thousand keys at a time, and reports what matched. On a Redis Cluster connection each
+ * key is read from the master that serves its slot.
  */
 public final class RedisVerifier {
 
@@ -63,8 +66,21 @@ public final class RedisVerifier {
 	/** The same check on a connection the caller opened (e.g. with credentials or TLS). */
 	public static Result verify(StatefulRedisConnection<String, String> connection, long ids, LongFunction<String> key,
 			LongFunction<Map<String, String>> expected, Duration maxTtl) {
+		return verify(connection.async(), ids, key, expected, maxTtl);
+	}
+
+	/**
+	 * The same check on a Redis Cluster: the connection routes each key to the master that serves its
+	 * slot (refresh the client's partitions first if slots moved since it connected).
+	 */
+	public static Result verify(StatefulRedisClusterConnection<String, String> connection, long ids,
+			LongFunction<String> key, LongFunction<Map<String, String>> expected, Duration maxTtl) {
+		return verify(connection.async(), ids, key, expected, maxTtl);
+	}
+
+	private static <R extends RedisHashAsyncCommands<String, String> & RedisKeyAsyncCommands<String, String>> Result verify(
+			R redis, long ids, LongFunction<String> key, LongFunction<Map<String, String>> expected, Duration maxTtl) {
 		try {
-			RedisAsyncCommands<String, String> redis = connection.async();
 			long verified = 0;
 			long missing = 0;
 			long wrongHash = 0;

@@ -42,6 +42,11 @@ final class BatchReplies implements BiConsumer<Object, Throwable> {
 		arrived();
 	}
 
+	/** Whether every reply (or failure) arrived and was counted. */
+	boolean allArrived() {
+		return remaining.get() == 0;
+	}
+
 	/** @return whether every reply arrived within the time given */
 	boolean await(long nanos) throws InterruptedException {
 		return all.await(nanos, TimeUnit.NANOSECONDS);

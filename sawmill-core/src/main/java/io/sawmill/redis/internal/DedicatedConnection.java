@@ -29,11 +29,14 @@ final class DedicatedConnection implements AutoCloseable {
 
 	private final boolean standalone;
 
+	private final KeyOrder keyOrder;
+
 	private DedicatedConnection(StatefulConnection<byte[], byte[]> connection,
 			RedisClusterAsyncCommands<byte[], byte[]> commands, boolean standalone) {
 		this.connection = connection;
 		this.commands = commands;
 		this.standalone = standalone;
+		this.keyOrder = standalone ? null : new KeyOrder();
 		connection.setAutoFlushCommands(false);
 	}
 
@@ -78,6 +81,14 @@ final class DedicatedConnection implements AutoCloseable {
 
 	RedisClusterAsyncCommands<byte[], byte[]> commands() {
 		return commands;
+	}
+
+	/**
+	 * Whether each key's writes were applied in the order they were queued, on a cluster connection
+	 * (where redirects can reorder them); null on a standalone one, which applies them in order.
+	 */
+	KeyOrder keyOrder() {
+		return keyOrder;
 	}
 
 	/**

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -31,7 +32,8 @@ import io.sawmill.redis.RedisBatchWriter;
  * channel as one message of {@link ReplySlot}s, encoded up front by {@link RespEncoder}: one event
  * loop task, one buffer and one flush per chunk, one small object per command. On a cluster
  * connection, whose commands are routed by slot, they are queued through Lettuce's async API and
- * flushed per chunk.
+ * flushed per chunk; a write that a MOVED or ASK redirect let a later write to its key overtake is
+ * reported as a transient failure ({@link KeyOrder}), so that it is written again in order.
  * <p>
  * Connections are opened up front ({@link #open(int)}) and handed to threads on first use, so
  * the data path never connects. {@link #send} returns once the batch is on the wire, so a thread
@@ -197,14 +199,19 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 	private Sent sendThroughEndpoint(DedicatedConnection connection, List<RedisWrite> writes, long deadline) {
 		List<RedisFuture<?>> replies = new ArrayList<>(writes.size());
 		BatchReplies arrivals = new BatchReplies(writes.size());
+		// on a cluster connection, whether redirects let a write to a key overtake an earlier one
+		KeyOrder.Batch ordered = connection.keyOrder() != null
+				? connection.keyOrder().batch(writes.size(), arrivals)
+				: null;
 		int chunks = 0;
 		int inChunk = 0;
 		int max = config.maxCommandsPerChunk();
 		try {
 			connection.connectMasters();
-			for (RedisWrite write : writes) {
+			for (int i = 0; i < writes.size(); i++) {
+				RedisWrite write = writes.get(i);
 				RedisFuture<?> reply = CommandDispatcher.dispatch(connection.commands(), write);
-				reply.whenComplete(arrivals);
+				reply.whenComplete(ordered == null ? arrivals : ordered.track(write, i));
 				replies.add(reply);
 				if (++inChunk == max) {
 					connection.flush();
@@ -222,7 +229,20 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 			return () -> failed;
 		}
 		int flushes = chunks;
-		return sent(arrivals, () -> new PipelineResult(writes.size(), flushes, awaitReplies(connection, writes, replies, deadline)));
+		return sent(arrivals, () -> {
+			Arrival arrival = awaitArrivals(connection, arrivals, deadline);
+			List<PipelineResult.Failure> failures = outcomes(writes, replies, arrival);
+			// when some reply never arrived, the connection is replaced, and its key order with it
+			if (ordered != null && arrival == Arrival.ALL) {
+				failures = ordered.completed(writes, failures);
+			}
+			return new PipelineResult(writes.size(), flushes, failures);
+		});
+	}
+
+	/** How the wait for a batch's replies ended. */
+	private enum Arrival {
+		ALL, TIMED_OUT, INTERRUPTED
 	}
 
 	private RedisCommandTimeoutException timeout() {
@@ -230,47 +250,54 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 	}
 
 	/**
-	 * Waits for the replies in slices, flushing between them: a command that Lettuce sends again after a
-	 * MOVED or ASK redirect (while slots move between masters) is queued on the other master's
-	 * connection, whose auto-flush is off as well, and would otherwise wait there until the timeout.
+	 * Waits until every reply's callback ran, in slices, flushing between them: a command that Lettuce
+	 * sends again after a MOVED or ASK redirect (while slots move between masters) is queued on the
+	 * other master's connection, whose auto-flush is off as well, and would otherwise wait there until
+	 * the timeout. It waits on the callbacks' count, never on the replies' futures: a thread waiting
+	 * on a future may run that future's callbacks itself, later than the event loop runs those of the
+	 * replies after it, and {@link KeyOrder} needs them in the order each master replied.
 	 */
-	private List<PipelineResult.Failure> awaitReplies(DedicatedConnection connection, List<RedisWrite> writes,
-			List<RedisFuture<?>> replies, long deadline) {
-		List<PipelineResult.Failure> failures = new ArrayList<>(0);
-		for (int i = 0; i < replies.size(); i++) {
-			RedisFuture<?> reply = replies.get(i);
-			try {
-				awaitFlushing(connection, reply, deadline);
-			}
-			catch (ExecutionException ex) {
-				failures.add(new PipelineResult.Failure(i, writes.get(i), ex.getCause()));
-			}
-			catch (TimeoutException ex) {
-				failures.add(new PipelineResult.Failure(i, writes.get(i), timeout()));
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				failures.add(new PipelineResult.Failure(i, writes.get(i), ex));
-			}
-		}
-		return failures;
-	}
-
-	private static void awaitFlushing(DedicatedConnection connection, RedisFuture<?> reply, long deadline)
-			throws ExecutionException, TimeoutException, InterruptedException {
-		while (true) {
-			long remaining = deadline - System.nanoTime();
-			try {
-				reply.get(Math.max(0, Math.min(REDIRECT_FLUSH_INTERVAL_NANOS, remaining)), TimeUnit.NANOSECONDS);
-				return;
-			}
-			catch (TimeoutException slice) {
-				if (remaining <= REDIRECT_FLUSH_INTERVAL_NANOS) {
-					throw slice;
+	private static Arrival awaitArrivals(DedicatedConnection connection, BatchReplies arrivals, long deadline) {
+		try {
+			while (!arrivals.await(Math.max(0, Math.min(REDIRECT_FLUSH_INTERVAL_NANOS, deadline - System.nanoTime())))) {
+				if (deadline - System.nanoTime() <= 0) {
+					return Arrival.TIMED_OUT;
 				}
 				connection.flush();
 			}
+			return Arrival.ALL;
 		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return Arrival.INTERRUPTED;
+		}
+	}
+
+	/** The failure of each reply that is an error, and of each that did not arrive. */
+	private List<PipelineResult.Failure> outcomes(List<RedisWrite> writes, List<RedisFuture<?>> replies,
+			Arrival arrival) {
+		List<PipelineResult.Failure> failures = new ArrayList<>(0);
+		for (int i = 0; i < replies.size(); i++) {
+			RedisFuture<?> reply = replies.get(i);
+			Throwable cause;
+			if (!reply.isDone()) {
+				cause = arrival == Arrival.INTERRUPTED ? new InterruptedException() : timeout();
+			}
+			else {
+				try {
+					reply.get();
+					continue;
+				}
+				catch (ExecutionException ex) {
+					cause = ex.getCause();
+				}
+				catch (CancellationException | InterruptedException ex) {
+					cause = ex;
+				}
+			}
+			failures.add(new PipelineResult.Failure(i, writes.get(i), cause));
+		}
+		return failures;
 	}
 
 	private static List<PipelineResult.Failure> failAll(List<RedisWrite> writes, List<? extends RedisFuture<?>> replies,
@@ -284,7 +311,9 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 	}
 
 	private static boolean isConnectionFailure(List<PipelineResult.Failure> failures) {
-		return failures.stream().anyMatch(f -> !(f.cause() instanceof io.lettuce.core.RedisCommandExecutionException));
+		return failures.stream()
+			.anyMatch(f -> !(f.cause() instanceof io.lettuce.core.RedisCommandExecutionException)
+					&& !(f.cause() instanceof KeyOrder.Overtaken));
 	}
 
 	/**

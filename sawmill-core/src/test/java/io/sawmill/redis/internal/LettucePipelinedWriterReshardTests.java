@@ -1,6 +1,7 @@
 package io.sawmill.redis.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -18,6 +20,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+
+import reactor.core.Disposable;
 
 import io.lettuce.core.MigrateArgs;
 import io.lettuce.core.RedisClient;
@@ -27,12 +31,15 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisAdvancedClusterCommands;
+import io.lettuce.core.cluster.event.MovedRedirectionEvent;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.sawmill.mapping.RedisWrite;
+import io.sawmill.redis.FailureClass;
 import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
+import io.sawmill.redis.RedisBatchWriter;
 import io.sawmill.testkit.RedisClusterProcess;
 
 /**
@@ -51,6 +58,10 @@ import io.sawmill.testkit.RedisClusterProcess;
  * left those keys with their old values). Every batch must succeed (a timeout is a failure) and every
  * value and TTL be right afterwards, read back with a separate client whose topology is refreshed.
  * Each scenario runs {@value #RUNS} times, each on a slot of its own.
+ * <p>
+ * A redirected write can also be overtaken by a later write to its key that takes a shorter way to
+ * the new master; the writer must then report it, so that it is written again in order
+ * ({@link #shouldReportAWriteOvertakenByALaterWriteToItsKeyAfterRedirectsSoItIsWrittenAgainInOrder}).
  */
 class LettucePipelinedWriterReshardTests {
 
@@ -163,6 +174,65 @@ class LettucePipelinedWriterReshardTests {
 			observations.add(observation);
 		}
 		assertCorrect(observations);
+	}
+
+	/**
+	 * A write redirected twice is overtaken by the next batch's write to the same key, which a topology
+	 * refresh routed straight to the slot's new master: Redis applies the older write last. Before
+	 * {@link KeyOrder}, both batches succeeded and the key kept the older value; the writer now reports
+	 * the overtaken write as a transient failure, so the listener writes it again with the writes
+	 * after it, in order (as {@code PerRecordPipeline} and {@code PipelineBatchListener} do).
+	 */
+	@Test
+	void shouldReportAWriteOvertakenByALaterWriteToItsKeyAfterRedirectsSoItIsWrittenAgainInOrder() {
+		Slot slot = freshSlot("overtaken");
+		String key = slot.keys.get(0);
+		LettucePipelinedWriter writer = connectedWriter();
+		assertThat(writer.write(batch(List.of(key), "1", Duration.ofSeconds(120))).failures()).isEmpty();
+		int a = ownerOf(slot.slot);
+		int b = otherThan(a);
+		int c = cluster.ports().stream().filter(port -> port != a && port != b).findFirst().orElseThrow();
+		beginMigration(slot.slot, a, b);
+		migrate(a, b, List.of(key));
+		endMigration(slot.slot, b);
+		List<String> redirects = new CopyOnWriteArrayList<>();
+		Disposable watching = resources.eventBus()
+			.get()
+			.ofType(MovedRedirectionEvent.class)
+			.filter(moved -> key.equals(moved.getKey()))
+			.subscribe(moved -> redirects.add(moved.getMessage()));
+		try {
+			// the stale topology sends the write to A, which redirects it to B, where it waits for a flush
+			RedisBatchWriter.Sent first = writer.send(List.of(RedisWrite.hset(key, Map.of("v", "2"))));
+			await().atMost(WRITE_TIMEOUT).until(() -> !redirects.isEmpty());
+			// the slot moves on to C, and a topology refresh (periodic or adaptive) routes it there
+			beginMigration(slot.slot, b, c);
+			migrate(b, c, List.of(key));
+			endMigration(slot.slot, c);
+			writerClient.refreshPartitions();
+			assertThat(writerViewOf(slot.slot)).isEqualTo(c);
+			RedisBatchWriter.Sent second = writer.send(List.of(RedisWrite.hset(key, Map.of("v", "3"))));
+
+			PipelineResult firstResult = first.await();
+			PipelineResult secondResult = second.await();
+
+			assertThat(redirects).as("MOVED redirects of %s", key).first().asString().endsWith(":" + b);
+			assertThat(secondResult.failures()).isEmpty();
+			assertThat(firstResult.failures()).singleElement().satisfies(failure -> {
+				assertThat(failure.index()).isZero();
+				assertThat(failure.cause()).isInstanceOf(KeyOrder.Overtaken.class);
+				assertThat(FailureClass.of(failure.cause())).isEqualTo(FailureClass.TRANSIENT);
+			});
+			readerClient.refreshPartitions();
+			assertThat(reader.hget(key, "v")).as("what Redis applied last").isEqualTo("2");
+			// the listener's retry: the overtaken write, then the batch sent after it
+			assertThat(writer.write(List.of(RedisWrite.hset(key, Map.of("v", "2")))).failures()).isEmpty();
+			assertThat(writer.write(List.of(RedisWrite.hset(key, Map.of("v", "3")))).failures()).isEmpty();
+			assertThat(reader.hget(key, "v")).as("the last write").isEqualTo("3");
+		}
+		finally {
+			watching.dispose();
+		}
 	}
 
 	private Observation observe(String scenario, int run, LettucePipelinedWriter writer, Slot slot, int source,

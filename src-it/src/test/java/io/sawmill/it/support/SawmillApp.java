@@ -2,12 +2,14 @@ package io.sawmill.it.support;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import org.springframework.boot.Banner;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import io.sawmill.app.SawmillApplication;
+import io.sawmill.testkit.RedisClusterProcess;
 import io.sawmill.testkit.RedisServerProcess;
 
 /** Starts the real Sawmill service (sawmill-app) against the test's Kafka and Redis. */
@@ -19,6 +21,22 @@ public final class SawmillApp {
 	/** The properties every test starts from; tests override what they exercise. */
 	public static Map<String, Object> baseProperties(KafkaServer kafka, RedisServerProcess redis, String topic,
 			String group) {
+		Map<String, Object> properties = kafkaProperties(kafka, topic, group);
+		properties.put("spring.data.redis.host", redis.host());
+		properties.put("spring.data.redis.port", redis.port());
+		return properties;
+	}
+
+	/** The same against a Redis Cluster: its masters are the seed nodes, and there is no host or port. */
+	public static Map<String, Object> baseProperties(KafkaServer kafka, RedisClusterProcess cluster, String topic,
+			String group) {
+		Map<String, Object> properties = kafkaProperties(kafka, topic, group);
+		properties.put("spring.data.redis.cluster.nodes",
+				cluster.ports().stream().map(port -> cluster.host() + ":" + port).collect(Collectors.joining(",")));
+		return properties;
+	}
+
+	private static Map<String, Object> kafkaProperties(KafkaServer kafka, String topic, String group) {
 		Map<String, Object> properties = new LinkedHashMap<>();
 		properties.put("sawmill.topics", topic);
 		properties.put("sawmill.group-id", group);
@@ -26,8 +44,6 @@ public final class SawmillApp {
 		properties.put("sawmill.mapping.ttl", "1h");
 		properties.put("sawmill.metrics.lag-interval", "1s");
 		properties.put("spring.kafka.bootstrap-servers", kafka.bootstrapServers());
-		properties.put("spring.data.redis.host", redis.host());
-		properties.put("spring.data.redis.port", redis.port());
 		properties.put("server.port", 0);
 		return properties;
 	}
