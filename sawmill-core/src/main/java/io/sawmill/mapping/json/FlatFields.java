@@ -1,18 +1,21 @@
 package io.sawmill.mapping.json;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The flattened scalar fields of one JSON value, in document order: {@code address.city → Oslo}.
- * Each path occurs once. Small and append-only; a lookup is a scan, which for the few placeholders
- * of a key template costs less than building a hash map per record.
+ * Each path occurs once. Values are held as the UTF-8 bytes Redis is sent, so a streamed string is
+ * encoded once, straight from the parser's buffer. Small and append-only; a lookup is a scan, which
+ * for the few placeholders of a key template costs less than building a hash map per record.
  */
 final class FlatFields {
 
-	private final List<String> paths = new ArrayList<>(16);
+	private String[] paths = new String[8];
 
-	private final List<String> values = new ArrayList<>(16);
+	private byte[][] values = new byte[8][];
+
+	private int size;
 
 	private final boolean readAsTree;
 
@@ -26,27 +29,38 @@ final class FlatFields {
 	}
 
 	void add(String path, String value) {
-		paths.add(path);
-		values.add(value);
+		add(path, value.getBytes(StandardCharsets.UTF_8));
+	}
+
+	/** @param value UTF-8, owned by these fields from now on */
+	void add(String path, byte[] value) {
+		if (size == paths.length) {
+			paths = Arrays.copyOf(paths, size * 2);
+			values = Arrays.copyOf(values, size * 2);
+		}
+		paths[size] = path;
+		values[size] = value;
+		size++;
 	}
 
 	int size() {
-		return paths.size();
+		return size;
 	}
 
 	String path(int index) {
-		return paths.get(index);
+		return paths[index];
 	}
 
-	String value(int index) {
-		return values.get(index);
+	/** The value's UTF-8 bytes; not to be changed, as a Redis write may hold them. */
+	byte[] value(int index) {
+		return values[index];
 	}
 
-	/** The value at {@code path}, or null when the value has no such scalar field. */
-	String get(String path) {
-		for (int i = 0; i < paths.size(); i++) {
-			if (paths.get(i).equals(path)) {
-				return values.get(i);
+	/** The value at {@code path} as UTF-8, or null when the value has no such scalar field. */
+	byte[] get(String path) {
+		for (int i = 0; i < size; i++) {
+			if (paths[i].equals(path)) {
+				return values[i];
 			}
 		}
 		return null;

@@ -1,5 +1,6 @@
 package io.sawmill.mapping.json;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Map;
@@ -117,7 +118,7 @@ final class JsonFlattener {
 				case VALUE_NULL -> {
 					// left out: HSET has no null, and writing "null" would invent a value
 				}
-				case VALUE_STRING -> into.add(path, parser.getString());
+				case VALUE_STRING -> into.add(path, utf8String(parser));
 				case VALUE_TRUE -> into.add(path, "true");
 				case VALUE_FALSE -> into.add(path, "false");
 				case VALUE_NUMBER_INT -> into.add(path, integer(parser));
@@ -126,6 +127,26 @@ final class JsonFlattener {
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * The current string token as UTF-8. An ASCII string, the common case, is copied straight from
+	 * the parser's buffer, without the {@code String} {@link JsonParser#getString()} would build; any
+	 * other goes through {@code String} as before, so the bytes are exactly the tree reading's.
+	 */
+	private static byte[] utf8String(JsonParser parser) {
+		char[] chars = parser.getStringCharacters();
+		int offset = parser.getStringOffset();
+		int length = parser.getStringLength();
+		byte[] bytes = new byte[length];
+		for (int i = 0; i < length; i++) {
+			char c = chars[offset + i];
+			if (c >= 0x80) {
+				return new String(chars, offset, length).getBytes(StandardCharsets.UTF_8);
+			}
+			bytes[i] = (byte) c;
+		}
+		return bytes;
 	}
 
 	/** The text the tree's integer node would give (e.g. {@code -0} becomes {@code 0}). */

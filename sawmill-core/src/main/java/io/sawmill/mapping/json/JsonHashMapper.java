@@ -1,10 +1,10 @@
 package io.sawmill.mapping.json;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
@@ -21,8 +21,17 @@ import io.sawmill.mapping.RedisWrite;
  */
 public final class JsonHashMapper implements RecordMapper {
 
+	/**
+	 * Paths whose answer {@link #fieldName} keeps. A value whose names vary per record (a map keyed
+	 * by ids, say) stops filling the cache there and has its names encoded per record.
+	 */
+	static final int CACHED_FIELD_NAMES = 1024;
+
+	private static final byte[] NOT_SELECTED = new byte[0];
+
 	private final JsonHashMapperConfig config;
 	private final JsonFlattener flattener;
+	private final Map<String, byte[]> fieldNames = new ConcurrentHashMap<>();
 
 	private JsonHashMapper(JsonHashMapperConfig config) {
 		this.config = config;
@@ -53,28 +62,42 @@ public final class JsonHashMapper implements RecordMapper {
 		if (fields.isEmpty()) {
 			return List.of();
 		}
-		List<RedisWrite> writes = new ArrayList<>(2);
-		writes.add(RedisWrite.hset(key, fields));
-		if (!config.ttl().isZero()) {
-			writes.add(RedisWrite.expire(key, config.ttl()));
-		}
-		return writes;
+		RedisWrite hset = RedisWrite.hset(key, fields);
+		return config.ttl().isZero() ? List.of(hset) : List.of(hset, RedisWrite.expire(key, config.ttl()));
 	}
 
 	private Map<byte[], byte[]> select(FlatFields all) {
 		Map<byte[], byte[]> fields = new LinkedHashMap<>((int) (all.size() / 0.75f) + 1);
-		List<String> selected = config.fields();
-		String separator = config.pathSeparator();
 		for (int i = 0; i < all.size(); i++) {
-			String name = all.path(i);
-			if (selected.isEmpty() || isSelected(name, selected, separator)) {
-				fields.put(name.getBytes(StandardCharsets.UTF_8), all.value(i).getBytes(StandardCharsets.UTF_8));
+			byte[] name = fieldName(all.path(i));
+			if (name != NOT_SELECTED) {
+				fields.put(name, all.value(i));
 			}
 		}
 		return fields;
 	}
 
+	/**
+	 * The field's name as sent to Redis, or {@link #NOT_SELECTED}. Records of a topic repeat the same
+	 * paths, so the answer is kept for up to {@link #CACHED_FIELD_NAMES} of them and each record's
+	 * writes share the same name arrays, which nothing changes ({@link RedisWrite}).
+	 */
+	private byte[] fieldName(String path) {
+		byte[] name = fieldNames.get(path);
+		if (name == null) {
+			name = isSelected(path, config.fields(), config.pathSeparator()) ? path.getBytes(StandardCharsets.UTF_8)
+					: NOT_SELECTED;
+			if (fieldNames.size() < CACHED_FIELD_NAMES) {
+				fieldNames.putIfAbsent(path, name);
+			}
+		}
+		return name;
+	}
+
 	private static boolean isSelected(String name, List<String> selected, String separator) {
+		if (selected.isEmpty()) {
+			return true;
+		}
 		for (String wanted : selected) {
 			if (name.equals(wanted) || (name.startsWith(wanted) && name.startsWith(separator, wanted.length()))) {
 				return true;

@@ -21,7 +21,7 @@ final class KeyTemplate {
 	private sealed interface Part permits Literal, Placeholder {
 	}
 
-	private record Literal(String text) implements Part {
+	private record Literal(byte[] utf8) implements Part {
 	}
 
 	private record Placeholder(String name) implements Part {
@@ -47,11 +47,11 @@ final class KeyTemplate {
 				throw invalid(source, "'}' at position " + close + " has no matching '{'");
 			}
 			if (open < 0) {
-				parts.add(new Literal(source.substring(i)));
+				parts.add(new Literal(source.substring(i).getBytes(StandardCharsets.UTF_8)));
 				break;
 			}
 			if (open > i) {
-				parts.add(new Literal(source.substring(i, open)));
+				parts.add(new Literal(source.substring(i, open).getBytes(StandardCharsets.UTF_8)));
 			}
 			if (close < 0) {
 				throw invalid(source, "'{' at position " + open + " is never closed");
@@ -86,33 +86,53 @@ final class KeyTemplate {
 	}
 
 	/**
+	 * The key's UTF-8 bytes, joined from the literals' bytes and each placeholder's, without building
+	 * a {@code String} for it.
 	 * @param fields the record's flattened scalar fields, or none for a tombstone
 	 * @throws RecordMappingException when a placeholder has no value in this record
 	 */
 	byte[] resolve(ConsumerRecord<byte[], byte[]> record, FlatFields fields) {
-		StringBuilder key = new StringBuilder(source.length() + 16);
-		for (Part part : parts) {
-			if (part instanceof Literal literal) {
-				key.append(literal.text());
-			}
-			else {
-				key.append(valueOf(((Placeholder) part).name(), record, fields));
-			}
+		byte[][] pieces = new byte[parts.size()][];
+		int length = 0;
+		for (int i = 0; i < pieces.length; i++) {
+			Part part = parts.get(i);
+			pieces[i] = part instanceof Literal literal ? literal.utf8()
+					: valueOf(((Placeholder) part).name(), record, fields);
+			length += pieces[i].length;
 		}
-		return key.toString().getBytes(StandardCharsets.UTF_8);
+		byte[] key = new byte[length];
+		int at = 0;
+		for (byte[] piece : pieces) {
+			System.arraycopy(piece, 0, key, at, piece.length);
+			at += piece.length;
+		}
+		return key;
 	}
 
-	private static String valueOf(String name, ConsumerRecord<byte[], byte[]> record, FlatFields fields) {
-		String value = switch (name) {
-			case RECORD_KEY -> record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-			case RECORD_TOPIC -> record.topic();
-			case RECORD_PARTITION -> Integer.toString(record.partition());
+	private static byte[] valueOf(String name, ConsumerRecord<byte[], byte[]> record, FlatFields fields) {
+		byte[] value = switch (name) {
+			case RECORD_KEY -> record.key() == null ? null : utf8(record.key());
+			case RECORD_TOPIC -> record.topic().getBytes(StandardCharsets.UTF_8);
+			case RECORD_PARTITION -> Integer.toString(record.partition()).getBytes(StandardCharsets.US_ASCII);
 			default -> fields.get(name);
 		};
-		if (value == null || value.isEmpty()) {
+		if (value == null || value.length == 0) {
 			throw new RecordMappingException(RECORD_KEY.equals(name) ? "the record has no Kafka key for {@key}"
 					: "key field '" + name + "' is missing, null or empty");
 		}
 		return value;
+	}
+
+	/**
+	 * The Kafka key as the key template has always read it: decoded as UTF-8 and encoded again, which
+	 * replaces malformed sequences. ASCII, the common case, comes out unchanged, so it is used as is.
+	 */
+	private static byte[] utf8(byte[] kafkaKey) {
+		for (byte b : kafkaKey) {
+			if (b < 0) {
+				return new String(kafkaKey, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8);
+			}
+		}
+		return kafkaKey;
 	}
 }

@@ -86,6 +86,23 @@ class JsonHashMapperTests {
 		}
 
 		@Test
+		void shouldBuildKeyFromNonAsciiKafkaKeyAndValueField() {
+			List<RedisWrite> writes = mapper("{@key}/{name}").map(record("blåbær", "{\"name\":\"Åse ✓\"}"));
+
+			assertThat(singleKey(writes)).isEqualTo("blåbær/Åse ✓");
+		}
+
+		@Test
+		void shouldReadAMalformedKafkaKeyAsUtf8WithReplacementCharacters() {
+			byte[] malformed = { 'k', (byte) 0xC3, '-', (byte) 0xFF };
+			ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>("orders", 0, 1L, malformed, utf8("{\"a\":1}"));
+
+			List<RedisWrite> writes = mapper("user:{@key}").map(record);
+
+			assertThat(writes.get(0).key()).isEqualTo(utf8("user:k\uFFFD-\uFFFD"));
+		}
+
+		@Test
 		void shouldBuildKeyFromTopicAndPartition() {
 			List<RedisWrite> writes = mapper("{@topic}/{@partition}/{id}").map(record("payments", 5, null, "{\"id\":1}"));
 
@@ -227,6 +244,30 @@ class JsonHashMapperTests {
 		@Test
 		void shouldWriteNothingWhenNoSelectedFieldIsPresent() {
 			assertThat(selecting("name").map(record(null, "{\"id\":1,\"email\":\"a@x\"}"))).isEmpty();
+		}
+
+		@Test
+		void shouldSelectTheSameFieldsForEveryRecordOfATopic() {
+			JsonHashMapper mapper = selecting("name");
+
+			for (int i = 0; i < 3; i++) {
+				List<RedisWrite> writes = mapper.map(record(null, "{\"id\":" + i + ",\"name\":\"n" + i + "\",\"email\":\"e\"}"));
+
+				assertThat(fields(writes.get(0))).containsExactly(Map.entry("name", "n" + i));
+			}
+		}
+
+		@Test
+		void shouldWriteEveryNameWhenNamesVaryPerRecordBeyondTheNamesItKeeps() {
+			JsonHashMapper mapper = selecting("scores");
+			int records = JsonHashMapper.CACHED_FIELD_NAMES + 10;
+
+			for (int i = 0; i < records; i++) {
+				List<RedisWrite> writes = mapper
+					.map(record(null, "{\"id\":1,\"scores\":{\"u" + i + "\":" + i + "},\"other" + i + "\":0}"));
+
+				assertThat(fields(writes.get(0))).as("record %d", i).containsExactly(Map.entry("scores.u" + i, "" + i));
+			}
 		}
 	}
 
