@@ -123,7 +123,7 @@ public final class SawmillAutoConfiguration {
 		StartupCheck.DeadLetterTopics deadLetterTopics = new StartupCheck.DeadLetterTopics(deadLetter.isEnabled(),
 				deadLetter.getTopicSuffix(), deadLetter.isCreateTopics());
 		return new StartupCheck(sawmillAdmin, listener.topics(), deadLetterTopics, String.join(",", servers), writer, listener.concurrency(),
-				connectionFactory.getHostName() + ":" + connectionFactory.getPort(), properties.getStartupTimeout());
+				StartupCheck.RedisTarget.of(connectionFactory), properties.getStartupTimeout());
 	}
 
 	@Bean

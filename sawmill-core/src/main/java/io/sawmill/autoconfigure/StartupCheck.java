@@ -1,6 +1,7 @@
 package io.sawmill.autoconfigure;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -9,12 +10,16 @@ import java.util.concurrent.TimeoutException;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.data.redis.connection.RedisNode;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.kafka.listener.AbstractMessageListenerContainer;
 
 import io.sawmill.redis.RedisBatchWriter;
@@ -33,7 +38,7 @@ final class StartupCheck implements SmartLifecycle {
 	private final String kafkaServers;
 	private final RedisBatchWriter writer;
 	private final int connections;
-	private final String redisEndpoint;
+	private final RedisTarget redis;
 	private final Duration timeout;
 	private volatile boolean running;
 
@@ -41,15 +46,41 @@ final class StartupCheck implements SmartLifecycle {
 	record DeadLetterTopics(boolean enabled, String suffix, boolean create) {
 	}
 
+	/**
+	 * Where Redis was looked for, for the message when it cannot be used.
+	 * @param where e.g. {@code Redis at host:port} or {@code Redis Cluster at node,node}
+	 * @param settings the properties that say where Redis is
+	 */
+	record RedisTarget(String where, String settings) {
+
+		static RedisTarget of(LettuceConnectionFactory factory) {
+			if (factory.isClusterAware()) {
+				return new RedisTarget("Redis Cluster at " + nodes(factory.getClusterConfiguration().getClusterNodes()),
+						"spring.data.redis.cluster.nodes");
+			}
+			if (factory.isRedisSentinelAware()) {
+				RedisSentinelConfiguration sentinel = factory.getSentinelConfiguration();
+				return new RedisTarget("Redis master '" + sentinel.getMaster().getName() + "' of the Sentinels at "
+						+ nodes(sentinel.getSentinels()), "spring.data.redis.sentinel.master/nodes");
+			}
+			return new RedisTarget("Redis at " + factory.getHostName() + ":" + factory.getPort(),
+					"spring.data.redis.host/port (or url)");
+		}
+
+		private static String nodes(Collection<RedisNode> nodes) {
+			return nodes.stream().map(RedisNode::asString).collect(Collectors.joining(","));
+		}
+	}
+
 	StartupCheck(Admin admin, List<String> topics, DeadLetterTopics deadLetterTopics, String kafkaServers,
-			RedisBatchWriter writer, int connections, String redisEndpoint, Duration timeout) {
+			RedisBatchWriter writer, int connections, RedisTarget redis, Duration timeout) {
 		this.admin = admin;
 		this.topics = topics;
 		this.deadLetterTopics = deadLetterTopics;
 		this.kafkaServers = kafkaServers;
 		this.writer = writer;
 		this.connections = connections;
-		this.redisEndpoint = redisEndpoint;
+		this.redis = redis;
 		this.timeout = timeout;
 	}
 
@@ -131,9 +162,8 @@ final class StartupCheck implements SmartLifecycle {
 			writer.ping();
 		}
 		catch (RuntimeException ex) {
-			throw new SawmillConfigurationException("Redis at " + redisEndpoint + " cannot be used: " + rootMessage(ex),
-					"Check spring.data.redis.host/port (or url), spring.data.redis.username/password and "
-							+ "spring.data.redis.ssl.enabled.",
+			throw new SawmillConfigurationException(redis.where() + " cannot be used: " + rootMessage(ex),
+					"Check " + redis.settings() + ", spring.data.redis.username/password and spring.data.redis.ssl.enabled.",
 					ex);
 		}
 	}

@@ -257,6 +257,22 @@ class SawmillAutoConfigurationTests {
 	}
 
 	@Test
+	void shouldNameTheClusterNodesWhenARedisClusterCannotBeReached() {
+		int first = RedisServerProcess.freePort();
+		int second = RedisServerProcess.freePort();
+		runner.withPropertyValues("sawmill.mapping.key-template={@key}",
+				"spring.data.redis.cluster.nodes=127.0.0.1:" + first + ",127.0.0.1:" + second)
+			.run(context -> {
+				SawmillConfigurationException failure = failure(context);
+				assertThat(failure).hasMessageContaining("Redis Cluster at ")
+					.hasMessageContaining("127.0.0.1:" + first)
+					.hasMessageContaining("127.0.0.1:" + second)
+					.hasMessageContaining(" cannot be used");
+				assertThat(failure.action()).contains("spring.data.redis.cluster.nodes");
+			});
+	}
+
+	@Test
 	void shouldExplainConfigurationFailureInsteadOfPrintingAStackTrace() {
 		runner.run(context -> {
 			FailureAnalysis analysis = new SawmillFailureAnalyzer().analyze(context.getStartupFailure());
