@@ -150,8 +150,9 @@ public final class SawmillAutoConfiguration {
 	}
 
 	@Bean
-	GracefulStop sawmillGracefulStop(ConcurrentMessageListenerContainer<byte[], byte[]> sawmillListenerContainer) {
-		return new GracefulStop(sawmillListenerContainer);
+	GracefulStop sawmillGracefulStop(ConcurrentMessageListenerContainer<byte[], byte[]> sawmillListenerContainer,
+			RedisBatchWriter writer) {
+		return new GracefulStop(sawmillListenerContainer, writer);
 	}
 
 	private static Map<String, Object> consumerProperties(KafkaProperties kafka,

@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -21,6 +23,9 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ContainerProperties;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.sawmill.listener.ListenerConfig;
 import io.sawmill.mapping.RecordMapper;
 import io.sawmill.mapping.RedisWrite;
@@ -32,6 +37,7 @@ import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.RedisBatchWriter;
 import io.sawmill.redis.internal.LettucePipelinedWriter;
 import io.sawmill.testkit.KafkaTestBroker;
+import io.sawmill.testkit.RedisClusterProcess;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
@@ -270,6 +276,26 @@ class SawmillAutoConfigurationTests {
 					.hasMessageContaining(" cannot be used");
 				assertThat(failure.action()).contains("spring.data.redis.cluster.nodes");
 			});
+	}
+
+	@Test
+	void shouldCloseTheWritersClusterConnectionsBeforeLettucesClientSoThatShutdownWarnsOfNothing() {
+		Logger lettuce = (Logger) LoggerFactory.getLogger("io.lettuce.core.RedisChannelHandler");
+		ListAppender<ILoggingEvent> logged = new ListAppender<>();
+		logged.start();
+		lettuce.addAppender(logged);
+		try (RedisClusterProcess cluster = RedisClusterProcess.startNew()) {
+			String nodes = cluster.ports().stream().map(port -> cluster.host() + ":" + port).collect(Collectors.joining(","));
+			runner.withPropertyValues("sawmill.mapping.key-template={@key}", "sawmill.concurrency=2",
+					"spring.data.redis.cluster.nodes=" + nodes)
+				.run(context -> assertThat(context).hasNotFailed());
+		}
+		finally {
+			lettuce.detachAppender(logged);
+		}
+
+		assertThat(logged.list).extracting(ILoggingEvent::getFormattedMessage)
+			.doesNotContain("Connection is already closed");
 	}
 
 	@Test
