@@ -85,6 +85,74 @@ class LatencyProxyTest {
 	}
 
 	@Test
+	void shouldRunItsThreadsAsNormalThreadsByDefault() {
+		try (LatencyProxy proxy = LatencyProxy.start(redis.host(), redis.port(), Duration.ofMillis(1))) {
+			withRedis(proxy, redis -> redis.ping());
+			LatencyProxy.Stats stats = proxy.stats();
+			assertThat(stats.priority()).isEqualTo(LatencyProxy.Priority.NORMAL);
+			assertThat(stats.realtimeThreads()).isZero();
+			assertThat(stats.normalThreads()).isGreaterThanOrEqualTo(4);
+			assertThat(policiesOfThreads(proxy)).containsOnly(SCHED_OTHER);
+		}
+	}
+
+	@Test
+	void shouldRunItsThreadsAsRealTimeThreadsWhereTheKernelAllowsIt() {
+		try (LatencyProxy proxy = LatencyProxy.start(redis.host(), redis.port(), Duration.ofMillis(1),
+				LatencyProxy.Priority.REALTIME)) {
+			withRedis(proxy, redis -> {
+				redis.set("rt".getBytes(), "yes".getBytes());
+				assertThat(redis.get("rt".getBytes())).isEqualTo("yes".getBytes());
+			});
+			// the threads are switched off the data path, one after the other
+			LatencyProxy.Stats stats = org.awaitility.Awaitility.await()
+				.atMost(Duration.ofSeconds(30))
+				.until(proxy::stats, switched -> switched.realtimeThreads() + switched.normalThreads() >= 4);
+			assertThat(stats.priority()).isEqualTo(LatencyProxy.Priority.REALTIME);
+			assertThat(stats.toString()).contains("threads: " + stats.realtimeThreads() + " SCHED_FIFO");
+			if (stats.realtimeRefused() == null) {
+				// root or CAP_SYS_NICE (as in CI): every thread of the proxy runs ahead of normal threads
+				assertThat(stats.realtimeThreads()).isGreaterThanOrEqualTo(4);
+				assertThat(stats.normalThreads()).isZero();
+				assertThat(policiesOfThreads(proxy)).containsOnly(SCHED_FIFO);
+			}
+			else {
+				// refused: the proxy still forwards, on normal threads, and says why
+				assertThat(stats.realtimeThreads()).isZero();
+				assertThat(stats.normalThreads()).isGreaterThanOrEqualTo(4);
+				assertThat(stats.toString()).contains("real-time refused: ");
+			}
+		}
+	}
+
+	private static final int SCHED_OTHER = 0;
+
+	private static final int SCHED_FIFO = 1;
+
+	/** The scheduling policy (field 41 of {@code /proc/<pid>/task/<tid>/stat}) of each live thread of the proxy's pool. */
+	private static java.util.Set<Integer> policiesOfThreads(LatencyProxy proxy) {
+		java.util.Set<Integer> policies = new java.util.HashSet<>();
+		java.io.File[] tasks = new java.io.File("/proc/self/task").listFiles();
+		assertThat(tasks).as("/proc/self/task (Linux)").isNotNull();
+		for (java.io.File task : tasks) {
+			try {
+				String name = java.nio.file.Files.readString(task.toPath().resolve("comm")).strip();
+				if (!name.startsWith("proxy-" + proxy.port() + "-")) {
+					continue;
+				}
+				String stat = java.nio.file.Files.readString(task.toPath().resolve("stat"));
+				String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+				policies.add(Integer.parseInt(fields[41 - 3]));
+			}
+			catch (java.io.IOException ex) {
+				// the thread ended meanwhile
+			}
+		}
+		assertThat(policies).as("policies of the proxy's threads").isNotEmpty();
+		return policies;
+	}
+
+	@Test
 	void shouldRejectANegativeDelay() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> LatencyProxy.start(redis.host(), redis.port(), Duration.ofMillis(-1)))
