@@ -7,7 +7,10 @@ import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+
+import io.sawmill.testkit.LatencyProxy;
 
 /**
  * The end-to-end benchmark's options, from {@code --name=value} arguments; {@code --quick} scales
@@ -15,7 +18,8 @@ import java.util.Map;
  */
 record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchSizes, List<String> strategies,
 		int backlog, int idleRate, Duration idleDuration, int fields, int valueBytes, int idSpace, int partitions,
-		int sequentialSample, int verifySample, int warmUp, Duration ttl, Path out) {
+		int sequentialSample, int verifySample, int warmUp, Duration ttl, LatencyProxy.Priority proxyPriority,
+		Path out) {
 
 	static final List<String> ALL_STRATEGIES = List.of("sequential", "template", "sawmill");
 
@@ -45,14 +49,24 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 				Integer.parseInt(given.getOrDefault("verify-sample", quick ? "300" : "2000")),
 				Integer.parseInt(given.getOrDefault("warm-up", quick ? "30000" : "300000")),
 				Duration.ofSeconds(Long.parseLong(given.getOrDefault("ttl-seconds", "3600"))),
+				proxyPriority(given.getOrDefault("proxy-priority", "normal")),
 				Path.of(given.getOrDefault("out", "bench-results/" + stamp + (quick ? "-quick" : ""))));
 		given.keySet().removeAll(List.of("strategies", "backlog", "idle-rate", "idle-seconds", "fields", "value-bytes",
-				"id-space", "partitions", "sequential-sample", "verify-sample", "warm-up", "ttl-seconds", "out"));
+				"id-space", "partitions", "sequential-sample", "verify-sample", "warm-up", "ttl-seconds", "proxy-priority", "out"));
 		if (!given.isEmpty()) {
 			throw new IllegalArgumentException("unknown option(s) " + given.keySet() + "; see --help");
 		}
 		options.validate();
 		return options;
+	}
+
+	private static LatencyProxy.Priority proxyPriority(String value) {
+		try {
+			return LatencyProxy.Priority.valueOf(value.toUpperCase(Locale.ROOT));
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("--proxy-priority must be normal or realtime, but was " + value, ex);
+		}
 	}
 
 	private void validate() {
@@ -89,6 +103,7 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 				  --sequential-sample=4000  records sent one command at a time, then extrapolated
 				  --verify-sample=2000    hashes and TTLs read back after each run
 				  --warm-up=300000        records each measured consumer strategy drains first, then (not with --quick) one whole cell, unreported, so the JIT has compiled its data path (0: neither)
+				  --proxy-priority=normal the latency proxy's threads: normal, or realtime (SCHED_FIFO through chrt, needs root or CAP_SYS_NICE): late chunks become rare, but every chunk preempts the client and Redis, which costs a client that flushes per command (the template loop) about half its throughput on 2 cores
 				  --out=bench-results/<timestamp>
 				""";
 	}

@@ -93,7 +93,7 @@ public final class EndToEndBenchmark {
 			for (double rtt : options.rttsMillis()) {
 				LatencyProxy proxy = rtt == 0 ? null
 						: LatencyProxy.start(redis.host(), redis.port(), Duration.ofNanos((long) (rtt * 1e6 / 2)),
-								LatencyProxy.Priority.REALTIME);
+								options.proxyPriority());
 				String host = proxy == null ? redis.host() : proxy.host();
 				int port = proxy == null ? redis.port() : proxy.port();
 				try {

@@ -7,6 +7,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.sawmill.testkit.LatencyProxy;
+
 class BenchOptionsTests {
 
 	@Test
@@ -20,6 +22,13 @@ class BenchOptionsTests {
 		assertThat(options.fields()).isEqualTo(5);
 		assertThat(options.valueBytes()).isEqualTo(20);
 		assertThat(options.warmUp()).isEqualTo(300_000);
+		assertThat(options.proxyPriority()).isEqualTo(LatencyProxy.Priority.NORMAL);
+	}
+
+	@Test
+	void shouldRunTheProxyAsRealTimeThreadsWhenAsked() {
+		assertThat(BenchOptions.parse("--proxy-priority=realtime").proxyPriority())
+			.isEqualTo(LatencyProxy.Priority.REALTIME);
 	}
 
 	@Test
@@ -40,5 +49,7 @@ class BenchOptionsTests {
 			.withMessageContaining("unknown option(s) [batchsize]");
 		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--warm-up=-1"))
 			.withMessage("--warm-up must be zero or more records, but was -1");
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--proxy-priority=high"))
+			.withMessage("--proxy-priority must be normal or realtime, but was high");
 	}
 }
