@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -34,14 +35,17 @@ public final class EndToEndBenchmark {
 	private static final PrintStream OUT = System.out;
 
 	private final BenchOptions options;
+	/** The arguments as given, for the report's "Run:" line. */
+	private final List<String> args;
 	private final Workload workload;
 	private final Status status = new Status(OUT);
 	private final List<Row> rows = new ArrayList<>();
 	private final List<String> notes = new ArrayList<>();
 	private int cellNumber;
 
-	private EndToEndBenchmark(BenchOptions options) {
+	private EndToEndBenchmark(BenchOptions options, List<String> args) {
 		this.options = options;
+		this.args = args;
 		this.workload = new Workload(options.fields(), options.valueBytes(), options.idSpace());
 	}
 
@@ -59,7 +63,7 @@ public final class EndToEndBenchmark {
 			System.exit(2);
 			return;
 		}
-		boolean ok = new EndToEndBenchmark(options).run();
+		boolean ok = new EndToEndBenchmark(options, List.of(args)).run();
 		System.exit(ok ? 0 : 1);
 	}
 
@@ -302,12 +306,13 @@ public final class EndToEndBenchmark {
 		boolean verified = rows.stream().allMatch(Row::verified) && !rows.isEmpty();
 		StringBuilder md = new StringBuilder("# Sawmill end-to-end benchmark\n\n");
 		md.append(String.format(Locale.ROOT, "Run: `java -jar sawmill-bench/target/sawmill-bench.jar%s`, %.1f min.%n%n",
-				options.quick() ? " --quick" : "", seconds / 60));
+				args.stream().map(arg -> " " + arg).collect(Collectors.joining()), seconds / 60));
 		notes.forEach(note -> md.append("- ").append(note).append('\n'));
 		md.append('\n').append(table).append('\n');
 		md.append("`*` sequential: measured on the sample above and extrapolated (batch time = time per record × batch size; "
 				+ "drain time = backlog ÷ measured rate).\n"
-				+ "Per-batch times run from the return of the poll to the end of the offset commit. Idle batches are as "
+				+ "Per batch, the write runs from the send of its first command to the arrival of its last reply, and "
+				+ "poll→commit from the return of the poll to the end of the offset commit. Idle batches are as "
 				+ "large as the idle rate fills them; busy batches are full.\n\n");
 		md.append("## Targets (measured, not asserted)\n\n");
 		targets.forEach(t -> md.append("- ").append(t).append('\n'));
