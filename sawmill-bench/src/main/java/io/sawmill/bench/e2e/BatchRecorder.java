@@ -1,6 +1,9 @@
 package io.sawmill.bench.e2e;
 
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.LongStream;
 
 /**
  * Per-batch timings of one run: when each batch ended, how long it took from poll to commit, how
@@ -56,8 +59,43 @@ final class BatchRecorder {
 	}
 
 	synchronized Summary summary() {
-		return new Summary(count, records, Percentiles.of(durations, count), Percentiles.of(writes, writeCount),
-				spanNanos());
+		long span = spanNanos();
+		return new Summary(count, records, Percentiles.of(durations, count), Percentiles.of(writes, writeCount), span,
+				List.of(span == 0 ? 0 : records / (span / 1e9)));
+	}
+
+	/**
+	 * Several drains of the same backlog as one row: the percentiles over all their batches (so a
+	 * P99 over three 1,000-record drains of 500,000 records ranks 1,500 batches, not 500), the
+	 * records of all, and the throughput and drain time of the median drain, so that neither the
+	 * luckiest nor the unluckiest minute of a shared machine decides the row.
+	 */
+	static Summary pooled(List<BatchRecorder> drains) {
+		if (drains.isEmpty()) {
+			throw new IllegalArgumentException("no drains to pool");
+		}
+		List<Summary> each = drains.stream().map(BatchRecorder::summary).toList();
+		if (each.size() == 1) {
+			return each.get(0);
+		}
+		long[] durations = drains.stream().flatMapToLong(BatchRecorder::durations).toArray();
+		long[] writes = drains.stream().flatMapToLong(BatchRecorder::writes).toArray();
+		Summary median = each.stream()
+			.sorted(Comparator.comparingDouble(Summary::recordsPerSecond))
+			.toList()
+			.get((each.size() - 1) / 2);
+		return new Summary(each.stream().mapToInt(Summary::batches).sum(),
+				each.stream().mapToLong(Summary::records).sum(), Percentiles.of(durations, durations.length),
+				Percentiles.of(writes, writes.length), median.spanNanos(),
+				each.stream().map(Summary::recordsPerSecond).toList());
+	}
+
+	private synchronized LongStream durations() {
+		return Arrays.stream(Arrays.copyOf(durations, count));
+	}
+
+	private synchronized LongStream writes() {
+		return Arrays.stream(Arrays.copyOf(writes, writeCount));
 	}
 
 	static long percentile(long[] sorted, double p) {
@@ -68,13 +106,23 @@ final class BatchRecorder {
 	}
 
 	/**
+	 * @param batches batches of all drains
+	 * @param records records of all drains
 	 * @param pollToCommit from the return of each batch's poll to its commit
 	 * @param write each batch's Redis write (per strategy: see {@link BatchRecorder#recordWrite})
+	 * @param spanNanos from the start of the first batch to the end of the last, of the median drain
+	 * @param drainRates records per second of each drain, in the order they ran
 	 */
-	record Summary(int batches, long records, Percentiles pollToCommit, Percentiles write, long spanNanos) {
+	record Summary(int batches, long records, Percentiles pollToCommit, Percentiles write, long spanNanos,
+			List<Double> drainRates) {
 
+		Summary {
+			drainRates = List.copyOf(drainRates);
+		}
+
+		/** The median drain's records per second (of an even number of drains, the lower middle one). */
 		double recordsPerSecond() {
-			return spanNanos == 0 ? 0 : records / (spanNanos / 1e9);
+			return drainRates.stream().sorted().toList().get((drainRates.size() - 1) / 2);
 		}
 	}
 

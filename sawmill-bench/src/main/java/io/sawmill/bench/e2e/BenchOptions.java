@@ -18,8 +18,8 @@ import io.sawmill.testkit.LatencyProxy;
  */
 record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchSizes, List<String> strategies,
 		int backlog, int idleRate, Duration idleDuration, int fields, int valueBytes, int idSpace, int partitions,
-		int sequentialSample, int verifySample, int warmUp, Duration ttl, LatencyProxy.Priority proxyPriority,
-		Path out) {
+		int sequentialSample, int verifySample, int warmUp, int sawmillDrains, Duration ttl,
+		LatencyProxy.Priority proxyPriority, Path out) {
 
 	static final List<String> ALL_STRATEGIES = List.of("sequential", "template", "sawmill");
 
@@ -48,11 +48,12 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 				Integer.parseInt(given.getOrDefault("sequential-sample", quick ? "1000" : "4000")),
 				Integer.parseInt(given.getOrDefault("verify-sample", quick ? "300" : "2000")),
 				Integer.parseInt(given.getOrDefault("warm-up", quick ? "30000" : "300000")),
+				Integer.parseInt(given.getOrDefault("sawmill-drains", quick ? "1" : "3")),
 				Duration.ofSeconds(Long.parseLong(given.getOrDefault("ttl-seconds", "3600"))),
 				proxyPriority(given.getOrDefault("proxy-priority", "normal")),
 				Path.of(given.getOrDefault("out", "bench-results/" + stamp + (quick ? "-quick" : ""))));
 		given.keySet().removeAll(List.of("strategies", "backlog", "idle-rate", "idle-seconds", "fields", "value-bytes",
-				"id-space", "partitions", "sequential-sample", "verify-sample", "warm-up", "ttl-seconds", "proxy-priority", "out"));
+				"id-space", "partitions", "sequential-sample", "verify-sample", "warm-up", "sawmill-drains", "ttl-seconds", "proxy-priority", "out"));
 		if (!given.isEmpty()) {
 			throw new IllegalArgumentException("unknown option(s) " + given.keySet() + "; see --help");
 		}
@@ -82,6 +83,9 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 			throw new IllegalArgumentException(
 					"--fields, --backlog, --id-space, --partitions, --idle-rate and --verify-sample must be at least 1");
 		}
+		if (sawmillDrains < 1) {
+			throw new IllegalArgumentException("--sawmill-drains must be at least 1, but was " + sawmillDrains);
+		}
 		if (warmUp < 0) {
 			throw new IllegalArgumentException("--warm-up must be zero or more records, but was " + warmUp);
 		}
@@ -103,6 +107,7 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 				  --sequential-sample=4000  records sent one command at a time, then extrapolated
 				  --verify-sample=2000    hashes and TTLs read back after each run
 				  --warm-up=300000        records each measured consumer strategy drains first, then (not with --quick) one whole cell, unreported, so the JIT has compiled its data path (0: neither)
+				  --sawmill-drains=3      busy drains of the backlog per Sawmill cell (--quick: 1), in rounds that visit the RTTs forwards, then backwards: the row shows the median drain's records/s and the percentiles of all their batches; the template loop drains once, its drains last 3-4 times longer
 				  --proxy-priority=normal the latency proxy's threads: normal, or realtime (SCHED_FIFO through chrt, needs root or CAP_SYS_NICE): late chunks become rare, but every chunk preempts the client and Redis, which costs a client that flushes per command (the template loop) about half its throughput on 2 cores
 				  --out=bench-results/<timestamp>
 				""";

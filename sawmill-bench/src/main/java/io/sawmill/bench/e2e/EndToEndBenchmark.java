@@ -8,11 +8,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import io.sawmill.testkit.KafkaBrokerProcess;
@@ -94,28 +96,20 @@ public final class EndToEndBenchmark {
 					(System.nanoTime() - t0) / 1e9));
 			warmUp(kafka, redis);
 
-			for (double rtt : options.rttsMillis()) {
-				LatencyProxy proxy = rtt == 0 ? null
-						: LatencyProxy.start(redis.host(), redis.port(), Duration.ofNanos((long) (rtt * 1e6 / 2)),
-								options.proxyPriority());
-				String host = proxy == null ? redis.host() : proxy.host();
-				int port = proxy == null ? redis.port() : proxy.port();
-				try {
-					if (options.strategies().contains("sequential")) {
-						sequential(redis, rtt, host, port);
-					}
-					for (int batch : options.batchSizes()) {
-						for (String strategy : List.of("template", "sawmill")) {
-							if (options.strategies().contains(strategy)) {
-								rows.add(cell(kafka, redis, strategy, rtt, batch, host, port, false));
-							}
-						}
-					}
+			List<Endpoint> endpoints = new ArrayList<>();
+			try {
+				for (double rtt : options.rttsMillis()) {
+					endpoints.add(new Endpoint(rtt, rtt == 0 ? null
+							: LatencyProxy.start(redis.host(), redis.port(), Duration.ofNanos((long) (rtt * 1e6 / 2)),
+									options.proxyPriority()), redis));
 				}
-				finally {
-					if (proxy != null) {
-						note("proxy at RTT " + Row.rttLabel(rtt) + ": " + proxy.stats());
-						proxy.close();
+				measure(kafka, redis, endpoints);
+			}
+			finally {
+				for (Endpoint endpoint : endpoints) {
+					if (endpoint.proxy() != null) {
+						note("proxy at RTT " + Row.rttLabel(endpoint.rtt()) + ": " + endpoint.proxy().stats());
+						endpoint.proxy().close();
 					}
 				}
 			}
@@ -125,6 +119,54 @@ public final class EndToEndBenchmark {
 			deleteQuietly(kafkaDir);
 		}
 		return report(ceiling, (System.nanoTime() - started) / 1e9);
+	}
+
+	/** Redis as a client sees it at one RTT: directly, or through a latency proxy (which the run closes). */
+	private record Endpoint(double rtt, LatencyProxy proxy, String host, int port) {
+
+		Endpoint(double rtt, LatencyProxy proxy, RedisServerProcess redis) {
+			this(rtt, proxy, proxy == null ? redis.host() : proxy.host(), proxy == null ? redis.port() : proxy.port());
+		}
+	}
+
+	/**
+	 * Every row, in the table's order: per RTT, the sequential sample, then per batch size the
+	 * template loop's cell and Sawmill's (idle, the ceiling, a busy drain). Then Sawmill's further
+	 * drains ({@code --sawmill-drains}), in rounds over all its cells, backwards in even rounds and
+	 * forwards in odd ones: the direct rows come first in the first round and last in the second,
+	 * so a machine that speeds up or slows down over the run does not decide the RTT target.
+	 */
+	private void measure(KafkaBrokerProcess kafka, RedisServerProcess redis, List<Endpoint> endpoints) throws Exception {
+		List<Supplier<Row>> table = new ArrayList<>();
+		List<Cell> sawmillCells = new ArrayList<>();
+		for (Endpoint endpoint : endpoints) {
+			if (options.strategies().contains("sequential")) {
+				sequential(redis, endpoint).forEach(row -> table.add(() -> row));
+			}
+			for (int batch : options.batchSizes()) {
+				for (String strategy : List.of("template", "sawmill")) {
+					if (options.strategies().contains(strategy)) {
+						Cell cell = new Cell(kafka, redis, strategy, endpoint, batch, false);
+						cell.idle();
+						cell.drain();
+						table.add(cell::row);
+						if (strategy.equals("sawmill")) {
+							sawmillCells.add(cell);
+						}
+					}
+				}
+			}
+		}
+		for (int round = 2; round <= options.sawmillDrains(); round++) {
+			List<Cell> order = new ArrayList<>(sawmillCells);
+			if (round % 2 == 0) {
+				Collections.reverse(order);
+			}
+			for (Cell cell : order) {
+				cell.drain();
+			}
+		}
+		table.forEach(row -> rows.add(row.get()));
 	}
 
 	/** The opening ceiling, before anything else runs. */
@@ -181,23 +223,26 @@ public final class EndToEndBenchmark {
 		for (String strategy : consumers) {
 			BatchRecorder recorder = new BatchRecorder();
 			status.step("warm-up " + strategy, records, recorder::records);
-			try (AutoCloseable consumer = consumer(strategy, kafka, "warm-up", "warm-up-" + strategy, 1000, redis.host(),
-					redis.port(), recorder)) {
+			try (AutoCloseable consumer = consumer(strategy, kafka, "warm-up", "warm-up-" + strategy, 1000,
+					new Endpoint(0, null, redis), recorder)) {
 				await(recorder, records, Duration.ofMinutes(2));
 			}
 		}
 		for (String strategy : options.quick() ? List.<String>of() : consumers) {
-			cell(kafka, redis, strategy, 0, options.batchSizes().get(0), redis.host(), redis.port(), true);
+			Cell cell = new Cell(kafka, redis, strategy, new Endpoint(0, null, redis), options.batchSizes().get(0), true);
+			cell.idle();
+			cell.drain();
 		}
 		Verification.flushAll(redis.host(), redis.port());
 	}
 
-	private void sequential(RedisServerProcess redis, double rtt, String host, int port) {
+	private List<Row> sequential(RedisServerProcess redis, Endpoint endpoint) {
+		double rtt = endpoint.rtt();
 		Verification.flushAll(redis.host(), redis.port());
 		AtomicLong done = new AtomicLong();
 		status.step("sequential sample at RTT " + Row.rttLabel(rtt), options.sequentialSample(), done::get);
 		SequentialSample.Result sample = SequentialSample.run(workload, options.sequentialSample(),
-				Duration.ofSeconds(options.quick() ? 5 : 15), host, port, options.ttl(), done::set);
+				Duration.ofSeconds(options.quick() ? 5 : 15), endpoint.host(), endpoint.port(), options.ttl(), done::set);
 		Verification.Result verified = Verification.verify(redis.host(), redis.port(), workload, sample.records(),
 				options.verifySample(), options.ttl());
 		note(String.format(Locale.ROOT,
@@ -205,58 +250,117 @@ public final class EndToEndBenchmark {
 						+ "batch numbers are that × batch size. Redis %s",
 				Row.rttLabel(rtt), sample.records(), sample.perRecordNanos() / 1e6, sample.p50() / 1e6, sample.p99() / 1e6,
 				verified.text()));
-		for (int batch : options.batchSizes()) {
-			rows.add(new Row("sequential", rtt, batch, null, null, sample, verified.ok(), verified.text(), 0, 0, null));
-		}
+		return options.batchSizes()
+			.stream()
+			.map(batch -> new Row("sequential", rtt, batch, null, null, sample, verified.ok(), verified.text(), 0, 0, null))
+			.toList();
 	}
 
-	/** One row: the idle load, then the busy backlog; {@code warmUp} runs it unreported, for the JIT. */
-	private Row cell(KafkaBrokerProcess kafka, RedisServerProcess redis, String strategy, double rtt, int batch,
-			String host, int port, boolean warmUp) throws Exception {
-		String label = String.format(Locale.ROOT, "%s%s, RTT %s, batch %,d", warmUp ? "warm-up cell: " : "", strategy,
-				Row.rttLabel(rtt), batch);
-		int cell = ++cellNumber;
+	/**
+	 * One row in the making: the idle load, then the busy backlog, drained once by the template loop
+	 * and {@code --sawmill-drains} times by Sawmill, each drain by a new consumer group into a
+	 * flushed Redis and verified after it. The first drain is preceded by the ceiling next to it. A
+	 * warm-up cell runs once, unreported, for the JIT.
+	 */
+	private final class Cell {
 
-		Verification.flushAll(redis.host(), redis.port());
-		String idleTopic = "idle-" + cell;
-		kafka.createTopic(idleTopic, options.partitions());
-		long idleRecords = (long) options.idleRate() * options.idleDuration().toSeconds();
-		BatchRecorder idle = new BatchRecorder();
-		Verification.Result idleVerified;
-		try (AutoCloseable consumer = consumer(strategy, kafka, idleTopic, "idle-" + cell, batch, host, port, idle)) {
-			status.step("idle: " + label, idleRecords, idle::records);
-			Producing.produce(kafka.bootstrapServers(), idleTopic, workload, idleRecords, options.idleRate(), n -> {
-			});
-			await(idle, idleRecords, Duration.ofMinutes(3));
-		}
-		idleVerified = Verification.verify(redis.host(), redis.port(), workload, idleRecords, options.verifySample(),
-				options.ttl());
+		private final KafkaBrokerProcess kafka;
+		private final RedisServerProcess redis;
+		private final String strategy;
+		private final Endpoint endpoint;
+		private final int batch;
+		private final boolean warmUp;
+		private final String label;
+		private final int number = ++cellNumber;
+		private final List<BatchRecorder> drains = new ArrayList<>();
+		private final List<String> drainsVerified = new ArrayList<>();
+		private BatchRecorder idle;
+		private Verification.Result idleVerified;
+		private RedisCeiling.Result ceiling;
+		private boolean ok = true;
+		private long fullGcs;
+		private long peakHeap;
 
-		RedisCeiling.Result ceiling = options.quick() || warmUp ? null : ceilingNextTo(label, redis);
-		Verification.flushAll(redis.host(), redis.port());
-		BatchRecorder busy = new BatchRecorder();
-		long fullGcsBefore = fullGcs();
-		status.step("busy: " + label, options.backlog(), busy::records);
-		try (AutoCloseable consumer = consumer(strategy, kafka, "backlog", "busy-" + cell, batch, host, port, busy)) {
-			await(busy, options.backlog(), Duration.ofMinutes(options.quick() ? 2 : 6));
+		Cell(KafkaBrokerProcess kafka, RedisServerProcess redis, String strategy, Endpoint endpoint, int batch,
+				boolean warmUp) {
+			this.kafka = kafka;
+			this.redis = redis;
+			this.strategy = strategy;
+			this.endpoint = endpoint;
+			this.batch = batch;
+			this.warmUp = warmUp;
+			this.label = String.format(Locale.ROOT, "%s%s, RTT %s, batch %,d", warmUp ? "warm-up cell: " : "", strategy,
+					Row.rttLabel(endpoint.rtt()), batch);
 		}
-		long peakHeap = status.peakHeapBytes();
-		long fullGcs = fullGcs() - fullGcsBefore;
-		Verification.Result busyVerified = Verification.verify(redis.host(), redis.port(), workload, options.backlog(),
-				options.verifySample(), options.ttl());
-		BatchRecorder.Summary busySummary = busy.summary();
-		boolean complete = busySummary.records() >= options.backlog() && idle.records() >= idleRecords;
-		status.println(String.format(Locale.ROOT,
-				"%-38s write: idle P99 %9s, busy P50 %9s P99 %9s max %9s | busy poll→commit P99 %9s | %,9.0f records/s, drained in %s | idle %s | busy %s",
-				label, Report.ms(idle.summary().write().p99()), Report.ms(busySummary.write().p50()),
-				Report.ms(busySummary.write().p99()), Report.ms(busySummary.write().max()),
-				Report.ms(busySummary.pollToCommit().p99()), busySummary.recordsPerSecond(),
-				Report.duration(busySummary.spanNanos() / 1e9),
-				idleVerified.text(), busyVerified.text()));
-		return new Row(strategy, rtt, batch, idle.summary(), busySummary, null,
-				complete && idleVerified.ok() && busyVerified.ok(),
-				"idle " + idleVerified.text() + "; busy " + busyVerified.text() + (complete ? "" : "; INCOMPLETE (timed out)"),
-				fullGcs, peakHeap, ceiling);
+
+		private int drainsWanted() {
+			return strategy.equals("sawmill") && !warmUp ? options.sawmillDrains() : 1;
+		}
+
+		void idle() throws Exception {
+			Verification.flushAll(redis.host(), redis.port());
+			String idleTopic = "idle-" + number;
+			kafka.createTopic(idleTopic, options.partitions());
+			long idleRecords = (long) options.idleRate() * options.idleDuration().toSeconds();
+			idle = new BatchRecorder();
+			try (AutoCloseable consumer = consumer(strategy, kafka, idleTopic, "idle-" + number, batch, endpoint, idle)) {
+				status.step("idle: " + label, idleRecords, idle::records);
+				Producing.produce(kafka.bootstrapServers(), idleTopic, workload, idleRecords, options.idleRate(), n -> {
+				});
+				await(idle, idleRecords, Duration.ofMinutes(3));
+			}
+			idleVerified = Verification.verify(redis.host(), redis.port(), workload, idleRecords, options.verifySample(),
+					options.ttl());
+			ok &= idle.records() >= idleRecords && idleVerified.ok();
+		}
+
+		/** One busy drain of the backlog; the first is preceded by the ceiling next to it. */
+		void drain() throws Exception {
+			int drain = drains.size() + 1;
+			if (drain == 1 && !options.quick() && !warmUp) {
+				ceiling = ceilingNextTo(label, redis);
+			}
+			String which = drainsWanted() == 1 ? "" : String.format(Locale.ROOT, " (drain %d of %d)", drain, drainsWanted());
+			Verification.flushAll(redis.host(), redis.port());
+			BatchRecorder busy = new BatchRecorder();
+			long fullGcsBefore = fullGcs();
+			status.step("busy: " + label + which, options.backlog(), busy::records);
+			try (AutoCloseable consumer = consumer(strategy, kafka, "backlog", "busy-" + number + "-" + drain, batch,
+					endpoint, busy)) {
+				await(busy, options.backlog(), Duration.ofMinutes(options.quick() ? 2 : 6));
+			}
+			peakHeap = Math.max(peakHeap, status.peakHeapBytes());
+			fullGcs += fullGcs() - fullGcsBefore;
+			Verification.Result verified = Verification.verify(redis.host(), redis.port(), workload, options.backlog(),
+					options.verifySample(), options.ttl());
+			BatchRecorder.Summary summary = busy.summary();
+			boolean complete = summary.records() >= options.backlog();
+			ok &= complete && verified.ok();
+			drains.add(busy);
+			drainsVerified.add("busy" + which + " " + verified.text() + (complete ? "" : "; INCOMPLETE (timed out)"));
+			String idlePart = drain == 1
+					? String.format(Locale.ROOT, "idle P99 %9s, ", Report.ms(idle.summary().write().p99())) : "";
+			status.println(String.format(Locale.ROOT,
+					"%-38s write: %sbusy P50 %9s P99 %9s max %9s | busy poll→commit P99 %9s | %,9.0f records/s, drained in %s | %sbusy %s",
+					label + which, idlePart, Report.ms(summary.write().p50()), Report.ms(summary.write().p99()),
+					Report.ms(summary.write().max()), Report.ms(summary.pollToCommit().p99()), summary.recordsPerSecond(),
+					Report.duration(summary.spanNanos() / 1e9), drain == 1 ? "idle " + idleVerified.text() + " | " : "",
+					verified.text()));
+		}
+
+		Row row() {
+			BatchRecorder.Summary busy = BatchRecorder.pooled(drains);
+			if (drains.size() > 1) {
+				note(String.format(Locale.ROOT,
+						"%s: %d busy drains at %s records/s, the median %,.0f; write over all %,d batches P50 %s, P99 %s, max %s",
+						label, drains.size(),
+						busy.drainRates().stream().map(r -> String.format(Locale.ROOT, "%,.0f", r)).collect(Collectors.joining(" / ")),
+						busy.recordsPerSecond(), busy.write().samples(), Report.ms(busy.write().p50()),
+						Report.ms(busy.write().p99()), Report.ms(busy.write().max())));
+			}
+			return new Row(strategy, endpoint.rtt(), batch, idle.summary(), busy, null, ok,
+					"idle " + idleVerified.text() + "; " + String.join("; ", drainsVerified), fullGcs, peakHeap, ceiling);
+		}
 	}
 
 	/**
@@ -270,7 +374,9 @@ public final class EndToEndBenchmark {
 	}
 
 	private AutoCloseable consumer(String strategy, KafkaBrokerProcess kafka, String topic, String group, int batch,
-			String host, int port, BatchRecorder recorder) {
+			Endpoint endpoint, BatchRecorder recorder) {
+		String host = endpoint.host();
+		int port = endpoint.port();
 		if (strategy.equals("template")) {
 			TemplateLoop loop = new TemplateLoop(kafka.bootstrapServers(), topic, group, batch, host, port, options.ttl(),
 					recorder);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /** The result table (Markdown and CSV) and the check of the targets, from the rows of one run. */
 final class Report {
@@ -34,10 +35,13 @@ final class Report {
 			BatchRecorder.Percentiles idle = row.idle() == null ? null : row.idle().write();
 			BatchRecorder.Percentiles busy = row.busyWrite();
 			BatchRecorder.Percentiles busyCommit = row.busyPollToCommit();
-			md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %s | %s | %s | %s | %s | %s | %s | %s | %,.0f | %s | %s | %s | %s |%n",
+			int drains = row.busy() == null ? 1 : row.busy().drainRates().size();
+			String rate = String.format(Locale.ROOT, "%,.0f", row.recordsPerSecond())
+					+ (drains > 1 ? " (median of " + drains + ")" : "");
+			md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
 					row.strategy(), Row.rttLabel(row.rttMs()), row.batchSize(), ms(idle, Percentile.P50), ms(idle, Percentile.P99),
 					ms(idle, Percentile.MAX), ms(busy, Percentile.P50), ms(busy, Percentile.P99), ms(busy, Percentile.MAX),
-					ms(busyCommit, Percentile.P50), ms(busyCommit, Percentile.P99), row.recordsPerSecond(), next, ratio,
+					ms(busyCommit, Percentile.P50), ms(busyCommit, Percentile.P99), rate, next, ratio,
 					row.busy() == null ? "n/a" : duration(row.busy().spanNanos() / 1e9), row.verified() ? "yes" : "**NO**"));
 		}
 		return md.toString();
@@ -69,7 +73,7 @@ final class Report {
 				+ "idle_write_max_ms,idle_poll_to_commit_p50_ms,idle_poll_to_commit_p99_ms,busy_batches,busy_write_p50_ms,"
 				+ "busy_write_p99_ms,busy_write_max_ms,busy_poll_to_commit_p50_ms,busy_poll_to_commit_p99_ms,"
 				+ "busy_poll_to_commit_max_ms,records_per_s,busy_drain_s,verified,full_gcs,peak_heap_mb,"
-				+ "ceiling_next_to_it_records_per_s\n");
+				+ "ceiling_next_to_it_records_per_s,busy_drains_records_per_s\n");
 		for (Row row : rows) {
 			BatchRecorder.Summary idle = row.idle();
 			BatchRecorder.Summary busy = row.busy();
@@ -88,7 +92,9 @@ final class Report {
 					String.format(Locale.ROOT, "%.0f", row.recordsPerSecond()),
 					busy == null ? "" : String.format(Locale.ROOT, "%.2f", busy.spanNanos() / 1e9), Boolean.toString(row.verified()),
 					Long.toString(row.fullGcs()), Long.toString(row.peakHeapBytes() >> 20),
-					row.ceiling() == null ? "" : String.format(Locale.ROOT, "%.0f", row.ceiling().recordsPerSecond())))
+					row.ceiling() == null ? "" : String.format(Locale.ROOT, "%.0f", row.ceiling().recordsPerSecond()),
+					busy == null ? "" : busy.drainRates().stream().map(r -> String.format(Locale.ROOT, "%.0f", r))
+						.collect(Collectors.joining(" "))))
 				.append('\n');
 		}
 		return csv.toString();

@@ -22,6 +22,7 @@ class BenchOptionsTests {
 		assertThat(options.fields()).isEqualTo(5);
 		assertThat(options.valueBytes()).isEqualTo(20);
 		assertThat(options.warmUp()).isEqualTo(300_000);
+		assertThat(options.sawmillDrains()).isEqualTo(3);
 		assertThat(options.proxyPriority()).isEqualTo(LatencyProxy.Priority.NORMAL);
 	}
 
@@ -39,6 +40,7 @@ class BenchOptionsTests {
 		assertThat(options.backlog()).isLessThan(500_000);
 		assertThat(options.rttsMillis()).containsExactly(1.0);
 		assertThat(options.strategies()).isEqualTo(List.of("sawmill"));
+		assertThat(options.sawmillDrains()).isEqualTo(1);
 	}
 
 	@Test
@@ -49,6 +51,8 @@ class BenchOptionsTests {
 			.withMessageContaining("unknown option(s) [batchsize]");
 		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--warm-up=-1"))
 			.withMessage("--warm-up must be zero or more records, but was -1");
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--sawmill-drains=0"))
+			.withMessage("--sawmill-drains must be at least 1, but was 0");
 		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--proxy-priority=high"))
 			.withMessage("--proxy-priority must be normal or realtime, but was high");
 	}

@@ -19,7 +19,7 @@ class ReportTests {
 	private static Row sawmill(RedisCeiling.Result ceiling) {
 		BatchRecorder.Summary busy = new BatchRecorder.Summary(500, 500_000,
 				new BatchRecorder.Percentiles(500, 12_000_000, 30_000_000, 40_000_000),
-				new BatchRecorder.Percentiles(500, 6_000_000, 14_000_000, 20_000_000), 7_142_857_143L);
+				new BatchRecorder.Percentiles(500, 6_000_000, 14_000_000, 20_000_000), 7_142_857_143L, List.of(70_000.0));
 		return new Row("sawmill", 0, 1_000, null, busy, null, true, "OK", 0, 100 << 20, ceiling);
 	}
 
@@ -47,5 +47,18 @@ class ReportTests {
 		assertThat(Report.markdownTable(List.of(sawmill(null)), OPENING, 500_000)).contains("| 200,000 (opening) | 0.35 |");
 		assertThat(Report.markdownTable(List.of(sawmill(NEXT_TO_IT)), OPENING, 500_000))
 			.contains("| 6.0 ms | 14.0 ms | 20.0 ms | 12.0 ms | 30.0 ms | 70,000 | 100,000 | 0.70 |");
+	}
+
+	@Test
+	void shouldJudgeAndShowTheMedianOfSeveralDrains() {
+		Row direct = sawmill(NEXT_TO_IT);
+		BatchRecorder.Summary threeDrains = new BatchRecorder.Summary(1_500, 1_500_000, direct.busy().pollToCommit(),
+				direct.busy().write(), 7_000_000_000L, List.of(80_000.0, 60_000.0, 67_000.0));
+		Row oneMs = new Row("sawmill", 1, 1_000, null, threeDrains, null, true, "OK", 0, 100 << 20, NEXT_TO_IT);
+
+		assertThat(Report.targets(List.of(direct, oneMs), OPENING)).anySatisfy(line -> assertThat(line)
+			.isEqualTo("MET     Sawmill at 1 ms keeps ≥ 0.95 × its direct throughput (batch 1,000): 67,000 / 70,000 = 0.96"));
+		assertThat(Report.markdownTable(List.of(oneMs), OPENING, 500_000)).contains("| 67,000 (median of 3) | 100,000 | 0.67 |");
+		assertThat(Report.csv(List.of(oneMs))).endsWith(",100000,80000 60000 67000\n");
 	}
 }
