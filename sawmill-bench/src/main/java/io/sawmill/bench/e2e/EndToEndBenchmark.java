@@ -1,8 +1,6 @@
 package io.sawmill.bench.e2e;
 
 import java.io.PrintStream;
-import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +30,7 @@ import io.sawmill.testkit.RedisServerProcess;
  * <p>
  * {@code java -jar sawmill-bench/target/sawmill-bench.jar [--quick] [--help]}
  */
-public final class EndToEndBenchmark {
+public final class EndToEndBenchmark implements Cell.Run {
 
 	private static final PrintStream OUT = System.out;
 
@@ -43,7 +41,6 @@ public final class EndToEndBenchmark {
 	private final Status status = new Status(OUT);
 	private final List<Row> rows = new ArrayList<>();
 	private final List<String> notes = new ArrayList<>();
-	private int cellNumber;
 
 	private EndToEndBenchmark(BenchOptions options, List<String> args) {
 		this.options = options;
@@ -121,14 +118,6 @@ public final class EndToEndBenchmark {
 		return report(ceiling, (System.nanoTime() - started) / 1e9);
 	}
 
-	/** Redis as a client sees it at one RTT: directly, or through a latency proxy (which the run closes). */
-	private record Endpoint(double rtt, LatencyProxy proxy, String host, int port) {
-
-		Endpoint(double rtt, LatencyProxy proxy, RedisServerProcess redis) {
-			this(rtt, proxy, proxy == null ? redis.host() : proxy.host(), proxy == null ? redis.port() : proxy.port());
-		}
-	}
-
 	/**
 	 * Every row, in the table's order: per RTT, the sequential sample, then per batch size the
 	 * template loop's cell and Sawmill's (idle, the ceiling, a busy drain). Then Sawmill's further
@@ -146,7 +135,7 @@ public final class EndToEndBenchmark {
 			for (int batch : options.batchSizes()) {
 				for (String strategy : List.of("template", "sawmill")) {
 					if (options.strategies().contains(strategy)) {
-						Cell cell = new Cell(kafka, redis, strategy, endpoint, batch, false);
+						Cell cell = new Cell(this, kafka, redis, strategy, endpoint, batch, false);
 						cell.idle();
 						cell.drain();
 						table.add(cell::row);
@@ -225,11 +214,11 @@ public final class EndToEndBenchmark {
 			status.step("warm-up " + strategy, records, recorder::records);
 			try (AutoCloseable consumer = consumer(strategy, kafka, "warm-up", "warm-up-" + strategy, 1000,
 					new Endpoint(0, null, redis), recorder)) {
-				await(recorder, records, Duration.ofMinutes(2));
+				Cell.await(recorder, records, Duration.ofMinutes(2));
 			}
 		}
 		for (String strategy : options.quick() ? List.<String>of() : consumers) {
-			Cell cell = new Cell(kafka, redis, strategy, new Endpoint(0, null, redis), options.batchSizes().get(0), true);
+			Cell cell = new Cell(this, kafka, redis, strategy, new Endpoint(0, null, redis), options.batchSizes().get(0), true);
 			cell.idle();
 			cell.drain();
 		}
@@ -257,123 +246,18 @@ public final class EndToEndBenchmark {
 	}
 
 	/**
-	 * One row in the making: the idle load, then the busy backlog, drained once by the template loop
-	 * and {@code --sawmill-drains} times by Sawmill, each drain by a new consumer group into a
-	 * flushed Redis and verified after it. The first drain is preceded by the ceiling next to it. A
-	 * warm-up cell runs once, unreported, for the JIT.
-	 */
-	private final class Cell {
-
-		private final KafkaBrokerProcess kafka;
-		private final RedisServerProcess redis;
-		private final String strategy;
-		private final Endpoint endpoint;
-		private final int batch;
-		private final boolean warmUp;
-		private final String label;
-		private final int number = ++cellNumber;
-		private final List<BatchRecorder> drains = new ArrayList<>();
-		private final List<String> drainsVerified = new ArrayList<>();
-		private BatchRecorder idle;
-		private Verification.Result idleVerified;
-		private RedisCeiling.Result ceiling;
-		private boolean ok = true;
-		private long fullGcs;
-		private long peakHeap;
-
-		Cell(KafkaBrokerProcess kafka, RedisServerProcess redis, String strategy, Endpoint endpoint, int batch,
-				boolean warmUp) {
-			this.kafka = kafka;
-			this.redis = redis;
-			this.strategy = strategy;
-			this.endpoint = endpoint;
-			this.batch = batch;
-			this.warmUp = warmUp;
-			this.label = String.format(Locale.ROOT, "%s%s, RTT %s, batch %,d", warmUp ? "warm-up cell: " : "", strategy,
-					Row.rttLabel(endpoint.rtt()), batch);
-		}
-
-		private int drainsWanted() {
-			return strategy.equals("sawmill") && !warmUp ? options.sawmillDrains() : 1;
-		}
-
-		void idle() throws Exception {
-			Verification.flushAll(redis.host(), redis.port());
-			String idleTopic = "idle-" + number;
-			kafka.createTopic(idleTopic, options.partitions());
-			long idleRecords = (long) options.idleRate() * options.idleDuration().toSeconds();
-			idle = new BatchRecorder();
-			try (AutoCloseable consumer = consumer(strategy, kafka, idleTopic, "idle-" + number, batch, endpoint, idle)) {
-				status.step("idle: " + label, idleRecords, idle::records);
-				Producing.produce(kafka.bootstrapServers(), idleTopic, workload, idleRecords, options.idleRate(), n -> {
-				});
-				await(idle, idleRecords, Duration.ofMinutes(3));
-			}
-			idleVerified = Verification.verify(redis.host(), redis.port(), workload, idleRecords, options.verifySample(),
-					options.ttl());
-			ok &= idle.records() >= idleRecords && idleVerified.ok();
-		}
-
-		/** One busy drain of the backlog; the first is preceded by the ceiling next to it. */
-		void drain() throws Exception {
-			int drain = drains.size() + 1;
-			if (drain == 1 && !options.quick() && !warmUp) {
-				ceiling = ceilingNextTo(label, redis);
-			}
-			String which = drainsWanted() == 1 ? "" : String.format(Locale.ROOT, " (drain %d of %d)", drain, drainsWanted());
-			Verification.flushAll(redis.host(), redis.port());
-			BatchRecorder busy = new BatchRecorder();
-			long fullGcsBefore = fullGcs();
-			status.step("busy: " + label + which, options.backlog(), busy::records);
-			try (AutoCloseable consumer = consumer(strategy, kafka, "backlog", "busy-" + number + "-" + drain, batch,
-					endpoint, busy)) {
-				await(busy, options.backlog(), Duration.ofMinutes(options.quick() ? 2 : 6));
-			}
-			peakHeap = Math.max(peakHeap, status.peakHeapBytes());
-			fullGcs += fullGcs() - fullGcsBefore;
-			Verification.Result verified = Verification.verify(redis.host(), redis.port(), workload, options.backlog(),
-					options.verifySample(), options.ttl());
-			BatchRecorder.Summary summary = busy.summary();
-			boolean complete = summary.records() >= options.backlog();
-			ok &= complete && verified.ok();
-			drains.add(busy);
-			drainsVerified.add("busy" + which + " " + verified.text() + (complete ? "" : "; INCOMPLETE (timed out)"));
-			String idlePart = drain == 1
-					? String.format(Locale.ROOT, "idle P99 %9s, ", Report.ms(idle.summary().write().p99())) : "";
-			status.println(String.format(Locale.ROOT,
-					"%-38s write: %sbusy P50 %9s P99 %9s max %9s | busy poll→commit P99 %9s | %,9.0f records/s, drained in %s | %sbusy %s",
-					label + which, idlePart, Report.ms(summary.write().p50()), Report.ms(summary.write().p99()),
-					Report.ms(summary.write().max()), Report.ms(summary.pollToCommit().p99()), summary.recordsPerSecond(),
-					Report.duration(summary.spanNanos() / 1e9), drain == 1 ? "idle " + idleVerified.text() + " | " : "",
-					verified.text()));
-		}
-
-		Row row() {
-			BatchRecorder.Summary busy = BatchRecorder.pooled(drains);
-			if (drains.size() > 1) {
-				note(String.format(Locale.ROOT,
-						"%s: %d busy drains at %s records/s, the median %,.0f; write over all %,d batches P50 %s, P99 %s, max %s",
-						label, drains.size(),
-						busy.drainRates().stream().map(r -> String.format(Locale.ROOT, "%,.0f", r)).collect(Collectors.joining(" / ")),
-						busy.recordsPerSecond(), busy.write().samples(), Report.ms(busy.write().p50()),
-						Report.ms(busy.write().p99()), Report.ms(busy.write().max())));
-			}
-			return new Row(strategy, endpoint.rtt(), batch, idle.summary(), busy, null, ok,
-					"idle " + idleVerified.text() + "; " + String.join("; ", drainsVerified), fullGcs, peakHeap, ceiling);
-		}
-	}
-
-	/**
 	 * The ceiling again, right before a busy run: on a shared machine the speed drifts during a run
 	 * (the template loop moved by up to 30% between two runs of the same code), so a row is
 	 * compared with the ceiling of its own moment. Half the requests of the opening measurement,
 	 * still the best of {@value RedisCeiling#ATTEMPTS}.
 	 */
-	private RedisCeiling.Result ceilingNextTo(String label, RedisServerProcess redis) {
+	@Override
+	public RedisCeiling.Result ceilingNextTo(String label, RedisServerProcess redis) {
 		return measureCeiling(redis, "Redis ceiling before busy: " + label, "Redis ceiling before busy " + label, 500_000);
 	}
 
-	private AutoCloseable consumer(String strategy, KafkaBrokerProcess kafka, String topic, String group, int batch,
+	@Override
+	public AutoCloseable consumer(String strategy, KafkaBrokerProcess kafka, String topic, String group, int batch,
 			Endpoint endpoint, BatchRecorder recorder) {
 		String host = endpoint.host();
 		int port = endpoint.port();
@@ -388,21 +272,6 @@ public final class EndToEndBenchmark {
 			};
 		}
 		return new SawmillRunner(kafka.bootstrapServers(), topic, group, batch, host, port, options.ttl(), recorder);
-	}
-
-	private static void await(BatchRecorder recorder, long records, Duration timeout) throws InterruptedException {
-		long deadline = System.nanoTime() + timeout.toNanos();
-		while (recorder.records() < records && System.nanoTime() < deadline) {
-			Thread.sleep(20);
-		}
-	}
-
-	private static long fullGcs() {
-		// G1 (the default) counts only full collections under "G1 Old Generation"; others name theirs similarly
-		return ManagementFactory.getGarbageCollectorMXBeans().stream()
-			.filter(gc -> gc.getName().contains("Old") || gc.getName().contains("MarkSweep") || gc.getName().contains("Full"))
-			.mapToLong(GarbageCollectorMXBean::getCollectionCount)
-			.sum();
 	}
 
 	private boolean report(RedisCeiling.Result ceiling, double seconds) throws Exception {
@@ -440,7 +309,23 @@ public final class EndToEndBenchmark {
 		return verified;
 	}
 
-	private void note(String note) {
+	@Override
+	public BenchOptions options() {
+		return options;
+	}
+
+	@Override
+	public Workload workload() {
+		return workload;
+	}
+
+	@Override
+	public Status status() {
+		return status;
+	}
+
+	@Override
+	public void note(String note) {
 		notes.add(note);
 		status.println(note);
 	}

@@ -1,0 +1,165 @@
+package io.sawmill.bench.e2e;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+import io.sawmill.testkit.KafkaBrokerProcess;
+import io.sawmill.testkit.RedisServerProcess;
+
+/**
+ * One row in the making: the idle load, then the busy backlog, drained once by the template loop
+ * and {@code --sawmill-drains} times by Sawmill, each drain by a new consumer group into a
+ * flushed Redis and verified after it. The first drain is preceded by the ceiling next to it. A
+ * warm-up cell runs once, unreported, for the JIT.
+ */
+final class Cell {
+
+	/** What a cell needs from the run around it. */
+	interface Run {
+
+		BenchOptions options();
+
+		Workload workload();
+
+		Status status();
+
+		/** A consumer of {@code strategy} on {@code topic}, recording into {@code recorder} until closed. */
+		AutoCloseable consumer(String strategy, KafkaBrokerProcess kafka, String topic, String group, int batch,
+				Endpoint endpoint, BatchRecorder recorder);
+
+		/** The Redis ceiling measured right before a busy drain, or null where it cannot be measured. */
+		RedisCeiling.Result ceilingNextTo(String label, RedisServerProcess redis);
+
+		/** A line for the run's notes and the console. */
+		void note(String note);
+	}
+
+	/** Numbers the cells of a run, for their topics and consumer groups. */
+	private static int cellNumber;
+
+	private final Run run;
+	private final BenchOptions options;
+	private final Workload workload;
+	private final Status status;
+	private final KafkaBrokerProcess kafka;
+	private final RedisServerProcess redis;
+	private final String strategy;
+	private final Endpoint endpoint;
+	private final int batch;
+	private final boolean warmUp;
+	private final String label;
+	private final int number = ++cellNumber;
+	private final List<BatchRecorder> drains = new ArrayList<>();
+	private final List<String> drainsVerified = new ArrayList<>();
+	private BatchRecorder idle;
+	private Verification.Result idleVerified;
+	private RedisCeiling.Result ceiling;
+	private boolean ok = true;
+	private long fullGcs;
+	private long peakHeap;
+
+	Cell(Run run, KafkaBrokerProcess kafka, RedisServerProcess redis, String strategy, Endpoint endpoint, int batch,
+			boolean warmUp) {
+		this.run = run;
+		this.options = run.options();
+		this.workload = run.workload();
+		this.status = run.status();
+		this.kafka = kafka;
+		this.redis = redis;
+		this.strategy = strategy;
+		this.endpoint = endpoint;
+		this.batch = batch;
+		this.warmUp = warmUp;
+		this.label = String.format(Locale.ROOT, "%s%s, RTT %s, batch %,d", warmUp ? "warm-up cell: " : "", strategy,
+				Row.rttLabel(endpoint.rtt()), batch);
+	}
+
+	private int drainsWanted() {
+		return strategy.equals("sawmill") && !warmUp ? options.sawmillDrains() : 1;
+	}
+
+	void idle() throws Exception {
+		Verification.flushAll(redis.host(), redis.port());
+		String idleTopic = "idle-" + number;
+		kafka.createTopic(idleTopic, options.partitions());
+		long idleRecords = (long) options.idleRate() * options.idleDuration().toSeconds();
+		idle = new BatchRecorder();
+		try (AutoCloseable consumer = run.consumer(strategy, kafka, idleTopic, "idle-" + number, batch, endpoint, idle)) {
+			status.step("idle: " + label, idleRecords, idle::records);
+			Producing.produce(kafka.bootstrapServers(), idleTopic, workload, idleRecords, options.idleRate(), n -> {
+			});
+			await(idle, idleRecords, Duration.ofMinutes(3));
+		}
+		idleVerified = Verification.verify(redis.host(), redis.port(), workload, idleRecords, options.verifySample(),
+				options.ttl());
+		ok &= idle.records() >= idleRecords && idleVerified.ok();
+	}
+
+	/** One busy drain of the backlog; the first is preceded by the ceiling next to it. */
+	void drain() throws Exception {
+		int drain = drains.size() + 1;
+		if (drain == 1 && !options.quick() && !warmUp) {
+			ceiling = run.ceilingNextTo(label, redis);
+		}
+		String which = drainsWanted() == 1 ? "" : String.format(Locale.ROOT, " (drain %d of %d)", drain, drainsWanted());
+		Verification.flushAll(redis.host(), redis.port());
+		BatchRecorder busy = new BatchRecorder();
+		long fullGcsBefore = fullGcs();
+		status.step("busy: " + label + which, options.backlog(), busy::records);
+		try (AutoCloseable consumer = run.consumer(strategy, kafka, "backlog", "busy-" + number + "-" + drain, batch,
+				endpoint, busy)) {
+			await(busy, options.backlog(), Duration.ofMinutes(options.quick() ? 2 : 6));
+		}
+		peakHeap = Math.max(peakHeap, status.peakHeapBytes());
+		fullGcs += fullGcs() - fullGcsBefore;
+		Verification.Result verified = Verification.verify(redis.host(), redis.port(), workload, options.backlog(),
+				options.verifySample(), options.ttl());
+		BatchRecorder.Summary summary = busy.summary();
+		boolean complete = summary.records() >= options.backlog();
+		ok &= complete && verified.ok();
+		drains.add(busy);
+		drainsVerified.add("busy" + which + " " + verified.text() + (complete ? "" : "; INCOMPLETE (timed out)"));
+		String idlePart = drain == 1
+				? String.format(Locale.ROOT, "idle P99 %9s, ", Report.ms(idle.summary().write().p99())) : "";
+		status.println(String.format(Locale.ROOT,
+				"%-38s write: %sbusy P50 %9s P99 %9s max %9s | busy poll→commit P99 %9s | %,9.0f records/s, drained in %s | %sbusy %s",
+				label + which, idlePart, Report.ms(summary.write().p50()), Report.ms(summary.write().p99()),
+				Report.ms(summary.write().max()), Report.ms(summary.pollToCommit().p99()), summary.recordsPerSecond(),
+				Report.duration(summary.spanNanos() / 1e9), drain == 1 ? "idle " + idleVerified.text() + " | " : "",
+				verified.text()));
+	}
+
+	Row row() {
+		BatchRecorder.Summary busy = BatchRecorder.pooled(drains);
+		if (drains.size() > 1) {
+			run.note(String.format(Locale.ROOT,
+					"%s: %d busy drains at %s records/s, the median %,.0f; write over all %,d batches P50 %s, P99 %s, max %s",
+					label, drains.size(),
+					busy.drainRates().stream().map(r -> String.format(Locale.ROOT, "%,.0f", r)).collect(Collectors.joining(" / ")),
+					busy.recordsPerSecond(), busy.write().samples(), Report.ms(busy.write().p50()),
+					Report.ms(busy.write().p99()), Report.ms(busy.write().max())));
+		}
+		return new Row(strategy, endpoint.rtt(), batch, idle.summary(), busy, null, ok,
+				"idle " + idleVerified.text() + "; " + String.join("; ", drainsVerified), fullGcs, peakHeap, ceiling);
+	}
+
+	static void await(BatchRecorder recorder, long records, Duration timeout) throws InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (recorder.records() < records && System.nanoTime() < deadline) {
+			Thread.sleep(20);
+		}
+	}
+
+	private static long fullGcs() {
+		// G1 (the default) counts only full collections under "G1 Old Generation"; others name theirs similarly
+		return ManagementFactory.getGarbageCollectorMXBeans().stream()
+			.filter(gc -> gc.getName().contains("Old") || gc.getName().contains("MarkSweep") || gc.getName().contains("Full"))
+			.mapToLong(GarbageCollectorMXBean::getCollectionCount)
+			.sum();
+	}
+}
