@@ -20,12 +20,13 @@ import io.sawmill.testkit.LatencyProxy;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * The end-to-end benchmark: everything on loopback in this JVM — an in-process KRaft broker, a real
- * redis-server, a {@link LatencyProxy} in front of it per RTT — and three ways of moving JSON records
+ * The end-to-end benchmark: everything on loopback — a KRaft broker in a JVM of its own, a real
+ * redis-server, a {@link LatencyProxy} in this JVM in front of it per RTT — and three ways of moving JSON records
  * from Kafka to Redis as HSET + EXPIRE, measured in the same run: one command per round trip
  * (sequential), a plain loop with {@code RedisTemplate.executePipelined} (template), and the real
  * Sawmill service with its defaults (sawmill). Each runs an idle load (a fixed rate well under
- * capacity) and a busy one (a backlog drained flat out); every run is verified against Redis.
+ * capacity) and a busy one (a backlog drained flat out, by Sawmill {@code --sawmill-drains} times, in
+ * rounds over the RTTs); every run is verified against Redis.
  * Writes results.md, results.csv and PNG plots to {@code --out}; exits 1 when a run fails to verify.
  * <p>
  * {@code java -jar sawmill-bench/target/sawmill-bench.jar [--quick] [--help]}
