@@ -107,7 +107,7 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 				  --sequential-sample=4000  records sent one command at a time, then extrapolated
 				  --verify-sample=2000    hashes and TTLs read back after each run
 				  --warm-up=300000        records each measured consumer strategy drains first, then (not with --quick) one whole cell, unreported, so the JIT has compiled its data path (0: neither)
-				  --sawmill-drains=3      busy drains of the backlog per Sawmill cell (--quick: 1), in rounds that visit the RTTs forwards, then backwards: the row shows the median drain's records/s and the percentiles of all their batches; the template loop drains once, its drains last 3-4 times longer
+				  --sawmill-drains=3      busy drains of the backlog per Sawmill cell (--quick: 1): the first right after the cell's idle run, the others after all cells, in rounds over Sawmill's cells backwards, then forwards; the row shows the median drain's records/s and the percentiles of all their batches; the template loop drains once, its drains last 3-4 times longer
 				  --proxy-priority=normal the latency proxy's threads: normal, or realtime (SCHED_FIFO through chrt, needs root or CAP_SYS_NICE): late chunks become rare, but every chunk preempts the client and Redis, which costs a client that flushes per command (the template loop) about half its throughput on 2 cores
 				  --out=bench-results/<timestamp>
 				""";
