@@ -20,6 +20,7 @@ import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.serializer.RedisSerializer;
 
+import io.lettuce.core.ClientOptions;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
@@ -67,7 +68,10 @@ public final class PipelineStrategies {
 			report("RedisTemplate.executePipelined, pool+flushOnClose", run(data, template(pooledFactory)), batchSize);
 			pooledFactory.destroy();
 
-			LettuceConnectionFactory forSawmill = factory(redis, LettuceClientConfiguration.defaultConfiguration());
+			// the client options Sawmill's auto-configuration gives Boot's connection factory
+			LettuceConnectionFactory forSawmill = factory(redis, LettuceClientConfiguration.builder()
+				.clientOptions(ClientOptions.builder().useHashIndexQueue(false).build())
+				.build());
 			try (LettucePipelinedWriter writer = new LettucePipelinedWriter(forSawmill::getNativeClient,
 					PipelineConfig.ofDefaults())) {
 				report("Sawmill LettucePipelinedWriter", run(data, batch -> {

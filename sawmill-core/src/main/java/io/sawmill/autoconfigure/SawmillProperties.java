@@ -192,6 +192,9 @@ public class SawmillProperties {
 		/** How long one batch may wait for all its Redis replies. */
 		private Duration timeout = PipelineConfig.DEFAULT_TIMEOUT;
 
+		/** Keep Lettuce's hash-indexed command queue on the client of Boot's connection factory (off by default). */
+		private boolean hashIndexedCommandQueue = false;
+
 		public int getMaxCommandsPerChunk() {
 			return maxCommandsPerChunk;
 		}
@@ -206,6 +209,14 @@ public class SawmillProperties {
 
 		public void setTimeout(Duration timeout) {
 			this.timeout = timeout;
+		}
+
+		public boolean isHashIndexedCommandQueue() {
+			return hashIndexedCommandQueue;
+		}
+
+		public void setHashIndexedCommandQueue(boolean hashIndexedCommandQueue) {
+			this.hashIndexedCommandQueue = hashIndexedCommandQueue;
 		}
 	}
 

@@ -1,11 +1,13 @@
 package io.sawmill.autoconfigure;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.AfterAll;
@@ -20,6 +22,8 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ContainerProperties;
 
@@ -137,6 +141,38 @@ class SawmillAutoConfigurationTests {
 			assertThat(result.succeeded()).isTrue();
 			assertThat(redis.command("HEXISTS", "autoconfig:check", "ok")).isEqualTo(":1");
 		});
+	}
+
+	@Test
+	void shouldTurnLettucesHashIndexedCommandQueueOffOnTheClientTheWriterConnectsWith() {
+		runner.withPropertyValues("sawmill.mapping.key-template={@key}").run(context -> {
+			assertThat(context).hasNotFailed();
+			LettuceConnectionFactory factory = context.getBean(LettuceConnectionFactory.class);
+			assertThat(factory.getClientConfiguration().getClientOptions())
+				.hasValueSatisfying(options -> assertThat(options.isUseHashIndexedQueue()).isFalse());
+			assertThat(factory.getNativeClient().getOptions().isUseHashIndexedQueue()).isFalse();
+			// a batch larger than a chunk still goes through, every reply counted
+			List<RedisWrite> writes = IntStream.range(0, 5_000)
+				.mapToObj(i -> RedisWrite.hset("queue:check:" + i, Map.of("n", Integer.toString(i))))
+				.collect(Collectors.toList());
+			PipelineResult result = context.getBean(RedisBatchWriter.class).write(writes);
+			assertThat(result.succeeded()).isTrue();
+			assertThat(result.commands()).isEqualTo(5_000);
+			try (RedisConnection connection = factory.getConnection()) {
+				assertThat(connection.hashCommands().hGet(utf8("queue:check:4999"), utf8("n"))).asString(UTF_8)
+					.isEqualTo("4999");
+			}
+		});
+	}
+
+	@Test
+	void shouldLeaveLettucesHashIndexedCommandQueueOnWhenAskedTo() {
+		runner.withPropertyValues("sawmill.mapping.key-template={@key}", "sawmill.pipeline.hash-indexed-command-queue=true")
+			.run(context -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(LettuceConnectionFactory.class).getNativeClient().getOptions()
+					.isUseHashIndexedQueue()).isTrue();
+			});
 	}
 
 	@Test
@@ -353,5 +389,9 @@ class SawmillAutoConfigurationTests {
 		RedisBatchWriter userWriter() {
 			return writer;
 		}
+	}
+
+	private static byte[] utf8(String text) {
+		return text.getBytes(UTF_8);
 	}
 }

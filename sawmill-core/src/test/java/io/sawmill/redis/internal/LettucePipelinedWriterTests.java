@@ -9,7 +9,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
@@ -91,6 +94,8 @@ class LettucePipelinedWriterTests {
 		}).build();
 		RedisURI uri = RedisURI.create(redis.host(), redis.port());
 		writerClient = RedisClient.create(resources, uri);
+		// as Sawmill's auto-configuration sets the client of Boot's connection factory
+		writerClient.setOptions(ClientOptions.builder().useHashIndexQueue(false).build());
 		readerClient = RedisClient.create(uri);
 		readerConnection = readerClient.connect();
 		reader = readerConnection.sync();
@@ -383,6 +388,40 @@ class LettucePipelinedWriterTests {
 		assertThat(afterRestart.succeeded()).isTrue();
 		assertThat(existing(10)).isEqualTo(10);
 		assertThat(channels.get() - channelsBefore).as("a new connection replaced the broken one").isEqualTo(1);
+	}
+
+	@Test
+	void shouldAccountForEveryCommandOfTwoBatchesInFlightWhenRedisDiesUnderThem() {
+		// tens of thousands of commands awaiting replies: those whose writes fail are taken off the
+		// connection's queue one by one, by a scan of that queue now that it has no hash index
+		LettucePipelinedWriter writer = writer(2_000, Duration.ofSeconds(2));
+		writer.open(1);
+		writer.ping();
+		PipelineResult first;
+		PipelineResult second;
+		try {
+			RedisBatchWriter.Sent firstSent = writer.send(hashes(50_000));
+			RedisBatchWriter.Sent secondSent = writer.send(hashes(50_000));
+			redis.kill();
+			first = firstSent.await();
+			second = secondSent.await();
+		}
+		finally {
+			redis.start();
+		}
+
+		for (PipelineResult result : List.of(first, second)) {
+			assertThat(result.commands()).isEqualTo(50_000);
+			Set<Integer> failed = result.failures().stream().map(PipelineResult.Failure::index).collect(Collectors.toSet());
+			assertThat(failed).as("each failure names one command of the batch, once")
+				.hasSize(result.failures().size())
+				.allSatisfy(index -> assertThat(index).isBetween(0, 49_999));
+		}
+		assertThat(second.succeeded()).as("the second batch cannot all have been applied before Redis died")
+			.isFalse();
+		PipelineResult afterRestart = writer.write(hashes(10));
+		assertThat(afterRestart.succeeded()).isTrue();
+		assertThat(existing(10)).isEqualTo(10);
 	}
 
 	@Test
