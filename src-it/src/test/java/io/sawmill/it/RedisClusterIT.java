@@ -92,8 +92,11 @@ class RedisClusterIT {
 	 */
 	private static final int HOT_KEYS = 1_000;
 
-	/** Versions of every key produced before a reshard test's service starts. */
-	private static final int BACKLOG_VERSIONS = 10;
+	/**
+	 * Versions of every key produced before a reshard test's service starts: enough that the first
+	 * move starts while the backlog drains (10 were not, once Lettuce's command queue lost its index).
+	 */
+	private static final int BACKLOG_VERSIONS = 40;
 
 	private static final int MOVED_SLOTS = 512;
 
