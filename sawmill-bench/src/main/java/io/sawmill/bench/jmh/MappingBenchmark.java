@@ -1,7 +1,5 @@
 package io.sawmill.bench.jmh;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +19,6 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.mapping.json.JsonHashMapper;
-import io.sawmill.mapping.json.JsonHashMapperConfig;
 
 /**
  * The map step of Sawmill's data path: one JSON record (id + 5 fields × 20 bytes, the end-to-end
@@ -45,12 +42,8 @@ public class MappingBenchmark {
 
 	@Setup
 	public void setUp() {
-		mapper = JsonHashMapper.of(JsonHashMapperConfig.custom().keyTemplate("rec:{id}").ttl(Duration.ofHours(1)).build());
-		batch = new ArrayList<>(BATCH);
-		for (int i = 0; i < BATCH; i++) {
-			batch.add(new ConsumerRecord<>("events", 0, i, Long.toString(i).getBytes(StandardCharsets.US_ASCII),
-					Records.json(i)));
-		}
+		mapper = Records.mapper();
+		batch = Records.batch(BATCH);
 		record = batch.get(42);
 	}
 

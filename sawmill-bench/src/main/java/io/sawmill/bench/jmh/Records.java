@@ -1,14 +1,36 @@
 package io.sawmill.bench.jmh;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+import io.sawmill.mapping.json.JsonHashMapper;
+import io.sawmill.mapping.json.JsonHashMapperConfig;
 
 /** The end-to-end workload's record shape: id + 5 fields of 20 ASCII bytes. */
-final class Records {
+public final class Records {
 
 	private Records() {
 	}
 
-	static byte[] json(long id) {
+	/** The mapping of the end-to-end benchmark: key {@code rec:{id}}, every field, a TTL of one hour. */
+	public static JsonHashMapper mapper() {
+		return JsonHashMapper.of(JsonHashMapperConfig.custom().keyTemplate("rec:{id}").ttl(Duration.ofHours(1)).build());
+	}
+
+	/** A polled batch of {@code size} records with ids 0, 1, 2, … */
+	public static List<ConsumerRecord<byte[], byte[]>> batch(int size) {
+		List<ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>(size);
+		for (int i = 0; i < size; i++) {
+			batch.add(new ConsumerRecord<>("events", 0, i, Long.toString(i).getBytes(StandardCharsets.US_ASCII), json(i)));
+		}
+		return batch;
+	}
+
+	public static byte[] json(long id) {
 		StringBuilder json = new StringBuilder("{\"id\":\"").append(id).append('"');
 		for (int f = 1; f <= 5; f++) {
 			json.append(",\"f").append(f).append("\":\"").append(value(id, f)).append('"');
