@@ -1,0 +1,138 @@
+package io.sawmill.it.library;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.Banner;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sawmill.deadletter.KafkaDeadLetterPublisher;
+import io.sawmill.it.support.Kafka;
+import io.sawmill.it.support.RealServers;
+import io.sawmill.mapping.RecordMapper;
+
+/**
+ * Sawmill as a library, the way the README tells a user to use it: their own Spring Boot
+ * application with sawmill-core on the classpath, a few properties and a {@link RecordMapper} bean
+ * ({@link LeaderboardMapper}) that writes commands of its own ({@code SET … EX}, {@code ZADD},
+ * {@code DEL}, {@code ZREM}) instead of the built-in JSON-to-hash mapping. None of sawmill-app's
+ * configuration is loaded. Real broker, real redis-server.
+ */
+class CustomRecordMapperIT {
+
+	private static final String TOPIC = "scores";
+	private static final int PARTITIONS = 3;
+	private static final int PLAYERS = 500;
+	private static final int VERSIONS = 4;
+	/** Players p0 … p49 leave: a tombstone after their last score. */
+	private static final int LEAVING = 50;
+
+	@RegisterExtension
+	static final RealServers servers = RealServers.withTopic(TOPIC, PARTITIONS);
+
+	/** A user's application: nothing but Boot's auto-configuration and the mapper. */
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class ScoreService {
+
+		@Bean
+		RecordMapper leaderboardMapper() {
+			return new LeaderboardMapper();
+		}
+	}
+
+	@Test
+	void shouldApplyTheUsersOwnCommandsInOrderAndDeadLetterWhatTheirMapperRejects() throws Exception {
+		String bootstrap = servers.kafka().bootstrapServers();
+		try (ConfigurableApplicationContext app = start(bootstrap);
+				Admin admin = Kafka.admin(bootstrap);
+				RedisClient client = RedisClient.create(RedisURI.create(servers.redis().host(), servers.redis().port()));
+				StatefulRedisConnection<String, String> connection = client.connect()) {
+			// every player's versions in order, interleaved with the other players'
+			Kafka.produce(bootstrap, TOPIC, 0, (long) PLAYERS * VERSIONS, id -> player(id % PLAYERS),
+					id -> utf8(event(id % PLAYERS, id / PLAYERS)));
+			for (int p = 0; p < LEAVING; p++) {
+				Kafka.produceOne(bootstrap, TOPIC, utf8(player(p)), null);
+			}
+			Kafka.produceOne(bootstrap, TOPIC, utf8("p-broken"), utf8("{\"player\": \"p-broken\", score"));
+			Kafka.produceOne(bootstrap, TOPIC, utf8("p-words"), utf8("{\"player\":\"p-words\",\"score\":\"high\"}"));
+
+			Map<TopicPartition, Long> end = Kafka.endOffsets(admin, TOPIC, PARTITIONS);
+			await().atMost(Duration.ofMinutes(2)).until(() -> Kafka.committedOffsets(admin, "leaderboard").equals(end));
+
+			RedisCommands<String, String> redis = connection.sync();
+			for (int p = LEAVING; p < PLAYERS; p++) {
+				String key = "player:" + player(p);
+				assertThat(redis.get(key)).as(key).isEqualTo(event(p, VERSIONS - 1));
+				assertThat(redis.ttl(key)).as(key).isBetween(1L, 3600L);
+				assertThat(redis.zscore("leaderboard", player(p))).as(key).isEqualTo(score(p, VERSIONS - 1));
+			}
+			for (int p = 0; p < LEAVING; p++) {
+				assertThat(redis.exists("player:" + player(p))).isZero();
+				assertThat(redis.zscore("leaderboard", player(p))).isNull();
+			}
+			assertThat(redis.zcard("leaderboard")).isEqualTo(PLAYERS - LEAVING);
+			assertThat(redis.exists("player:p-broken", "player:p-words")).isZero();
+
+			List<ConsumerRecord<byte[], byte[]>> dead = Kafka.readAll(bootstrap, TOPIC + ".DLT", 2);
+			Map<String, String> reasons = dead.stream()
+				.collect(Collectors.toMap(r -> new String(r.key(), StandardCharsets.UTF_8), r -> new String(
+						r.headers().lastHeader(KafkaDeadLetterPublisher.REASON_HEADER).value(), StandardCharsets.UTF_8)));
+			assertThat(reasons).containsOnlyKeys("p-broken", "p-words");
+			assertThat(reasons.get("p-broken")).startsWith("value is not valid JSON");
+			assertThat(reasons.get("p-words")).isEqualTo("score is missing or not a whole number");
+
+			MeterRegistry registry = app.getBean(MeterRegistry.class);
+			assertThat(registry.get("sawmill.records").tag("outcome", "written").counter().count())
+				.isEqualTo((double) PLAYERS * VERSIONS + LEAVING);
+			assertThat(registry.get("sawmill.records").tag("outcome", "dead_lettered").counter().count()).isEqualTo(2);
+		}
+	}
+
+	/** What the README lists: the topics, the group, Kafka and Redis; no key template, no app defaults. */
+	private static ConfigurableApplicationContext start(String bootstrap) {
+		return new SpringApplicationBuilder(ScoreService.class).bannerMode(Banner.Mode.OFF)
+			.web(WebApplicationType.NONE)
+			.run("--spring.config.location=optional:classpath:/no-such-config/", "--sawmill.topics=" + TOPIC,
+					"--sawmill.group-id=leaderboard", "--spring.kafka.bootstrap-servers=" + bootstrap,
+					"--spring.data.redis.host=" + servers.redis().host(),
+					"--spring.data.redis.port=" + servers.redis().port());
+	}
+
+	private static String player(long p) {
+		return "p" + p;
+	}
+
+	private static double score(long p, long version) {
+		return version * 1_000 + p;
+	}
+
+	private static String event(long p, long version) {
+		return "{\"player\":\"" + player(p) + "\",\"score\":" + (long) score(p, version) + ",\"version\":" + version + "}";
+	}
+
+	private static byte[] utf8(String value) {
+		return value.getBytes(StandardCharsets.UTF_8);
+	}
+}
