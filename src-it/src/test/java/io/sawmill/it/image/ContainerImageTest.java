@@ -84,6 +84,13 @@ class ContainerImageTest {
 	}
 
 	@Test
+	void shouldNameItsLicenseAndVersionInOciLabels() {
+		JsonNode labels = config.get("Labels");
+		assertThat(labels.get("org.opencontainers.image.licenses").asString()).isEqualTo("Apache-2.0");
+		assertThat(labels.get("org.opencontainers.image.version").asString()).isEqualTo("0.1.0-SNAPSHOT");
+	}
+
+	@Test
 	void shouldHoldTheAppAndOnlyProductionDependencies() {
 		assertThat(files).anyMatch(f -> f.endsWith("app/classes/io/sawmill/app/SawmillApplication.class"))
 			.anyMatch(f -> f.matches(".*app/libs/sawmill-core-[^/]*\\.jar"))
