@@ -13,15 +13,19 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 
+import io.lettuce.core.tracing.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sawmill.deadletter.DeadLetterPublisher;
@@ -80,6 +84,23 @@ public final class SawmillAutoConfiguration {
 			matchIfMissing = true)
 	LettuceClientOptionsBuilderCustomizer sawmillLettuceCommandQueue() {
 		return options -> options.useHashIndexQueue(false);
+	}
+
+	/**
+	 * Lettuce's per-command observations off on the client of Boot's Redis connection factory. With
+	 * an {@code ObservationRegistry} (Actuator), Boot's {@code LettuceObservationAutoConfiguration}
+	 * has Lettuce observe every command it sends: on the cluster path, where the writer sends each
+	 * command through Lettuce's API, that made a 1,000-record batch's write about twice as long and
+	 * its CPU two to four times as much (docs/benchmarks.md). The standalone path writes whole chunks to the channel and is not
+	 * observed either way. Ordered last, so it wins over Boot's customizer, which this configuration
+	 * runs after. {@code sawmill.pipeline.command-observations=true} keeps them.
+	 */
+	@Bean
+	@ConditionalOnBooleanProperty(name = "sawmill.pipeline.command-observations", havingValue = false,
+			matchIfMissing = true)
+	@Order(Ordered.LOWEST_PRECEDENCE)
+	ClientResourcesBuilderCustomizer sawmillLettuceCommandObservations() {
+		return resources -> resources.tracing(Tracing.disabled());
 	}
 
 	@Bean

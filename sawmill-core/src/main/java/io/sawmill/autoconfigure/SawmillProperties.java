@@ -195,6 +195,9 @@ public class SawmillProperties {
 		/** Keep Lettuce's hash-indexed command queue on the client of Boot's connection factory (off by default). */
 		private boolean hashIndexedCommandQueue = false;
 
+		/** Keep Lettuce's per-command observations on the client of Boot's connection factory (off by default). */
+		private boolean commandObservations = false;
+
 		public int getMaxCommandsPerChunk() {
 			return maxCommandsPerChunk;
 		}
@@ -217,6 +220,14 @@ public class SawmillProperties {
 
 		public void setHashIndexedCommandQueue(boolean hashIndexedCommandQueue) {
 			this.hashIndexedCommandQueue = hashIndexedCommandQueue;
+		}
+
+		public boolean isCommandObservations() {
+			return commandObservations;
+		}
+
+		public void setCommandObservations(boolean commandObservations) {
+			this.commandObservations = commandObservations;
 		}
 	}
 
