@@ -2,7 +2,6 @@ package io.sawmill.bench;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -24,7 +23,6 @@ import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.internal.LettucePipelinedWriter;
 import io.sawmill.testkit.RedisClusterProcess;
 import io.sawmill.testkit.RedisServerProcess;
-import io.sawmill.testkit.SampleEvents;
 
 /**
  * What Lettuce's per-command observations cost Sawmill's writer: the client as Boot builds it when
@@ -35,8 +33,8 @@ import io.sawmill.testkit.SampleEvents;
  * through Lettuce's API) and the standalone path (one redis-server; whole chunks go to the
  * channel) write the same 1,000-record batches of HSET + EXPIRE, in alternating rounds.
  * <p>
- * Usage: {@code java -cp sawmill-bench/target/sawmill-bench.jar io.sawmill.bench.CommandObservationCost
- * [-Dbatches=500 -Drounds=3 -Dbatch=1000]}; about a minute. Prints, per round, path and setting, the
+ * Usage: {@code java [-Dbatches=500 -Drounds=3 -Dbatch=1000] -cp sawmill-bench/target/sawmill-bench.jar
+ * io.sawmill.bench.CommandObservationCost}; about a minute. Prints, per round, path and setting, the
  * write's P50/P99 per batch, records/s, the JVM's CPU time per batch (all threads: the writing
  * thread and Lettuce's event loop) and how many commands per batch Lettuce observed.
  */
@@ -51,7 +49,7 @@ public final class CommandObservationCost {
 		int batches = Integer.getInteger("batches", 500);
 		int rounds = Integer.getInteger("rounds", 3);
 		int batchSize = Integer.getInteger("batch", 1000);
-		List<RedisWrite> batch = batch(batchSize);
+		List<RedisWrite> batch = SampleBatch.of(batchSize);
 		try (RedisClusterProcess cluster = RedisClusterProcess.startNew();
 				RedisServerProcess standalone = RedisServerProcess.startNew()) {
 			List<RedisURI> seeds = cluster.ports().stream().map(port -> RedisURI.create(cluster.host(), port)).toList();
@@ -124,15 +122,5 @@ public final class CommandObservationCost {
 		if (!writer.write(batch).succeeded()) {
 			throw new IllegalStateException("a batch was not fully acknowledged");
 		}
-	}
-
-	private static List<RedisWrite> batch(int records) {
-		List<RedisWrite> writes = new ArrayList<>(records * 2);
-		for (long id = 0; id < records; id++) {
-			RedisWrite.HashSet hset = RedisWrite.hset(SampleEvents.key(id), SampleEvents.hash(id));
-			writes.add(hset);
-			writes.add(RedisWrite.expire(hset.key(), Duration.ofHours(1)));
-		}
-		return writes;
 	}
 }

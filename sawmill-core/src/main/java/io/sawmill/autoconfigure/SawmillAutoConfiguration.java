@@ -7,6 +7,8 @@ import java.util.Map;
 
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -53,6 +55,8 @@ import io.sawmill.redis.internal.LettucePipelinedWriter;
 @EnableConfigurationProperties(SawmillProperties.class)
 public final class SawmillAutoConfiguration {
 
+	private static final Logger log = LoggerFactory.getLogger(SawmillAutoConfiguration.class);
+
 	@Bean
 	@ConditionalOnMissingBean
 	ListenerConfig sawmillListenerConfig(SawmillProperties properties) {
@@ -61,8 +65,16 @@ public final class SawmillAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	PipelineConfig sawmillPipelineConfig(SawmillProperties properties) {
-		return SawmillConfigAdapter.pipeline(properties);
+	PipelineConfig sawmillPipelineConfig(SawmillProperties properties,
+			ObjectProvider<LettuceConnectionFactory> connectionFactory) {
+		LettuceConnectionFactory factory = connectionFactory.getIfAvailable();
+		boolean sentinel = factory != null && factory.getSentinelConfiguration() != null;
+		PipelineConfig pipeline = SawmillConfigAdapter.pipeline(properties, sentinel);
+		if (sentinel && pipeline.waitForReplicas() > 0) {
+			log.info("Redis is Sentinel-managed: each batch waits for {} replica(s) to confirm it before its offsets are "
+					+ "committed (sawmill.pipeline.wait-for-replicas)", pipeline.waitForReplicas());
+		}
+		return pipeline;
 	}
 
 	@Bean
@@ -106,6 +118,12 @@ public final class SawmillAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RedisBatchWriter sawmillRedisWriter(LettuceConnectionFactory connectionFactory, PipelineConfig pipeline) {
+		if (pipeline.waitForReplicas() > 0 && connectionFactory.isClusterAware()) {
+			throw new SawmillConfigurationException(
+					"sawmill.pipeline.wait-for-replicas is " + pipeline.waitForReplicas() + ", but Redis is a Cluster",
+					"Remove sawmill.pipeline.wait-for-replicas: waiting for replicas works with a standalone or "
+							+ "Sentinel-managed Redis only.");
+		}
 		return new LettucePipelinedWriter(() -> {
 			if (!connectionFactory.isRunning()) {
 				connectionFactory.start();

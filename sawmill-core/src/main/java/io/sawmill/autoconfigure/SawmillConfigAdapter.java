@@ -36,9 +36,21 @@ final class SawmillConfigAdapter {
 	}
 
 	static PipelineConfig pipeline(SawmillProperties p) {
+		return pipeline(p, false);
+	}
+
+	/**
+	 * @param sentinel whether Redis is Sentinel-managed: then, unless {@code wait-for-replicas} is
+	 *     set, each batch waits for one replica, since a master's acknowledgement alone does not
+	 *     survive the failovers Sentinel exists for (docs/reliability.md)
+	 */
+	static PipelineConfig pipeline(SawmillProperties p, boolean sentinel) {
+		Integer waitForReplicas = p.getPipeline().getWaitForReplicas();
 		return bind("sawmill.pipeline.*", () -> PipelineConfig.custom()
 			.maxCommandsPerChunk(p.getPipeline().getMaxCommandsPerChunk())
 			.timeout(p.getPipeline().getTimeout())
+			.waitForReplicas(waitForReplicas != null ? waitForReplicas : sentinel ? 1 : PipelineConfig.DEFAULT_WAIT_FOR_REPLICAS)
+			.replicaTimeout(p.getPipeline().getReplicaTimeout())
 			.build());
 	}
 

@@ -198,6 +198,12 @@ public class SawmillProperties {
 		/** Keep Lettuce's per-command observations on the client of Boot's connection factory (off by default). */
 		private boolean commandObservations = false;
 
+		/** Replicas that must confirm each batch (Redis WAIT) before its offsets are committed; unset: 1 with Sentinel, else 0. */
+		private Integer waitForReplicas;
+
+		/** How long a batch waits for those replicas before it counts as a transient failure. */
+		private Duration replicaTimeout = PipelineConfig.DEFAULT_REPLICA_TIMEOUT;
+
 		public int getMaxCommandsPerChunk() {
 			return maxCommandsPerChunk;
 		}
@@ -228,6 +234,22 @@ public class SawmillProperties {
 
 		public void setCommandObservations(boolean commandObservations) {
 			this.commandObservations = commandObservations;
+		}
+
+		public Integer getWaitForReplicas() {
+			return waitForReplicas;
+		}
+
+		public void setWaitForReplicas(Integer waitForReplicas) {
+			this.waitForReplicas = waitForReplicas;
+		}
+
+		public Duration getReplicaTimeout() {
+			return replicaTimeout;
+		}
+
+		public void setReplicaTimeout(Duration replicaTimeout) {
+			this.replicaTimeout = replicaTimeout;
 		}
 	}
 

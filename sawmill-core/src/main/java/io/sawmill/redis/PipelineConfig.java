@@ -18,12 +18,22 @@ public final class PipelineConfig {
 	/** How long a whole batch may wait for its replies before it counts as failed. */
 	public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
+	/** By default the master's acknowledgement is enough: no replica has to confirm a batch. */
+	public static final int DEFAULT_WAIT_FOR_REPLICAS = 0;
+
+	/** How long a batch waits for its replicas' confirmation, when it waits for any. */
+	public static final Duration DEFAULT_REPLICA_TIMEOUT = Duration.ofSeconds(1);
+
 	private final int maxCommandsPerChunk;
 	private final Duration timeout;
+	private final int waitForReplicas;
+	private final Duration replicaTimeout;
 
 	private PipelineConfig(Builder builder) {
 		this.maxCommandsPerChunk = builder.maxCommandsPerChunk;
 		this.timeout = builder.timeout;
+		this.waitForReplicas = builder.waitForReplicas;
+		this.replicaTimeout = builder.replicaTimeout;
 	}
 
 	public static PipelineConfig ofDefaults() {
@@ -44,10 +54,27 @@ public final class PipelineConfig {
 		return timeout;
 	}
 
+	/**
+	 * How many replicas must confirm a batch (Redis {@code WAIT}) before it counts as written; 0 when
+	 * the master's replies are enough. A master's acknowledgement does not survive a failover: the
+	 * replica it promotes has only what it had replicated, and the old master drops the rest when it
+	 * becomes that replica's replica.
+	 */
+	public int waitForReplicas() {
+		return waitForReplicas;
+	}
+
+	/** How long a batch waits for {@link #waitForReplicas()} replicas before it counts as failed. */
+	public Duration replicaTimeout() {
+		return replicaTimeout;
+	}
+
 	public static final class Builder {
 
 		private int maxCommandsPerChunk = DEFAULT_MAX_COMMANDS_PER_CHUNK;
 		private Duration timeout = DEFAULT_TIMEOUT;
+		private int waitForReplicas = DEFAULT_WAIT_FOR_REPLICAS;
+		private Duration replicaTimeout = DEFAULT_REPLICA_TIMEOUT;
 
 		private Builder() {
 		}
@@ -68,7 +95,27 @@ public final class PipelineConfig {
 			return this;
 		}
 
+		public Builder waitForReplicas(int waitForReplicas) {
+			if (waitForReplicas < 0) {
+				throw new IllegalArgumentException("waitForReplicas must be 0 or more, but was " + waitForReplicas);
+			}
+			this.waitForReplicas = waitForReplicas;
+			return this;
+		}
+
+		public Builder replicaTimeout(Duration replicaTimeout) {
+			if (replicaTimeout == null || replicaTimeout.isNegative() || replicaTimeout.isZero()) {
+				throw new IllegalArgumentException("replicaTimeout must be positive, but was " + replicaTimeout);
+			}
+			this.replicaTimeout = replicaTimeout;
+			return this;
+		}
+
 		public PipelineConfig build() {
+			if (waitForReplicas > 0 && replicaTimeout.compareTo(timeout) >= 0) {
+				throw new IllegalArgumentException("replicaTimeout must be shorter than timeout (" + timeout
+						+ ") so that a batch can wait for its replicas, but was " + replicaTimeout);
+			}
 			return new PipelineConfig(this);
 		}
 	}

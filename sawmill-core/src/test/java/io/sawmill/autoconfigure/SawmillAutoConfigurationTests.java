@@ -335,6 +335,17 @@ class SawmillAutoConfigurationTests {
 	}
 
 	@Test
+	void shouldRefuseToWaitForReplicasOnARedisCluster() {
+		runner.withPropertyValues("sawmill.mapping.key-template={@key}", "sawmill.pipeline.wait-for-replicas=1",
+				"spring.data.redis.cluster.nodes=127.0.0.1:" + RedisServerProcess.freePort())
+			.run(context -> assertThat(failure(context))
+				.hasMessage("sawmill.pipeline.wait-for-replicas is 1, but Redis is a Cluster")
+				.extracting(SawmillConfigurationException::action)
+				.asString()
+				.contains("standalone or Sentinel-managed Redis only"));
+	}
+
+	@Test
 	void shouldExplainConfigurationFailureInsteadOfPrintingAStackTrace() {
 		runner.run(context -> {
 			FailureAnalysis analysis = new SawmillFailureAnalyzer().analyze(context.getStartupFailure());

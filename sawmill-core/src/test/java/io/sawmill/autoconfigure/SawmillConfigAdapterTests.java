@@ -47,6 +47,37 @@ class SawmillConfigAdapterTests {
 	}
 
 	@Test
+	void shouldWaitForOneReplicaPerBatchOnlyWhenRedisIsSentinelManagedAndNothingElseIsSet() {
+		SawmillProperties properties = properties();
+
+		assertThat(SawmillConfigAdapter.pipeline(properties, false).waitForReplicas()).isZero();
+		assertThat(SawmillConfigAdapter.pipeline(properties, true).waitForReplicas()).isEqualTo(1);
+
+		properties.getPipeline().setWaitForReplicas(0);
+		assertThat(SawmillConfigAdapter.pipeline(properties, true).waitForReplicas()).isZero();
+		properties.getPipeline().setWaitForReplicas(2);
+		assertThat(SawmillConfigAdapter.pipeline(properties, false).waitForReplicas()).isEqualTo(2);
+	}
+
+	@Test
+	void shouldRejectANegativeReplicaCountAndAReplicaTimeoutAsLongAsTheBatchTimeout() {
+		SawmillProperties properties = properties();
+		properties.getPipeline().setWaitForReplicas(-1);
+
+		assertThatExceptionOfType(SawmillConfigurationException.class)
+			.isThrownBy(() -> SawmillConfigAdapter.pipeline(properties))
+			.withMessage("Invalid sawmill.pipeline.*: waitForReplicas must be 0 or more, but was -1");
+
+		properties.getPipeline().setWaitForReplicas(1);
+		properties.getPipeline().setTimeout(Duration.ofSeconds(2));
+		properties.getPipeline().setReplicaTimeout(Duration.ofSeconds(2));
+		assertThatExceptionOfType(SawmillConfigurationException.class)
+			.isThrownBy(() -> SawmillConfigAdapter.pipeline(properties))
+			.withMessage("Invalid sawmill.pipeline.*: replicaTimeout must be shorter than timeout (PT2S) so that a "
+					+ "batch can wait for its replicas, but was PT2S");
+	}
+
+	@Test
 	void shouldRejectRetryBackoffBelowItsInitialValue() {
 		SawmillProperties properties = properties();
 		properties.getRetry().setInitialBackoff(Duration.ofSeconds(2));

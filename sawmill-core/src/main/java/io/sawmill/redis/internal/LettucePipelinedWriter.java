@@ -105,8 +105,9 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 		}
 		long deadline = System.nanoTime() + config.timeout().toNanos();
 		Channel channel = connection.directChannel();
-		Sent sent = channel != null ? sendToChannel(channel, writes, deadline)
+		Sent batch = channel != null ? sendToChannel(channel, writes, deadline)
 				: sendThroughEndpoint(connection, writes, deadline);
+		Sent sent = config.waitForReplicas() > 0 ? ReplicaWait.after(batch, connection, writes, config, deadline) : batch;
 		return new Sent() {
 			@Override
 			public PipelineResult await() {
@@ -310,7 +311,8 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 		return failures;
 	}
 
-	private static boolean isConnectionFailure(List<PipelineResult.Failure> failures) {
+	/** Whether a failure left the connection in an unknown state (anything but an error reply or an overtake). */
+	static boolean isConnectionFailure(List<PipelineResult.Failure> failures) {
 		return failures.stream()
 			.anyMatch(f -> !(f.cause() instanceof io.lettuce.core.RedisCommandExecutionException)
 					&& !(f.cause() instanceof KeyOrder.Overtaken));

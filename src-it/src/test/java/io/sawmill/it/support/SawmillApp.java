@@ -10,6 +10,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import io.sawmill.app.SawmillApplication;
 import io.sawmill.testkit.RedisClusterProcess;
+import io.sawmill.testkit.RedisSentinelProcess;
 import io.sawmill.testkit.RedisServerProcess;
 
 /** Starts the real Sawmill service (sawmill-app) against the test's Kafka and Redis. */
@@ -33,6 +34,15 @@ public final class SawmillApp {
 		Map<String, Object> properties = kafkaProperties(kafka, topic, group);
 		properties.put("spring.data.redis.cluster.nodes",
 				cluster.ports().stream().map(port -> cluster.host() + ":" + port).collect(Collectors.joining(",")));
+		return properties;
+	}
+
+	/** The same against a Sentinel-managed Redis: the master's name and the Sentinels, no host or port. */
+	public static Map<String, Object> baseProperties(KafkaServer kafka, RedisSentinelProcess sentinel, String topic,
+			String group) {
+		Map<String, Object> properties = kafkaProperties(kafka, topic, group);
+		properties.put("spring.data.redis.sentinel.master", RedisSentinelProcess.MASTER_NAME);
+		properties.put("spring.data.redis.sentinel.nodes", sentinel.sentinelNodes());
 		return properties;
 	}
 

@@ -1,0 +1,25 @@
+package io.sawmill.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.sawmill.mapping.RedisWrite;
+import io.sawmill.testkit.SampleEvents;
+
+/** The writes of one batch of the test kit's sample events: HSET of each record's hash, then EXPIRE 1 h. */
+final class SampleBatch {
+
+	private SampleBatch() {
+	}
+
+	static List<RedisWrite> of(int records) {
+		List<RedisWrite> writes = new ArrayList<>(records * 2);
+		for (long id = 0; id < records; id++) {
+			RedisWrite.HashSet hset = RedisWrite.hset(SampleEvents.key(id), SampleEvents.hash(id));
+			writes.add(hset);
+			writes.add(RedisWrite.expire(hset.key(), Duration.ofHours(1)));
+		}
+		return writes;
+	}
+}
