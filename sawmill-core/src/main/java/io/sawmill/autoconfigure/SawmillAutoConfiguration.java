@@ -103,9 +103,10 @@ public final class SawmillAutoConfiguration {
 	 * an {@code ObservationRegistry} (Actuator), Boot's {@code LettuceObservationAutoConfiguration}
 	 * has Lettuce observe every command it sends: on the cluster path, where the writer sends each
 	 * command through Lettuce's API, that made a 1,000-record batch's write about twice as long and
-	 * its CPU two to four times as much (docs/benchmarks.md). The standalone path writes whole chunks to the channel and is not
-	 * observed either way. Ordered last, so it wins over Boot's customizer, which this configuration
-	 * runs after. {@code sawmill.pipeline.command-observations=true} keeps them.
+	 * its CPU two to four times as much (docs/benchmarks.md). The standalone path writes whole
+	 * chunks to the channel and is not observed either way. Ordered last, so it wins over Boot's
+	 * customizer, which this configuration runs after. {@code sawmill.pipeline.command-observations=true}
+	 * keeps them.
 	 */
 	@Bean
 	@ConditionalOnBooleanProperty(name = "sawmill.pipeline.command-observations", havingValue = false,

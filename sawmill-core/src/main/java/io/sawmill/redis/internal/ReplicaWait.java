@@ -1,6 +1,7 @@
 package io.sawmill.redis.internal;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -99,7 +100,9 @@ final class ReplicaWait {
 	/** The batch's own failures, and {@code cause} for every command that did not fail on its own. */
 	private static PipelineResult failEveryOther(PipelineResult result, List<RedisWrite> writes, NotConfirmed cause) {
 		List<PipelineResult.Failure> failures = new ArrayList<>(writes.size());
-		Iterator<PipelineResult.Failure> own = result.failures().iterator();
+		List<PipelineResult.Failure> sorted = new ArrayList<>(result.failures());
+		sorted.sort(Comparator.comparingInt(PipelineResult.Failure::index));
+		Iterator<PipelineResult.Failure> own = sorted.iterator();
 		PipelineResult.Failure next = own.hasNext() ? own.next() : null;
 		for (int i = 0; i < writes.size(); i++) {
 			if (next != null && next.index() == i) {
