@@ -119,6 +119,20 @@ public final class RedisSentinelProcess implements AutoCloseable {
 		await("the old master to replicate from the new one", () -> replicaInSync() && replica() == before);
 	}
 
+	/**
+	 * SIGKILLs the master, as in a crash, and waits until the Sentinel has promoted the replica
+	 * (it counts a master down after one second without replies). Then restarts the killed node,
+	 * empty since nothing is persisted, and waits until the Sentinel has made it the new master's
+	 * replica and it has synced.
+	 */
+	public void crashMaster() {
+		RedisServerProcess before = master();
+		before.kill();
+		await("the Sentinel to promote the replica", () -> master() != before);
+		before.start();
+		await("the restarted node to replicate from the new master", () -> replica() == before && replicaInSync());
+	}
+
 	/** Whether the replica is connected to the master and has applied all of its replication stream. */
 	private boolean replicaInSync() {
 		String master = info(master());
