@@ -104,6 +104,9 @@ would see every core of the node.
 {{- if le (int .Values.terminationGracePeriodSeconds) $needed }}
 {{- fail (printf "terminationGracePeriodSeconds must be greater than preStopSleepSeconds + sawmill.shutdownTimeout (%d s), but was %d" $needed (int .Values.terminationGracePeriodSeconds)) }}
 {{- end }}
+{{- if and (eq .Values.kafka.groupProtocol "classic") (gt (mul 3 (int .Values.kafka.heartbeatIntervalMs)) (int .Values.kafka.sessionTimeoutMs)) }}
+{{- fail (printf "kafka.heartbeatIntervalMs must be at most a third of kafka.sessionTimeoutMs (%d), but was %d" (int .Values.kafka.sessionTimeoutMs) (int .Values.kafka.heartbeatIntervalMs)) }}
+{{- end }}
 {{- if and .Values.autoscaling.keda.enabled .Values.autoscaling.hpa.enabled }}
 {{- fail "autoscaling.keda.enabled and autoscaling.hpa.enabled are exclusive: enable one" }}
 {{- end }}
@@ -174,8 +177,11 @@ limits:
 
 {{- define "sawmill.topologySpreadConstraints" -}}
 {{- $tsc := list }}
-{{- if and .Values.zoneAware.enabled .Values.zoneAware.spread.enabled }}
-{{- $tsc = append $tsc (dict "maxSkew" (int .Values.zoneAware.spread.maxSkew) "topologyKey" .Values.zoneAware.topologyKey "whenUnsatisfiable" .Values.zoneAware.spread.whenUnsatisfiable "labelSelector" (dict "matchLabels" (fromYaml (include "sawmill.selectorLabels" .)))) }}
+{{- $selector := dict "matchLabels" (fromYaml (include "sawmill.selectorLabels" .)) }}
+{{- range $domain := list .Values.topologySpread.nodes .Values.topologySpread.zones }}
+{{- if $domain.enabled }}
+{{- $tsc = append $tsc (dict "maxSkew" (int $domain.maxSkew) "topologyKey" $domain.topologyKey "whenUnsatisfiable" $domain.whenUnsatisfiable "labelSelector" $selector) }}
+{{- end }}
 {{- end }}
 {{- $tsc = concat $tsc .Values.topologySpreadConstraints }}
 {{- if $tsc }}{{ toYaml $tsc }}{{ end }}

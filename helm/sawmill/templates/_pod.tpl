@@ -63,7 +63,7 @@ spec:
             echo "node $NODE_NAME has no {{ .Values.rackAwareness.nodeLabel }} label; client.rack stays unset" >&2
             : > /etc/sawmill/rack/rack.properties
           else
-            printf 'spring.kafka.consumer.properties[client.rack]=%s\n' "$zone" > /etc/sawmill/rack/rack.properties
+            printf 'spring.kafka.consumer.properties[client.rack]=%s\nsawmill.doctor.zone=%s\n' "$zone" "$zone" > /etc/sawmill/rack/rack.properties
           fi
       env:
         - name: NODE_NAME
@@ -94,14 +94,17 @@ spec:
       env:
         - name: JAVA_TOOL_OPTIONS
           value: {{ include "sawmill.javaToolOptions" . | quote }}
+        {{- if not .Values.sawmill.routes }}
         - name: SAWMILL_TOPICS
           value: {{ join "," .Values.sawmill.topics | quote }}
+        {{- end }}
         - name: SAWMILL_GROUP_ID
           value: {{ .Values.sawmill.groupId | quote }}
         - name: SAWMILL_CONCURRENCY
           value: {{ .Values.sawmill.concurrency | quote }}
         - name: SAWMILL_BATCH_SIZE
           value: {{ .Values.sawmill.batchSize | quote }}
+        {{- if not .Values.sawmill.routes }}
         - name: SAWMILL_MAPPING_KEY_TEMPLATE
           value: {{ .Values.sawmill.mapping.keyTemplate | quote }}
         {{- with .Values.sawmill.mapping.fields }}
@@ -111,6 +114,7 @@ spec:
         {{- with .Values.sawmill.mapping.ttl }}
         - name: SAWMILL_MAPPING_TTL
           value: {{ . | quote }}
+        {{- end }}
         {{- end }}
         {{- if not (kindIs "invalid" .Values.sawmill.pipeline.maxCommandsPerChunk) }}
         - name: SAWMILL_PIPELINE_MAX_COMMANDS_PER_CHUNK
@@ -124,6 +128,19 @@ spec:
           value: {{ .Values.sawmill.shutdownTimeout | quote }}
         - name: SPRING_KAFKA_BOOTSTRAP_SERVERS
           value: {{ .Values.kafka.bootstrapServers | quote }}
+        - name: SPRING_KAFKA_CONSUMER_AUTO_OFFSET_RESET
+          value: {{ .Values.kafka.autoOffsetReset | quote }}
+        {{- if eq .Values.kafka.groupProtocol "consumer" }}
+        # KIP-848: the broker owns the session timeout and the assignment.
+        - name: SPRING_KAFKA_CONSUMER_PROPERTIES_GROUP_PROTOCOL
+          value: consumer
+        {{- else if not .Values.staticMembership.enabled }}
+        # A killed pod's partitions move after this, not after Kafka's 45 s default (docs/kubernetes.md).
+        - name: SPRING_KAFKA_CONSUMER_PROPERTIES_SESSION_TIMEOUT_MS
+          value: {{ .Values.kafka.sessionTimeoutMs | quote }}
+        - name: SPRING_KAFKA_CONSUMER_PROPERTIES_HEARTBEAT_INTERVAL_MS
+          value: {{ .Values.kafka.heartbeatIntervalMs | quote }}
+        {{- end }}
         {{- with .Values.kafka.securityProtocol }}
         - name: SPRING_KAFKA_SECURITY_PROTOCOL
           value: {{ . | quote }}
@@ -168,6 +185,11 @@ spec:
           valueFrom:
             fieldRef:
               fieldPath: "metadata.labels['{{ .Values.rackAwareness.podLabel }}']"
+        # this pod's zone for the doctor's redis.zone finding (docs/operations.md#doctor-findings)
+        - name: SAWMILL_DOCTOR_ZONE
+          valueFrom:
+            fieldRef:
+              fieldPath: "metadata.labels['{{ .Values.rackAwareness.podLabel }}']"
         {{- else }}
         - name: SPRING_CONFIG_IMPORT
           value: "optional:file:/etc/sawmill/rack/rack.properties"
@@ -178,10 +200,23 @@ spec:
           valueFrom:
             fieldRef:
               fieldPath: metadata.name
+        {{- if ne .Values.kafka.groupProtocol "consumer" }}
         - name: SPRING_KAFKA_CONSUMER_PROPERTIES_SESSION_TIMEOUT_MS
           value: {{ .Values.staticMembership.sessionTimeoutMs | quote }}
+        - name: SPRING_KAFKA_CONSUMER_PROPERTIES_HEARTBEAT_INTERVAL_MS
+          value: {{ .Values.kafka.heartbeatIntervalMs | quote }}
         {{- end }}
-        {{- with .Values.extraProperties }}
+        {{- end }}
+        {{- if not (or .Values.autoscaling.keda.enabled .Values.autoscaling.hpa.enabled) }}
+        # the doctor compares sawmill.concurrency x replicas with the partitions (kafka.partitions finding)
+        - name: SAWMILL_DOCTOR_REPLICAS
+          value: {{ .Values.replicaCount | quote }}
+        {{- end }}
+        {{- $appJson := deepCopy .Values.extraProperties }}
+        {{- with .Values.sawmill.routes }}
+        {{- $_ := set $appJson "sawmill" (dict "routes" .) }}
+        {{- end }}
+        {{- with $appJson }}
         - name: SPRING_APPLICATION_JSON
           value: {{ toJson . | quote }}
         {{- end }}

@@ -3,10 +3,13 @@ package io.sawmill;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 
 /** The layering of sawmill-core's main code: mapping at the bottom, Spring Boot only at the top. */
 @AnalyzeClasses(packages = "io.sawmill", importOptions = ImportOption.DoNotIncludeTests.class)
@@ -14,6 +17,16 @@ class ArchitectureTests {
 
 	@ArchTest
 	static final ArchRule shouldHaveNoCyclesBetweenPackages = slices().matching("io.sawmill.(*)..")
+		.should()
+		.beFreeOfCycles();
+
+	/**
+	 * The listener reads top to bottom: no two of its classes call each other (a nested class counts
+	 * as part of the class it is declared in).
+	 */
+	@ArchTest
+	static final ArchRule shouldHaveNoCyclesBetweenClassesOfTheListener = slices()
+		.assignedFrom(new TopLevelClassesOf("io.sawmill.listener"))
 		.should()
 		.beFreeOfCycles();
 
@@ -48,4 +61,23 @@ class ArchitectureTests {
 		.should()
 		.dependOnClassesThat()
 		.resideInAPackage("io.sawmill.autoconfigure..");
+
+	/** Each top-level class of one package (with its nested classes) is a slice; other classes are ignored. */
+	private record TopLevelClassesOf(String packageName) implements SliceAssignment {
+
+		@Override
+		public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+			if (!javaClass.getPackageName().equals(packageName)) {
+				return SliceIdentifier.ignore();
+			}
+			String name = javaClass.getName();
+			int nested = name.indexOf('$');
+			return SliceIdentifier.of(nested < 0 ? name : name.substring(0, nested));
+		}
+
+		@Override
+		public String getDescription() {
+			return "the top-level classes of " + packageName;
+		}
+	}
 }

@@ -30,9 +30,12 @@ import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import io.lettuce.core.tracing.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sawmill.admin.SawmillOperations;
+import io.sawmill.deadletter.DeadLetterBrake;
 import io.sawmill.deadletter.DeadLetterPublisher;
 import io.sawmill.deadletter.KafkaDeadLetterPublisher;
 import io.sawmill.listener.ListenerConfig;
+import io.sawmill.listener.ListenerProgress;
 import io.sawmill.listener.RedisCircuit;
 import io.sawmill.listener.SawmillContainers;
 import io.sawmill.mapping.RecordMapper;
@@ -80,15 +83,18 @@ public final class SawmillAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RecordMapper sawmillRecordMapper(SawmillProperties properties) {
+		if (!properties.getRoutes().isEmpty()) {
+			return SawmillConfigAdapter.routeMapper(properties);
+		}
 		return JsonHashMapper.of(SawmillConfigAdapter.mapping(properties));
 	}
 
 	/**
 	 * Lettuce's hash-indexed command queue off on the client of Boot's Redis connection factory (the
 	 * client Sawmill's writer connects with): every command a batch sends is added to that index and
-	 * removed from it when its reply arrives, which took half of the event loop's time in the
-	 * benchmark, and the index only makes removing a command whose write failed O(1) instead of
-	 * O(commands in flight). {@code sawmill.pipeline.hash-indexed-command-queue=true} keeps it on.
+	 * removed from it when its reply arrives, a large share of the event loop's time
+	 * (docs/benchmarks.md), and the index only makes removing a command whose write failed O(1)
+	 * instead of O(commands in flight). {@code sawmill.pipeline.hash-indexed-command-queue=true} keeps it on.
 	 * An application that defines its own connection factory sets its client options itself.
 	 */
 	@Bean
@@ -102,8 +108,8 @@ public final class SawmillAutoConfiguration {
 	 * Lettuce's per-command observations off on the client of Boot's Redis connection factory. With
 	 * an {@code ObservationRegistry} (Actuator), Boot's {@code LettuceObservationAutoConfiguration}
 	 * has Lettuce observe every command it sends: on the cluster path, where the writer sends each
-	 * command through Lettuce's API, that made a 1,000-record batch's write about twice as long and
-	 * its CPU two to four times as much (docs/benchmarks.md). The standalone path writes whole
+	 * command through Lettuce's API, that makes a batch's write markedly slower and costlier in CPU
+	 * (docs/benchmarks.md). The standalone path writes whole
 	 * chunks to the channel and is not observed either way. Ordered last, so it wins over Boot's
 	 * customizer, which this configuration runs after. {@code sawmill.pipeline.command-observations=true}
 	 * keeps them.
@@ -118,19 +124,17 @@ public final class SawmillAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RedisBatchWriter sawmillRedisWriter(LettuceConnectionFactory connectionFactory, PipelineConfig pipeline) {
-		if (pipeline.waitForReplicas() > 0 && connectionFactory.isClusterAware()) {
-			throw new SawmillConfigurationException(
-					"sawmill.pipeline.wait-for-replicas is " + pipeline.waitForReplicas() + ", but Redis is a Cluster",
-					"Remove sawmill.pipeline.wait-for-replicas: waiting for replicas works with a standalone or "
-							+ "Sentinel-managed Redis only.");
-		}
+	RedisBatchWriter sawmillRedisWriter(LettuceConnectionFactory connectionFactory, PipelineConfig pipeline,
+			SawmillProperties properties) {
+		// unset on a Cluster: wait for one replica when every master has one (decided once connected)
+		boolean waitIfClusterReplicated = connectionFactory.isClusterAware()
+				&& properties.getPipeline().getWaitForReplicas() == null;
 		return new LettucePipelinedWriter(() -> {
 			if (!connectionFactory.isRunning()) {
 				connectionFactory.start();
 			}
 			return connectionFactory.getNativeClient();
-		}, pipeline);
+		}, pipeline, waitIfClusterReplicated);
 	}
 
 	@Bean
@@ -143,6 +147,12 @@ public final class SawmillAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	ListenerProgress sawmillListenerProgress(ListenerConfig listener, SawmillMetrics metrics) {
+		return ListenerProgress.of(listener, metrics, Clock.systemUTC());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	RedisCircuit sawmillRedisCircuit(SawmillProperties properties) {
 		return SawmillConfigAdapter.circuit(properties);
 	}
@@ -150,14 +160,34 @@ public final class SawmillAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	DeadLetterPublisher sawmillDeadLetterPublisher(SawmillProperties properties, KafkaProperties kafka,
-			ObjectProvider<KafkaConnectionDetails> connectionDetails) {
+			ObjectProvider<KafkaConnectionDetails> connectionDetails, DeadLetterTopics sawmillDeadLetterTopics) {
 		if (!properties.getDeadLetter().isEnabled()) {
 			return DeadLetterPublisher.loggingOnly();
 		}
 		Map<String, Object> producer = new HashMap<>(kafka.buildProducerProperties());
 		connectionDetails.ifAvailable(details -> producer.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
 				String.join(",", details.getProducer().getBootstrapServers())));
-		return KafkaDeadLetterPublisher.of(producer, SawmillConfigAdapter.deadLetter(properties));
+		return KafkaDeadLetterPublisher.of(producer, SawmillConfigAdapter.deadLetter(properties),
+				sawmillDeadLetterTopics::maxRequestSize);
+	}
+
+	@Bean
+	DeadLetterTopics sawmillDeadLetterTopics(Admin sawmillAdmin, ListenerConfig listener, SawmillProperties properties) {
+		SawmillDeadLetterProperties deadLetter = properties.getDeadLetter();
+		return new DeadLetterTopics(sawmillAdmin, listener.topics(), deadLetter.isEnabled(), deadLetter.getTopicSuffix(),
+				deadLetter.isCreateTopics(), properties.getStartupTimeout(), SawmillConfigAdapter.routeDeadLetterTopics(properties),
+				SawmillConfigAdapter.routeDeadLetterPatterns(properties));
+	}
+
+	/**
+	 * The dead-letter brake in front of the dead-letter publisher (whichever it is): when it
+	 * engages, the listener containers are paused until an operator releases it.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(name = "sawmill.dead-letter.brake.enabled", matchIfMissing = true)
+	DeadLetterBrake sawmillDeadLetterBrake(SawmillProperties properties) {
+		return DeadLetterBrake.of(SawmillConfigAdapter.deadLetterBrake(properties), Clock.systemUTC());
 	}
 
 	@Bean(name = "sawmillAdmin", destroyMethod = "close")
@@ -165,20 +195,16 @@ public final class SawmillAutoConfiguration {
 		Map<String, Object> properties = new HashMap<>(kafka.buildAdminProperties());
 		connectionDetails.ifAvailable(details -> properties.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
 				String.join(",", details.getAdmin().getBootstrapServers())));
-		properties.putIfAbsent(CommonClientConfigs.CLIENT_ID_CONFIG, "sawmill-admin");
-		return Admin.create(properties);
+		return SawmillAdmin.create(properties);
 	}
 
 	@Bean
 	StartupCheck sawmillStartupCheck(Admin sawmillAdmin, ListenerConfig listener, SawmillProperties properties,
 			RedisBatchWriter writer, LettuceConnectionFactory connectionFactory, KafkaProperties kafka,
-			ObjectProvider<KafkaConnectionDetails> connectionDetails) {
+			ObjectProvider<KafkaConnectionDetails> connectionDetails, DeadLetterTopics sawmillDeadLetterTopics) {
 		KafkaConnectionDetails details = connectionDetails.getIfAvailable();
 		List<String> servers = details != null ? details.getAdmin().getBootstrapServers() : kafka.getBootstrapServers();
-		SawmillDeadLetterProperties deadLetter = properties.getDeadLetter();
-		StartupCheck.DeadLetterTopics deadLetterTopics = new StartupCheck.DeadLetterTopics(deadLetter.isEnabled(),
-				deadLetter.getTopicSuffix(), deadLetter.isCreateTopics());
-		return new StartupCheck(sawmillAdmin, listener.topics(), deadLetterTopics, String.join(",", servers), writer, listener.concurrency(),
+		return new StartupCheck(sawmillAdmin, listener.topics(), listener.topicPattern(), sawmillDeadLetterTopics, String.join(",", servers), writer, listener.concurrency(),
 				StartupCheck.RedisTarget.of(connectionFactory), properties.getStartupTimeout());
 	}
 
@@ -194,15 +220,45 @@ public final class SawmillAutoConfiguration {
 	ConcurrentMessageListenerContainer<byte[], byte[]> sawmillListenerContainer(KafkaProperties kafka,
 			ObjectProvider<KafkaConnectionDetails> connectionDetails, ListenerConfig listener, PipelineConfig pipeline,
 			RecordMapper mapper, RedisBatchWriter writer, DeadLetterPublisher deadLetters, RedisCircuit circuit,
-			SawmillMetrics metrics, PartitionLagMonitor lagMonitor, ObjectProvider<SawmillContainerCustomizer> customizers) {
+			SawmillMetrics metrics, ListenerProgress progress, PartitionLagMonitor lagMonitor,
+			ObjectProvider<SawmillContainerCustomizer> customizers, ObjectProvider<DeadLetterBrake> brake) {
 		Map<String, Object> consumer = consumerProperties(kafka, connectionDetails);
 		SawmillConfigAdapter.checkPollInterval(listener, pipeline, consumer);
+		DeadLetterBrake deadLetterBrake = brake.getIfAvailable();
 		ConcurrentMessageListenerContainer<byte[], byte[]> container = SawmillContainers.create(consumer, listener,
-				mapper, writer, deadLetters, circuit, metrics);
+				mapper, writer, deadLetterBrake != null ? deadLetterBrake.guard(deadLetters) : deadLetters, circuit, metrics,
+				progress);
+		if (deadLetterBrake != null) {
+			deadLetterBrake.onEngaged(container::pause);
+			deadLetterBrake.onReleased(container::resume);
+			metrics.deadLetterBrake(() -> deadLetterBrake.engaged().isPresent());
+		}
 		// the lag monitor reports the partitions this instance owns, refreshed right after each assignment
 		SawmillContainers.alsoNotifyOnRebalance(container, lagMonitor);
 		customizers.orderedStream().forEach(customizer -> customizer.customize(container));
 		return container;
+	}
+
+	/** The operator's view and operations behind the sawmill endpoint (docs/operations.md#admin-operations). */
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	SawmillOperations sawmillOperations(ConcurrentMessageListenerContainer<byte[], byte[]> sawmillListenerContainer,
+			Admin sawmillAdmin, ListenerConfig listener, RedisCircuit circuit, ObjectProvider<DeadLetterBrake> brake,
+			SawmillMetrics metrics, SawmillProperties properties, KafkaProperties kafka,
+			ObjectProvider<KafkaConnectionDetails> connectionDetails) {
+		Map<String, Object> producer = new HashMap<>(kafka.buildProducerProperties());
+		connectionDetails.ifAvailable(details -> producer.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
+				String.join(",", details.getProducer().getBootstrapServers())));
+		SawmillOperations operations = new SawmillOperations(sawmillListenerContainer, sawmillAdmin, listener.topics(),
+				listener.groupId(), circuit, brake.getIfAvailable(), metrics.registry(),
+				consumerProperties(kafka, connectionDetails), producer, properties.getDeadLetter().getMaxRedriveRecords());
+		Map<String, List<String>> routes = new HashMap<>();
+		// a pattern route has no fixed topics to pause: its name is refused rather than pausing nothing
+		properties.getRoutes().stream().filter(route -> route.getName() != null && !route.getTopics().isEmpty())
+			.forEach(route -> routes.put(route.getName(), route.getTopics()));
+		operations.withRoutes(routes);
+		SawmillContainers.alsoNotifyOnRebalance(sawmillListenerContainer, operations);
+		return operations;
 	}
 
 	@Bean

@@ -1,36 +1,55 @@
 package io.sawmill.autoconfigure;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import io.sawmill.deadletter.DeadLetterBrakeConfig;
 import io.sawmill.deadletter.DeadLetterConfig;
+import io.sawmill.doctor.DoctorConfig;
 import io.sawmill.listener.ListenerConfig;
 import io.sawmill.listener.RedisCircuit;
 import io.sawmill.mapping.json.JsonHashMapperConfig;
+import io.sawmill.mapping.route.RouteConfig;
+import io.sawmill.mapping.route.Routes;
 import io.sawmill.redis.PipelineConfig;
 
 /**
  * The one place where {@code sawmill.*} properties become Sawmill's immutable configs. A bad value
- * fails start-up with the property to change and what was wrong with it.
+ * fails start-up with the property to change and what was wrong with it; a risky one is logged as
+ * a warning that says what to do.
  */
 final class SawmillConfigAdapter {
+
+	private static final Logger log = LoggerFactory.getLogger(SawmillConfigAdapter.class);
 
 	private SawmillConfigAdapter() {
 	}
 
 	static ListenerConfig listener(SawmillProperties p) {
-		return bind("sawmill.topics / group-id / concurrency / batch-size / retry.* / shutdown-timeout",
+		return bind("sawmill.topics / group-id / concurrency / batch-size / retry.* / redelivery.* / shutdown-timeout",
 				() -> ListenerConfig.custom()
-					.topics(p.getTopics())
+					.topics(p.getRoutes().isEmpty() ? p.getTopics() : routeTopics(p))
+					.topicPattern(routeSubscription(p))
 					.groupId(p.getGroupId())
 					.concurrency(p.getConcurrency())
 					.batchSize(p.getBatchSize())
 					.retryMaxAttempts(p.getRetry().getMaxAttempts())
 					.retryBackoff(p.getRetry().getInitialBackoff(), p.getRetry().getMaxBackoff())
 					.shutdownTimeout(p.getShutdownTimeout())
+					.redeliveryBackoff(p.getRedelivery().getInitialBackoff(), p.getRedelivery().getMaxBackoff())
+					.stallTimeout(p.getRedelivery().getStallTimeout())
 					.maxRecordBytes((int) Math.min(Integer.MAX_VALUE, p.getMaxRecordSize().toBytes()))
 					.build());
 	}
@@ -59,6 +78,17 @@ final class SawmillConfigAdapter {
 			.topicSuffix(p.getDeadLetter().getTopicSuffix())
 			.sendTimeout(p.getDeadLetter().getSendTimeout())
 			.maxAttempts(p.getDeadLetter().getMaxAttempts())
+			.topics(routeDeadLetterTopics(p))
+			.topicPatterns(routeDeadLetterPatterns(p))
+			.build());
+	}
+
+	static DeadLetterBrakeConfig deadLetterBrake(SawmillProperties p) {
+		SawmillDeadLetterProperties.Brake brake = p.getDeadLetter().getBrake();
+		return bind("sawmill.dead-letter.brake.*", () -> DeadLetterBrakeConfig.custom()
+			.window(brake.getWindow())
+			.maxRatio(brake.getMaxRatio())
+			.maxPerMinute(brake.getMaxPerMinute())
 			.build());
 	}
 
@@ -78,11 +108,160 @@ final class SawmillConfigAdapter {
 					"Set sawmill.mapping.key-template (e.g. 'user:{userId}', or '{@key}' for the Kafka key), "
 							+ "or define a RecordMapper bean.");
 		}
-		return bind("sawmill.mapping.*", () -> JsonHashMapperConfig.custom()
+		JsonHashMapperConfig mapping = bind("sawmill.mapping.*", () -> JsonHashMapperConfig.custom()
 			.keyTemplate(p.getMapping().getKeyTemplate())
+			.keyEncoding(p.getMapping().getKeyEncoding())
 			.fields(p.getMapping().getFields())
 			.ttl(p.getMapping().getTtl())
 			.build());
+		if (!mapping.keyTemplateUsesRecordKey()) {
+			log.warn("sawmill.mapping.key-template '{}' does not use {@key}: if the topic is partitioned by another key, "
+					+ "the records of one Redis key can come through several partitions, whose order Kafka does not keep, "
+					+ "and an older version can overwrite a newer one. Use {@key} in the template, or have producers key "
+					+ "the topic by the field(s) the template reads (docs/reliability.md, \"Key templates and ordering\").",
+					mapping.keyTemplateSource());
+		}
+		return mapping;
+	}
+
+	/** @param clientRack the consumer's {@code client.rack}, or null */
+	static DoctorConfig doctor(SawmillDoctorProperties d, ListenerConfig listener, PipelineConfig pipeline,
+			String clientRack) {
+		return bind("sawmill.doctor.*", () -> DoctorConfig.custom()
+			.hostRoot(Path.of(d.getHostRoot()))
+			.zone(d.getZone())
+			.redisZone(d.getRedisZone())
+			.redisZonePattern(d.getRedisZonePattern())
+			.replicas(d.getReplicas())
+			.topics(listener.topics())
+			.concurrency(listener.concurrency())
+			.waitForReplicas(pipeline.waitForReplicas())
+			.clientRack(clientRack)
+			.pings(d.getPings())
+			.timeout(d.getTimeout())
+			.build());
+	}
+
+	/**
+	 * The routes of {@code sawmill.routes}, each validated: a bad value fails start-up naming the
+	 * route's index, its name and the value.
+	 */
+	static List<RouteConfig> routes(SawmillProperties p) {
+		if (p.getMapping().getKeyTemplate() != null) {
+			throw new SawmillConfigurationException("sawmill.routes and sawmill.mapping.key-template are both set",
+					"Move sawmill.mapping.* into a route (sawmill.routes[n].key-template, ...), or remove sawmill.routes.");
+		}
+		if (!p.getTopics().isEmpty()) {
+			throw new SawmillConfigurationException("sawmill.routes and sawmill.topics " + p.getTopics() + " are both set",
+					"Name the topics in each route (sawmill.routes[n].topics) and remove sawmill.topics.");
+		}
+		List<RouteConfig> routes = new ArrayList<>();
+		for (int i = 0; i < p.getRoutes().size(); i++) {
+			SawmillRouteProperties r = p.getRoutes().get(i);
+			String name = r.getName() != null ? r.getName() : "route-" + i;
+			routes.add(bind("sawmill.routes[" + i + "]", () -> (r.getTopics().isEmpty() ? RouteConfig.custom(name) : RouteConfig.custom(name).topics(r.getTopics()))
+				.topicPattern(r.getTopicPattern())
+				.type(r.getType())
+				.keyTemplate(r.getKeyTemplate())
+				.keyEncoding(r.getKeyEncoding())
+				.fields(r.getFields())
+				.ttl(r.getTtl())
+				.ttlField(r.getTtlField())
+				.ttlHeader(r.getTtlHeader())
+				.nullFields(r.getNullFields())
+				.hashUpdate(r.getHashUpdate())
+				.valueField(r.getValueField())
+				.scoreField(r.getScoreField())
+				.member(r.getMember())
+				.listEnd(r.getListEnd())
+				.maxLength(r.getMaxLength())
+				.valueFormat(r.getValueFormat())
+				.avroSchema(r.getAvroSchema())
+				.valueDeserializer(r.getValueDeserializer())
+				.valueDeserializerProperties(r.getValueDeserializerProperties())
+				.deadLetterTopic(r.getDeadLetterTopic())
+				.build()));
+		}
+		for (RouteConfig route : routes) {
+			if (!route.ordersByRecordKey()) {
+				log.warn("Route '{}': neither key-template '{}' nor member uses {@key}: if its topics are partitioned by another "
+						+ "key, an older record can overwrite a newer one (docs/reliability.md, \"Key templates and ordering\").",
+						route.name(), route.keyTemplateSource());
+			}
+		}
+		return routes;
+	}
+
+	/** The mapper of all routes (one consumer group, one container, dispatching by topic). */
+	static Routes routeMapper(SawmillProperties p) {
+		List<RouteConfig> routes = routes(p);
+		return bind("sawmill.routes", () -> Routes.of(routes));
+	}
+
+	private static List<String> routeTopics(SawmillProperties p) {
+		List<String> topics = new ArrayList<>();
+		p.getRoutes().forEach(route -> topics.addAll(route.getTopics()));
+		return topics;
+	}
+
+	/** The pattern one consumer subscribes with when a route has topic-pattern (see {@link Routes#subscription()}), else null. */
+	private static Pattern routeSubscription(SawmillProperties p) {
+		if (p.getRoutes().stream().allMatch(route -> route.getTopicPattern() == null || route.getTopicPattern().isBlank())) {
+			return null;
+		}
+		return Pattern.compile(p.getRoutes().stream()
+			.flatMap(route -> route.getTopicPattern() != null && !route.getTopicPattern().isBlank()
+					? Stream.of(route.getTopicPattern()) : route.getTopics().stream().map(Pattern::quote))
+			.map(regex -> "(?:" + regex + ")")
+			.collect(Collectors.joining("|")));
+	}
+
+	/**
+	 * The dead-letter topic of the topics each pattern route matches: the route's dead-letter-topic,
+	 * which a pattern route must name while dead letters are on (the topics it will read may not
+	 * exist yet, so their {@code <topic><suffix>} could not be created at start-up).
+	 */
+	static Map<Pattern, String> routeDeadLetterPatterns(SawmillProperties p) {
+		Map<Pattern, String> topics = new LinkedHashMap<>();
+		for (int i = 0; i < p.getRoutes().size(); i++) {
+			SawmillRouteProperties route = p.getRoutes().get(i);
+			if (route.getTopicPattern() == null || route.getTopicPattern().isBlank() || !route.getTopics().isEmpty()) {
+				continue;
+			}
+			if (route.getDeadLetterTopic() == null || route.getDeadLetterTopic().isBlank()) {
+				if (p.getDeadLetter().isEnabled()) {
+					throw new SawmillConfigurationException("sawmill.routes[" + i + "] has topic-pattern '"
+							+ route.getTopicPattern() + "' but no dead-letter-topic",
+							"Set sawmill.routes[" + i + "].dead-letter-topic (created at start-up), or turn dead letters off.");
+				}
+				continue;
+			}
+			topics.put(Pattern.compile(route.getTopicPattern()), route.getDeadLetterTopic());
+		}
+		if (p.getDeadLetter().isEnabled()) {
+			Map<String, String> named = routeDeadLetterTopics(p);
+			List<String> deadLetterTopics = new ArrayList<>(topics.values());
+			routeTopics(p).forEach(topic -> deadLetterTopics.add(named.getOrDefault(topic, topic + p.getDeadLetter().getTopicSuffix())));
+			for (String deadLetterTopic : deadLetterTopics) {
+				topics.keySet().stream().filter(pattern -> pattern.matcher(deadLetterTopic).matches()).findFirst().ifPresent(pattern -> {
+					throw new SawmillConfigurationException("Dead-letter topic '" + deadLetterTopic + "' matches topic-pattern '"
+							+ pattern + "' of sawmill.routes", "Narrow the pattern or rename the dead-letter topic "
+									+ "(sawmill.routes[n].dead-letter-topic, sawmill.dead-letter.topic-suffix): Sawmill would read its own dead letters.");
+				});
+			}
+		}
+		return topics;
+	}
+
+	/** The dead-letter topic of each source topic whose route names one. */
+	static Map<String, String> routeDeadLetterTopics(SawmillProperties p) {
+		Map<String, String> topics = new LinkedHashMap<>();
+		for (SawmillRouteProperties route : p.getRoutes()) {
+			if (route.getDeadLetterTopic() != null && !route.getDeadLetterTopic().isBlank()) {
+				route.getTopics().forEach(topic -> topics.put(topic, route.getDeadLetterTopic()));
+			}
+		}
+		return topics;
 	}
 
 	/**

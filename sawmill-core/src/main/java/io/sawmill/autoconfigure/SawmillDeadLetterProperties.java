@@ -1,7 +1,9 @@
 package io.sawmill.autoconfigure;
 
+import io.sawmill.admin.SawmillOperations;
 import java.time.Duration;
 
+import io.sawmill.deadletter.DeadLetterBrakeConfig;
 import io.sawmill.deadletter.DeadLetterConfig;
 
 /** Where records that cannot be written go: a dead-letter topic per source topic. */
@@ -21,6 +23,9 @@ public class SawmillDeadLetterProperties {
 
 	/** Attempts to publish the dead letters of a batch before the batch is polled again, uncommitted. */
 	private int maxAttempts = DeadLetterConfig.DEFAULT_MAX_ATTEMPTS;
+
+	/** When too many recent records are dead-lettered: stop committing, pause, and wait for an operator. */
+	private final Brake brake = new Brake();
 
 	public boolean isEnabled() {
 		return enabled;
@@ -60,5 +65,68 @@ public class SawmillDeadLetterProperties {
 
 	public void setMaxAttempts(int maxAttempts) {
 		this.maxAttempts = maxAttempts;
+	}
+
+	/** The most dead letters one re-drive (POST /actuator/sawmill/redrive) may cover. */
+	private int maxRedriveRecords = SawmillOperations.DEFAULT_MAX_REDRIVE_RECORDS;
+
+	public int getMaxRedriveRecords() {
+		return maxRedriveRecords;
+	}
+
+	public void setMaxRedriveRecords(int maxRedriveRecords) {
+		this.maxRedriveRecords = maxRedriveRecords;
+	}
+
+	public Brake getBrake() {
+		return brake;
+	}
+
+	/** The dead-letter brake (docs/reliability.md): trips on mass dead letters instead of draining the topic into the DLT. */
+	public static class Brake {
+
+		/** Whether mass dead letters stop consumption until an operator releases the brake. */
+		private boolean enabled = true;
+
+		/** How many of a partition's most recent records (by offset) the ratio is taken over. */
+		private int window = DeadLetterBrakeConfig.DEFAULT_WINDOW;
+
+		/** The share of a partition's last window records that, dead-lettered, trips the brake. */
+		private double maxRatio = DeadLetterBrakeConfig.DEFAULT_MAX_RATIO;
+
+		/** Dead letters within a minute, per instance, above which the brake trips; 0 turns this limit off. */
+		private int maxPerMinute = DeadLetterBrakeConfig.DEFAULT_MAX_PER_MINUTE;
+
+		public boolean isEnabled() {
+			return enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getWindow() {
+			return window;
+		}
+
+		public void setWindow(int window) {
+			this.window = window;
+		}
+
+		public double getMaxRatio() {
+			return maxRatio;
+		}
+
+		public void setMaxRatio(double maxRatio) {
+			this.maxRatio = maxRatio;
+		}
+
+		public int getMaxPerMinute() {
+			return maxPerMinute;
+		}
+
+		public void setMaxPerMinute(int maxPerMinute) {
+			this.maxPerMinute = maxPerMinute;
+		}
 	}
 }

@@ -3,25 +3,39 @@ package io.sawmill.autoconfigure;
 import java.time.Clock;
 import java.util.List;
 
+import org.apache.kafka.clients.admin.Admin;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.data.redis.health.DataRedisHealthIndicator;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.kafka.listener.MessageListenerContainer;
 
 import io.micrometer.core.instrument.Gauge;
+import io.sawmill.admin.SawmillOperations;
+import io.sawmill.deadletter.DeadLetterBrake;
+import io.sawmill.doctor.Doctor;
+import io.sawmill.health.DeadLetterBrakeHealth;
 import io.sawmill.health.HealthReport;
 import io.sawmill.health.ListenerContainerHealth;
 import io.sawmill.health.RedisWritePathHealth;
+import io.sawmill.health.TimeBoundedCheck;
+import io.sawmill.listener.ListenerConfig;
+import io.sawmill.listener.ListenerProgress;
 import io.sawmill.listener.RedisCircuit;
 import io.sawmill.metrics.CpuThrottlingMetrics;
+import io.sawmill.metrics.GroupLagExporter;
 import io.sawmill.metrics.PartitionLagMonitor;
 import io.sawmill.metrics.RedisRoundTripProbe;
 import io.sawmill.metrics.SawmillMetrics;
@@ -29,12 +43,17 @@ import io.sawmill.metrics.SummaryLogger;
 import io.sawmill.redis.PipelineConfig;
 
 /**
- * Sawmill's diagnosis on top of the data path: Redis RTT on the writing path's client, CPU
+ * Sawmill's diagnosis on top of the data path: the group's broker-side lag on every partition, Redis RTT on the writing path's client, CPU
  * throttling from the cgroup, the periodic summary line, and the health contributors
- * {@code sawmillRedis} and {@code sawmillListeners} (when Spring Boot's health module is present).
+ * {@code sawmillRedis}, {@code sawmillListeners} and {@code sawmillDeadLetterBrake} (when Spring Boot's
+ * health module is present), Spring Data Redis' {@code redis} contributor bounded in time, and the
+ * {@code sawmill} endpoint's dead-letter brake operations (when Actuator is present).
  * Every bean backs off when the application defines its own.
  */
-@AutoConfiguration(after = SawmillAutoConfiguration.class)
+@AutoConfiguration(after = SawmillAutoConfiguration.class,
+		// so that Boot's own redis contributor backs off for the time-bounded one below
+		beforeName = { "org.springframework.boot.data.redis.autoconfigure.health.DataRedisHealthContributorAutoConfiguration",
+				"org.springframework.boot.data.redis.autoconfigure.health.DataRedisReactiveHealthContributorAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "sawmill.enabled", matchIfMissing = true)
 @ConditionalOnBean(SawmillMetrics.class)
 public final class SawmillObservabilityAutoConfiguration {
@@ -64,6 +83,15 @@ public final class SawmillObservabilityAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(name = "sawmill.metrics.group-lag", matchIfMissing = true)
+	GroupLagExporter sawmillGroupLagExporter(Admin sawmillAdmin, ListenerConfig listener, SawmillMetrics metrics,
+			SawmillProperties properties) {
+		return new GroupLagExporter(sawmillAdmin, listener.topics(), metrics.registry(), metrics.group(),
+				properties.getMetrics().getLagInterval());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	@ConditionalOnBooleanProperty(name = "sawmill.metrics.summary.enabled", matchIfMissing = true)
 	SummaryLogger sawmillSummaryLogger(SawmillMetrics metrics, ObjectProvider<PartitionLagMonitor> lag,
 			ObjectProvider<RedisRoundTripProbe> rtt, SawmillProperties properties) {
@@ -74,15 +102,35 @@ public final class SawmillObservabilityAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ListenerContainerHealth sawmillListenerContainerHealth(ObjectProvider<MessageListenerContainer> containers,
-			ObjectProvider<RedisCircuit> circuit, SawmillMetrics metrics) {
+			ObjectProvider<RedisCircuit> circuit, ObjectProvider<DeadLetterBrake> brake,
+			ObjectProvider<ListenerProgress> progress, SawmillMetrics metrics) {
 		ListenerContainerHealth health = new ListenerContainerHealth(() -> containers.orderedStream().toList(),
-				() -> circuit.stream().map(c -> "redis circuit " + c.state()).findFirst().orElse(null));
+				() -> brake.stream().flatMap(b -> b.engaged().stream()).map(trip -> "dead-letter brake engaged")
+					.findFirst()
+					.orElseGet(() -> circuit.stream().map(c -> "redis circuit " + c.state()).findFirst().orElse(null)),
+				() -> progress.stream().flatMap(p -> p.stall().stream()).findFirst().orElse(null));
 		Gauge.builder("sawmill.listener.paused", health, ListenerContainerHealth::paused)
 			.description("Listener containers paused (e.g. while the Redis circuit is open)")
 			.tag("group", metrics.group())
 			.strongReference(true)
 			.register(metrics.registry());
 		return health;
+	}
+
+	/**
+	 * The {@code sawmill} endpoint (the operator's operations, the dead-letter brake, the doctor's
+	 * report), when Actuator is on the class path.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(Endpoint.class)
+	static final class SawmillEndpointConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		SawmillEndpoint sawmillEndpoint(ObjectProvider<DeadLetterBrake> brake, ObjectProvider<Doctor> doctor,
+				ObjectProvider<SawmillOperations> operations) {
+			return new SawmillEndpoint(brake.getIfAvailable(), doctor.getIfAvailable(), operations.getIfAvailable());
+		}
 	}
 
 	/**
@@ -96,8 +144,17 @@ public final class SawmillObservabilityAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "sawmillRedisHealthIndicator")
-		HealthIndicator sawmillRedisHealthIndicator(RedisRoundTripProbe probe) {
-			RedisWritePathHealth health = new RedisWritePathHealth(probe);
+		HealthIndicator sawmillRedisHealthIndicator(RedisRoundTripProbe probe, SawmillProperties properties) {
+			TimeBoundedCheck health = new TimeBoundedCheck("sawmillRedis", new RedisWritePathHealth(probe)::check,
+					properties.getHealth().getTimeout());
+			return () -> toHealth(health.check());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean(name = "sawmillDeadLetterBrakeHealthIndicator")
+		@ConditionalOnBean(DeadLetterBrake.class)
+		HealthIndicator sawmillDeadLetterBrakeHealthIndicator(DeadLetterBrake brake) {
+			DeadLetterBrakeHealth health = new DeadLetterBrakeHealth(brake);
 			return () -> toHealth(health.check());
 		}
 
@@ -105,6 +162,33 @@ public final class SawmillObservabilityAutoConfiguration {
 		@ConditionalOnMissingBean(name = "sawmillListenersHealthIndicator")
 		HealthIndicator sawmillListenersHealthIndicator(ListenerContainerHealth health) {
 			return () -> toHealth(health.check());
+		}
+
+		/**
+		 * Spring Data Redis' {@code redis} contributor, bounded by {@code sawmill.health.timeout}. Boot's
+		 * own waits for the shared connection's command timeout (60 s) once an established connection
+		 * stops answering, longer than any probe waits; this one answers DOWN with the reason instead.
+		 * It is named as Boot's, so Boot's backs off, and keeps the name {@code redis}.
+		 */
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(name = "org.springframework.boot.data.redis.health.DataRedisHealthIndicator",
+				value = HealthIndicator.class)
+		@ConditionalOnBean(RedisConnectionFactory.class)
+		@ConditionalOnEnabledHealthIndicator("redis")
+		static final class BoundedRedisHealthConfiguration {
+
+			@Bean
+			@ConditionalOnMissingBean(name = { "redisHealthIndicator", "redisHealthContributor" })
+			HealthIndicator redisHealthContributor(RedisConnectionFactory connectionFactory, SawmillProperties properties) {
+				HealthIndicator redis = new DataRedisHealthIndicator(connectionFactory);
+				TimeBoundedCheck health = new TimeBoundedCheck("redis", () -> toReport(redis.health(true)),
+						properties.getHealth().getTimeout());
+				return () -> toHealth(health.check());
+			}
+
+			private static HealthReport toReport(Health health) {
+				return new HealthReport(Status.UP.equals(health.getStatus()), health.getDetails());
+			}
 		}
 
 		private static Health toHealth(HealthReport report) {

@@ -9,6 +9,7 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 import io.sawmill.listener.ListenerConfig;
+import io.sawmill.mapping.json.KeyEncoding;
 import io.sawmill.redis.PipelineConfig;
 
 /**
@@ -44,17 +45,29 @@ public class SawmillProperties {
 
 	private final Mapping mapping = new Mapping();
 
+	/** Routes: each maps its topics to its own Redis type and key; when set, sawmill.topics and sawmill.mapping are not used. */
+	private List<SawmillRouteProperties> routes = new ArrayList<>();
+
 	@NestedConfigurationProperty
 	private final SawmillDeadLetterProperties deadLetter = new SawmillDeadLetterProperties();
 
 	@NestedConfigurationProperty
 	private final SawmillCircuitBreakerProperties circuitBreaker = new SawmillCircuitBreakerProperties();
 
-	private final Pipeline pipeline = new Pipeline();
+	@NestedConfigurationProperty
+	private final SawmillDoctorProperties doctor = new SawmillDoctorProperties();
+
+	@NestedConfigurationProperty
+	private final SawmillRedeliveryProperties redelivery = new SawmillRedeliveryProperties();
+
+	@NestedConfigurationProperty
+	private final SawmillPipelineProperties pipeline = new SawmillPipelineProperties();
 
 	private final Retry retry = new Retry();
 
 	private final Metrics metrics = new Metrics();
+
+	private final Health health = new Health();
 
 	public boolean isEnabled() {
 		return enabled;
@@ -124,15 +137,31 @@ public class SawmillProperties {
 		return mapping;
 	}
 
+	public List<SawmillRouteProperties> getRoutes() {
+		return routes;
+	}
+
+	public void setRoutes(List<SawmillRouteProperties> routes) {
+		this.routes = routes;
+	}
+
 	public SawmillDeadLetterProperties getDeadLetter() {
 		return deadLetter;
+	}
+
+	public SawmillDoctorProperties getDoctor() {
+		return doctor;
 	}
 
 	public SawmillCircuitBreakerProperties getCircuitBreaker() {
 		return circuitBreaker;
 	}
 
-	public Pipeline getPipeline() {
+	public SawmillRedeliveryProperties getRedelivery() {
+		return redelivery;
+	}
+
+	public SawmillPipelineProperties getPipeline() {
 		return pipeline;
 	}
 
@@ -144,16 +173,23 @@ public class SawmillProperties {
 		return metrics;
 	}
 
+	public Health getHealth() {
+		return health;
+	}
+
 	/** The built-in JSON-to-hash mapping, used when the application defines no RecordMapper bean. */
 	public static class Mapping {
 
-		/** Redis key of each record, e.g. 'user:{userId}'; '{@key}' is the Kafka key, dot paths reach nested fields. */
+		/** Redis key of each record, e.g. 'user:{userId}'; '{@key}' is the Kafka key, dot paths reach nested fields, '{{' and '}}' are literal braces. */
 		private String keyTemplate;
 
-		/** Top-level JSON fields to write (objects are flattened with dot paths); empty writes all. */
+		/** How '{@key}' writes the Kafka key: UTF8 (text keys; others are dead-lettered), HEX or BASE64 (URL-safe, unpadded) for binary keys. */
+		private KeyEncoding keyEncoding = KeyEncoding.DEFAULT;
+
+		/** Top-level value fields to write to a hash or stream (objects are flattened with dot paths); empty writes all. */
 		private List<String> fields = new ArrayList<>();
 
-		/** Time to live of every hash written; 0 means no expiry. */
+		/** Time to live of every key written; 0 means no expiry. */
 		private Duration ttl = Duration.ZERO;
 
 		public String getKeyTemplate() {
@@ -162,6 +198,14 @@ public class SawmillProperties {
 
 		public void setKeyTemplate(String keyTemplate) {
 			this.keyTemplate = keyTemplate;
+		}
+
+		public KeyEncoding getKeyEncoding() {
+			return keyEncoding;
+		}
+
+		public void setKeyEncoding(KeyEncoding keyEncoding) {
+			this.keyEncoding = keyEncoding;
 		}
 
 		public List<String> getFields() {
@@ -182,76 +226,6 @@ public class SawmillProperties {
 	}
 
 
-
-	/** The pipelined Redis round trip. */
-	public static class Pipeline {
-
-		/** Most commands per flush; a batch with more goes out in several chunks awaited together. */
-		private int maxCommandsPerChunk = PipelineConfig.DEFAULT_MAX_COMMANDS_PER_CHUNK;
-
-		/** How long one batch may wait for all its Redis replies. */
-		private Duration timeout = PipelineConfig.DEFAULT_TIMEOUT;
-
-		/** Keep Lettuce's hash-indexed command queue on the client of Boot's connection factory (off by default). */
-		private boolean hashIndexedCommandQueue = false;
-
-		/** Keep Lettuce's per-command observations on the client of Boot's connection factory (off by default). */
-		private boolean commandObservations = false;
-
-		/** Replicas that must confirm each batch (Redis WAIT) before its offsets are committed; unset: 1 with Sentinel, else 0. */
-		private Integer waitForReplicas;
-
-		/** How long a batch waits for those replicas before it counts as a transient failure. */
-		private Duration replicaTimeout = PipelineConfig.DEFAULT_REPLICA_TIMEOUT;
-
-		public int getMaxCommandsPerChunk() {
-			return maxCommandsPerChunk;
-		}
-
-		public void setMaxCommandsPerChunk(int maxCommandsPerChunk) {
-			this.maxCommandsPerChunk = maxCommandsPerChunk;
-		}
-
-		public Duration getTimeout() {
-			return timeout;
-		}
-
-		public void setTimeout(Duration timeout) {
-			this.timeout = timeout;
-		}
-
-		public boolean isHashIndexedCommandQueue() {
-			return hashIndexedCommandQueue;
-		}
-
-		public void setHashIndexedCommandQueue(boolean hashIndexedCommandQueue) {
-			this.hashIndexedCommandQueue = hashIndexedCommandQueue;
-		}
-
-		public boolean isCommandObservations() {
-			return commandObservations;
-		}
-
-		public void setCommandObservations(boolean commandObservations) {
-			this.commandObservations = commandObservations;
-		}
-
-		public Integer getWaitForReplicas() {
-			return waitForReplicas;
-		}
-
-		public void setWaitForReplicas(Integer waitForReplicas) {
-			this.waitForReplicas = waitForReplicas;
-		}
-
-		public Duration getReplicaTimeout() {
-			return replicaTimeout;
-		}
-
-		public void setReplicaTimeout(Duration replicaTimeout) {
-			this.replicaTimeout = replicaTimeout;
-		}
-	}
 
 	/** Retrying a batch Redis did not fully acknowledge, before it is handed back to Kafka uncommitted. */
 	public static class Retry {
@@ -290,6 +264,21 @@ public class SawmillProperties {
 		}
 	}
 
+	/** The health contributors that talk to Redis ('redis', 'sawmillRedis'). */
+	public static class Health {
+
+		/** How long one health check may wait for Redis before it reports DOWN; keep it below the probes' timeout. */
+		private Duration timeout = Duration.ofSeconds(2);
+
+		public Duration getTimeout() {
+			return timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+	}
+
 	/** Sawmill's own metrics. */
 	public static class Metrics {
 
@@ -304,6 +293,9 @@ public class SawmillProperties {
 
 		/** Whether to publish CFS throttling from the container's cgroup cpu.stat, when the file exists. */
 		private boolean cpuThrottling = true;
+
+		/** Whether to publish sawmill.group.lag.records: the group's lag on every partition of its topics, read every lag-interval. */
+		private boolean groupLag = true;
 
 		private final Summary summary = new Summary();
 
@@ -337,6 +329,14 @@ public class SawmillProperties {
 
 		public void setCpuThrottling(boolean cpuThrottling) {
 			this.cpuThrottling = cpuThrottling;
+		}
+
+		public boolean isGroupLag() {
+			return groupLag;
+		}
+
+		public void setGroupLag(boolean groupLag) {
+			this.groupLag = groupLag;
 		}
 
 		public Summary getSummary() {

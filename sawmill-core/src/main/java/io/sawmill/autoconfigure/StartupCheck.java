@@ -4,18 +4,17 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Collectors;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisNode;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
@@ -23,7 +22,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.kafka.listener.AbstractMessageListenerContainer;
 
 import io.sawmill.redis.RedisBatchWriter;
-import io.sawmill.redis.internal.LettucePipelinedWriter;
 
 /**
  * Before the listener containers start: Kafka answers and has every topic, and Redis answers a
@@ -32,8 +30,14 @@ import io.sawmill.redis.internal.LettucePipelinedWriter;
  */
 final class StartupCheck implements SmartLifecycle {
 
+	/** How much longer than its own timeout a call to Kafka is waited for, before giving up on it. */
+	private static final Duration CALL_TIMEOUT_MARGIN = Duration.ofSeconds(1);
+
+	private static final Logger log = LoggerFactory.getLogger(StartupCheck.class);
+
 	private final Admin admin;
 	private final List<String> topics;
+	private final Pattern topicPattern;
 	private final DeadLetterTopics deadLetterTopics;
 	private final String kafkaServers;
 	private final RedisBatchWriter writer;
@@ -41,10 +45,6 @@ final class StartupCheck implements SmartLifecycle {
 	private final RedisTarget redis;
 	private final Duration timeout;
 	private volatile boolean running;
-
-	/** The dead-letter topics to check: {@code <topic><suffix>} for each source topic, when enabled. */
-	record DeadLetterTopics(boolean enabled, String suffix, boolean create) {
-	}
 
 	/**
 	 * Where Redis was looked for, for the message when it cannot be used.
@@ -72,10 +72,15 @@ final class StartupCheck implements SmartLifecycle {
 		}
 	}
 
-	StartupCheck(Admin admin, List<String> topics, DeadLetterTopics deadLetterTopics, String kafkaServers,
-			RedisBatchWriter writer, int connections, RedisTarget redis, Duration timeout) {
+	/**
+	 * @param topicPattern the pattern the consumers subscribe with when a route has one (it needs no
+	 *     topic to exist: one matching none is a WARN), or {@code null}
+	 */
+	StartupCheck(Admin admin, List<String> topics, Pattern topicPattern, DeadLetterTopics deadLetterTopics,
+			String kafkaServers, RedisBatchWriter writer, int connections, RedisTarget redis, Duration timeout) {
 		this.admin = admin;
 		this.topics = topics;
+		this.topicPattern = topicPattern;
 		this.deadLetterTopics = deadLetterTopics;
 		this.kafkaServers = kafkaServers;
 		this.writer = writer;
@@ -94,7 +99,10 @@ final class StartupCheck implements SmartLifecycle {
 	private void checkKafka() {
 		Set<String> existing;
 		try {
-			existing = admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+			// the call's own timeout, so that nothing is left pending in the Admin client when it gives up
+			existing = admin.listTopics(new ListTopicsOptions().timeoutMs(timeoutMillis()))
+				.names()
+				.get(timeout.toMillis() + CALL_TIMEOUT_MARGIN.toMillis(), TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -111,54 +119,21 @@ final class StartupCheck implements SmartLifecycle {
 			throw new SawmillConfigurationException("Topic(s) " + missing + " do not exist on Kafka at " + kafkaServers,
 					"Create the topic(s) or fix sawmill.topics.");
 		}
-		if (deadLetterTopics.enabled()) {
-			checkDeadLetterTopics(existing);
+		if (topicPattern != null && existing.stream().noneMatch(t -> !topics.contains(t) && topicPattern.matcher(t).matches())) {
+			log.warn("No topic on Kafka at {} matches a route's topic-pattern yet: the consumers start reading a matching "
+					+ "topic once their metadata refresh sees it (spring.kafka.consumer.properties.metadata.max.age.ms, "
+					+ "5 minutes by default).", kafkaServers);
 		}
+		deadLetterTopics.ensure(existing, kafkaServers);
 	}
 
-	private void checkDeadLetterTopics(Set<String> existing) {
-		List<String> sources = topics.stream()
-			.filter(topic -> !existing.contains(topic + deadLetterTopics.suffix()))
-			.toList();
-		if (sources.isEmpty()) {
-			return;
-		}
-		List<String> missing = sources.stream().map(topic -> topic + deadLetterTopics.suffix()).toList();
-		if (!deadLetterTopics.create()) {
-			throw new SawmillConfigurationException("Dead-letter topic(s) " + missing + " do not exist on Kafka at "
-					+ kafkaServers, "Create them, set sawmill.dead-letter.create-topics=true, or turn dead letters off "
-							+ "with sawmill.dead-letter.enabled=false.");
-		}
-		try {
-			Map<String, TopicDescription> described = admin.describeTopics(sources).allTopicNames()
-				.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-			List<NewTopic> create = sources.stream()
-				.map(topic -> new NewTopic(topic + deadLetterTopics.suffix(),
-						Optional.of(described.get(topic).partitions().size()), Optional.empty()))
-				.toList();
-			admin.createTopics(create).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
-		catch (ExecutionException ex) {
-			if (!(ex.getCause() instanceof TopicExistsException)) {
-				throw new SawmillConfigurationException("Could not create dead-letter topic(s) " + missing + ": "
-						+ ex.getCause(), "Create them yourself, or grant this client CREATE on the cluster.", ex);
-			}
-		}
-		catch (TimeoutException ex) {
-			throw new SawmillConfigurationException("Creating dead-letter topic(s) " + missing + " timed out",
-					"Create them yourself, or raise sawmill.startup-timeout.", ex);
-		}
+	private int timeoutMillis() {
+		return (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
 	}
 
 	private void checkRedis() {
 		try {
-			if (writer instanceof LettucePipelinedWriter lettuce) {
-				lettuce.open(connections);
-			}
+			writer.open(connections);
 			writer.ping();
 		}
 		catch (RuntimeException ex) {

@@ -1,6 +1,9 @@
 package io.sawmill.deadletter;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Immutable configuration of the dead-letter topic. Build with {@link #custom()}.
@@ -14,8 +17,12 @@ public final class DeadLetterConfig {
 	private final String topicSuffix;
 	private final Duration sendTimeout;
 	private final int maxAttempts;
+	private final Map<String, String> topics;
+	private final Map<Pattern, String> byPattern;
 
 	private DeadLetterConfig(Builder builder) {
+		this.topics = Map.copyOf(builder.topics);
+		this.byPattern = builder.byPattern;
 		this.topicSuffix = builder.topicSuffix;
 		this.sendTimeout = builder.sendTimeout;
 		this.maxAttempts = builder.maxAttempts;
@@ -29,8 +36,20 @@ public final class DeadLetterConfig {
 		return new Builder();
 	}
 
-	/** The dead-letter topic of a source topic: the source name plus this suffix. */
+	/**
+	 * The dead-letter topic of a source topic: the one {@link Builder#topics} names for it, else that
+	 * of the first {@link Builder#topicPatterns pattern} matching it, else the source name plus this suffix.
+	 */
 	public String topicFor(String sourceTopic) {
+		String named = topics.get(sourceTopic);
+		if (named != null) {
+			return named;
+		}
+		for (Map.Entry<Pattern, String> pattern : byPattern.entrySet()) {
+			if (pattern.getKey().matcher(sourceTopic).matches()) {
+				return pattern.getValue();
+			}
+		}
 		return sourceTopic + topicSuffix;
 	}
 
@@ -53,8 +72,22 @@ public final class DeadLetterConfig {
 		private String topicSuffix = DEFAULT_TOPIC_SUFFIX;
 		private Duration sendTimeout = DEFAULT_SEND_TIMEOUT;
 		private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
+		private Map<String, String> topics = Map.of();
+		private Map<Pattern, String> byPattern = Map.of();
 
 		private Builder() {
+		}
+
+		/** Dead-letter topics by source topic, for source topics whose route names its own. */
+		public Builder topics(Map<String, String> bySourceTopic) {
+			this.topics = Map.copyOf(bySourceTopic);
+			return this;
+		}
+
+		/** Dead-letter topics of the topics a route's pattern matches, in the order the patterns are tried. */
+		public Builder topicPatterns(Map<Pattern, String> byPattern) {
+			this.byPattern = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(byPattern));
+			return this;
 		}
 
 		public Builder topicSuffix(String topicSuffix) {

@@ -10,7 +10,9 @@ import io.sawmill.metrics.RecordOutcome;
  * The guarantee: when {@link #publish} returns normally, every given dead letter has been
  * acknowledged by its destination; only then is the batch committed. When it throws, none of the
  * batch is committed and the batch is polled again (so a dead letter may be published twice, never
- * zero times). Called from listener threads; implementations must be thread-safe.
+ * zero times). It is called once per batch, right before the batch's commit, with an empty list
+ * when the batch has no dead letters, so a publisher can hold back any commit
+ * ({@link DeadLetterBrake} does). Called from listener threads; implementations must be thread-safe.
  */
 public interface DeadLetterPublisher {
 

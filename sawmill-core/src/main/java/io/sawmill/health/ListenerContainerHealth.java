@@ -16,21 +16,32 @@ import org.springframework.kafka.listener.MessageListenerContainer;
  * <p>
  * Up while every container and every one of its consumers runs, paused or not: a paused consumer
  * still polls (and so keeps its partitions), and restarting the pod would not resume it. Down when
- * a container or one of its consumers has stopped — no records of its partitions are processed.
+ * a container or one of its consumers has stopped — no records of its partitions are processed —
+ * and down, with the reason under {@code stalled}, while a consumer thread has records it has not
+ * been able to commit for longer than {@code sawmill.redelivery.stall-timeout}.
  */
 public final class ListenerContainerHealth {
 
 	private final Supplier<List<MessageListenerContainer>> containers;
 	private final Supplier<String> pauseReason;
+	private final Supplier<String> stallReason;
+
+	/** As {@link #ListenerContainerHealth(Supplier, Supplier, Supplier)}, without stall reports. */
+	public ListenerContainerHealth(Supplier<List<MessageListenerContainer>> containers, Supplier<String> pauseReason) {
+		this(containers, pauseReason, () -> null);
+	}
 
 	/**
 	 * @param containers the containers to check, looked up on every check
 	 * @param pauseReason why consumption is paused (e.g. "redis circuit OPEN"), or null if unknown;
 	 *     asked only when a container is paused
+	 * @param stallReason why a consumer thread makes no progress, or null while all of them do
 	 */
-	public ListenerContainerHealth(Supplier<List<MessageListenerContainer>> containers, Supplier<String> pauseReason) {
+	public ListenerContainerHealth(Supplier<List<MessageListenerContainer>> containers, Supplier<String> pauseReason,
+			Supplier<String> stallReason) {
 		this.containers = containers;
 		this.pauseReason = pauseReason;
+		this.stallReason = stallReason;
 	}
 
 	public HealthReport check() {
@@ -59,6 +70,11 @@ public final class ListenerContainerHealth {
 				state.put("consumers", consumers);
 			}
 			details.put(name(container), state);
+		}
+		String stalled = stallReason.get();
+		if (stalled != null) {
+			details.put("stalled", stalled);
+			up = false;
 		}
 		return new HealthReport(up, details);
 	}

@@ -2,6 +2,7 @@ package io.sawmill.listener;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Immutable configuration of Sawmill's listener containers. Build with {@link #custom()}; invalid
@@ -18,10 +19,14 @@ public final class ListenerConfig {
 	public static final Duration DEFAULT_RETRY_INITIAL_BACKOFF = Duration.ofMillis(100);
 	public static final Duration DEFAULT_RETRY_MAX_BACKOFF = Duration.ofSeconds(5);
 	public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+	public static final Duration DEFAULT_REDELIVERY_INITIAL_BACKOFF = Duration.ofMillis(100);
+	public static final Duration DEFAULT_REDELIVERY_MAX_BACKOFF = Duration.ofSeconds(10);
+	public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofMinutes(1);
 	/** Kafka's default largest message; a larger value is dead-lettered rather than written. */
 	public static final int DEFAULT_MAX_RECORD_BYTES = 1024 * 1024;
 
 	private final List<String> topics;
+	private final Pattern topicPattern;
 	private final String groupId;
 	private final int concurrency;
 	private final int batchSize;
@@ -30,10 +35,14 @@ public final class ListenerConfig {
 	private final Duration retryMaxBackoff;
 	private final Duration shutdownTimeout;
 	private final int maxRecordBytes;
+	private final Duration redeliveryInitialBackoff;
+	private final Duration redeliveryMaxBackoff;
+	private final Duration stallTimeout;
 
 	private ListenerConfig(Builder b) {
 		this.maxRecordBytes = b.maxRecordBytes;
 		this.topics = List.copyOf(b.topics);
+		this.topicPattern = b.topicPattern;
 		this.groupId = b.groupId;
 		this.concurrency = b.concurrency;
 		this.batchSize = b.batchSize;
@@ -41,14 +50,26 @@ public final class ListenerConfig {
 		this.retryInitialBackoff = b.retryInitialBackoff;
 		this.retryMaxBackoff = b.retryMaxBackoff;
 		this.shutdownTimeout = b.shutdownTimeout;
+		this.redeliveryInitialBackoff = b.redeliveryInitialBackoff;
+		this.redeliveryMaxBackoff = b.redeliveryMaxBackoff;
+		this.stallTimeout = b.stallTimeout;
 	}
 
 	public static Builder custom() {
 		return new Builder();
 	}
 
+	/** The topics named by configuration; topics a {@link #topicPattern()} matches are not among them. */
 	public List<String> topics() {
 		return topics;
+	}
+
+	/**
+	 * The pattern the consumers subscribe with, or {@code null} when they subscribe to
+	 * {@link #topics()}. When set it covers the named topics too (one subscription cannot mix both).
+	 */
+	public Pattern topicPattern() {
+		return topicPattern;
 	}
 
 	public String groupId() {
@@ -88,11 +109,35 @@ public final class ListenerConfig {
 		return maxRecordBytes;
 	}
 
+	/**
+	 * How long a batch that was not committed (its retries exhausted, the circuit open, its dead
+	 * letters or its commit failed) waits before it is polled again; doubles with each consecutive
+	 * failure of the consumer thread up to {@link #redeliveryMaxBackoff()}, and starts again from
+	 * here once a batch is committed.
+	 */
+	public Duration redeliveryInitialBackoff() {
+		return redeliveryInitialBackoff;
+	}
+
+	/** The longest wait before a failed batch is polled again. */
+	public Duration redeliveryMaxBackoff() {
+		return redeliveryMaxBackoff;
+	}
+
+	/**
+	 * A consumer thread whose batches have failed, without one committed, for this long is stalled:
+	 * reported by health and the {@code sawmill.listener.stalled} gauge.
+	 */
+	public Duration stallTimeout() {
+		return stallTimeout;
+	}
+
 	public static final class Builder {
 
 		private int maxRecordBytes = DEFAULT_MAX_RECORD_BYTES;
 
 		private List<String> topics = List.of();
+		private Pattern topicPattern;
 		private String groupId = DEFAULT_GROUP_ID;
 		private int concurrency = DEFAULT_CONCURRENCY;
 		private int batchSize = DEFAULT_BATCH_SIZE;
@@ -100,15 +145,24 @@ public final class ListenerConfig {
 		private Duration retryInitialBackoff = DEFAULT_RETRY_INITIAL_BACKOFF;
 		private Duration retryMaxBackoff = DEFAULT_RETRY_MAX_BACKOFF;
 		private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+		private Duration redeliveryInitialBackoff = DEFAULT_REDELIVERY_INITIAL_BACKOFF;
+		private Duration redeliveryMaxBackoff = DEFAULT_REDELIVERY_MAX_BACKOFF;
+		private Duration stallTimeout = DEFAULT_STALL_TIMEOUT;
 
 		private Builder() {
 		}
 
 		public Builder topics(List<String> topics) {
-			if (topics == null || topics.isEmpty() || topics.stream().anyMatch(t -> t == null || t.isBlank())) {
-				throw new IllegalArgumentException("topics must name at least one topic, but was " + topics);
+			if (topics == null || topics.stream().anyMatch(t -> t == null || t.isBlank())) {
+				throw new IllegalArgumentException("topics must name topics, without blanks, but was " + topics);
 			}
 			this.topics = topics;
+			return this;
+		}
+
+		/** Subscribe with this pattern (which must match the named {@link #topics} too) rather than to the topics; {@code null}: don't. */
+		public Builder topicPattern(Pattern topicPattern) {
+			this.topicPattern = topicPattern;
 			return this;
 		}
 
@@ -174,9 +228,30 @@ public final class ListenerConfig {
 			return this;
 		}
 
+		public Builder redeliveryBackoff(Duration initial, Duration max) {
+			if (initial == null || initial.isNegative() || initial.isZero()) {
+				throw new IllegalArgumentException("redelivery initial backoff must be positive, but was " + initial);
+			}
+			if (max == null || max.compareTo(initial) < 0) {
+				throw new IllegalArgumentException(
+						"redelivery max backoff must be at least the initial backoff " + initial + ", but was " + max);
+			}
+			this.redeliveryInitialBackoff = initial;
+			this.redeliveryMaxBackoff = max;
+			return this;
+		}
+
+		public Builder stallTimeout(Duration stallTimeout) {
+			if (stallTimeout == null || stallTimeout.isNegative() || stallTimeout.isZero()) {
+				throw new IllegalArgumentException("stallTimeout must be positive, but was " + stallTimeout);
+			}
+			this.stallTimeout = stallTimeout;
+			return this;
+		}
+
 		public ListenerConfig build() {
-			if (topics.isEmpty()) {
-				throw new IllegalArgumentException("topics must name at least one topic, but was " + topics);
+			if (topics.isEmpty() && topicPattern == null) {
+				throw new IllegalArgumentException("topics must name at least one topic (or set a topic pattern), but was " + topics);
 			}
 			return new ListenerConfig(this);
 		}

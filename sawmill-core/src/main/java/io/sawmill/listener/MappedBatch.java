@@ -1,9 +1,12 @@
 package io.sawmill.listener;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
@@ -18,8 +21,8 @@ import io.sawmill.metrics.SawmillMetrics;
 /**
  * The map step of one batch: which records have writes (in poll order, so per partition in offset
  * order), which are skipped, and which cannot be written at all — rejected by the mapper, or larger
- * than {@code sawmill.max-record-size} — with their reason. Also the outcome counts to report
- * once the batch is committed.
+ * than {@code sawmill.max-record-size} — with their reason. Once the batch is committed,
+ * {@link #report} counts each record's outcome.
  */
 final class MappedBatch {
 
@@ -27,7 +30,7 @@ final class MappedBatch {
 
 	private final List<MappedRecord> toWrite;
 	private final List<DeadLetter> rejected = new ArrayList<>(0);
-	private final Map<String, int[]> counts = new HashMap<>(4);
+	private final List<ConsumerRecord<byte[], byte[]>> skipped = new ArrayList<>(0);
 
 	private MappedBatch(int records) {
 		this.toWrite = new ArrayList<>(records);
@@ -50,7 +53,7 @@ final class MappedBatch {
 				continue;
 			}
 			if (writes.isEmpty()) {
-				batch.count(record.topic(), RecordOutcome.SKIPPED);
+				batch.skipped.add(record);
 			}
 			else {
 				batch.toWrite.add(new MappedRecord(record, writes));
@@ -73,15 +76,33 @@ final class MappedBatch {
 		return rejected;
 	}
 
-	void count(String topic, RecordOutcome outcome) {
-		counts.computeIfAbsent(topic, t -> new int[RecordOutcome.values().length])[outcome.ordinal()]++;
-	}
-
-	void report(SawmillMetrics metrics) {
+	/**
+	 * Counts the outcome of every record of the committed batch: written, skipped, or dead-lettered
+	 * ({@code deadLettered}: dead-lettered or, without a dead-letter topic, invalid).
+	 * @param rejectedByRedis the records Redis permanently rejected
+	 */
+	void report(SawmillMetrics metrics, List<DeadLetter> rejectedByRedis, RecordOutcome deadLettered) {
+		Map<String, int[]> counts = new HashMap<>(4);
+		Set<ConsumerRecord<byte[], byte[]>> notWritten = Collections.newSetFromMap(new IdentityHashMap<>());
+		for (DeadLetter deadLetter : rejectedByRedis) {
+			notWritten.add(deadLetter.record());
+			count(counts, deadLetter.record(), deadLettered);
+		}
+		for (MappedRecord written : toWrite) {
+			if (!notWritten.contains(written.record())) {
+				count(counts, written.record(), RecordOutcome.WRITTEN);
+			}
+		}
+		rejected.forEach(deadLetter -> count(counts, deadLetter.record(), deadLettered));
+		skipped.forEach(record -> count(counts, record, RecordOutcome.SKIPPED));
 		counts.forEach((topic, byOutcome) -> {
 			for (RecordOutcome outcome : RecordOutcome.values()) {
 				metrics.records(topic, outcome, byOutcome[outcome.ordinal()]);
 			}
 		});
+	}
+
+	private static void count(Map<String, int[]> counts, ConsumerRecord<?, ?> record, RecordOutcome outcome) {
+		counts.computeIfAbsent(record.topic(), t -> new int[RecordOutcome.values().length])[outcome.ordinal()]++;
 	}
 }

@@ -18,11 +18,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Commits the offsets of batches Redis has acknowledged, for one consumer.
  * <p>
- * A full batch (as many records as {@code max.poll.records}) means the consumer is behind: its
- * offsets are committed <em>asynchronously</em>, so the next poll does not wait for the broker. A
- * batch that is not full means the consumer has caught up: its offsets, and every offset committed
- * asynchronously but not yet confirmed, are committed <em>synchronously</em>, so nothing
- * acknowledged stays uncommitted while the topic is quiet. Before partitions are revoked (a
+ * While the consumer is behind ({@link ConsumerLane} decides), a batch's offsets are committed
+ * <em>asynchronously</em>, so the next poll does not wait for the broker. Once it has caught up,
+ * the batch's offsets, and every offset committed asynchronously but not yet confirmed, are
+ * committed <em>synchronously</em>, so nothing acknowledged stays uncommitted while the topic is
+ * quiet. Before partitions are revoked (a
  * rebalance, or closing the consumer), their unconfirmed offsets are committed synchronously too.
  * <p>
  * A failed asynchronous commit is not lost: its offsets stay unconfirmed and go with every later
@@ -32,27 +32,15 @@ import org.slf4j.LoggerFactory;
  * Either way offsets are committed only after Redis acknowledged the records before them; this
  * class decides only how long the listener waits for the broker.
  * <p>
- * Thread-confined: one instance per consumer thread, used by the listener and the rebalance
- * callbacks on that thread; Kafka runs the commit callbacks on it too.
+ * Thread-confined: owned by one consumer thread's {@link ConsumerLane}; Kafka runs the commit
+ * callbacks on that thread too.
  */
 final class OffsetCommits implements OffsetCommitCallback {
 
 	private static final Logger log = LoggerFactory.getLogger(OffsetCommits.class);
 
-	private final int batchSize;
-
 	/** Offsets sent asynchronously whose success has not been reported yet, by partition. */
 	private final Map<TopicPartition, OffsetAndMetadata> unconfirmed = new HashMap<>();
-
-	/** @param batchSize {@code max.poll.records}: a batch this large means the consumer is behind */
-	OffsetCommits(int batchSize) {
-		this.batchSize = batchSize;
-	}
-
-	/** Whether a batch of {@code records} is full: the consumer was behind when it polled. */
-	boolean isFull(int records) {
-		return records >= batchSize;
-	}
 
 	/** The offsets to commit for a written batch: each partition's last offset + 1. */
 	static Map<TopicPartition, OffsetAndMetadata> nextOffsets(List<ConsumerRecord<byte[], byte[]>> records) {
@@ -67,12 +55,13 @@ final class OffsetCommits implements OffsetCommitCallback {
 
 	/**
 	 * Commits a batch Redis acknowledged (or dead-lettered) completely.
+	 * @param behind whether the consumer was behind when it polled the batch: then asynchronously
 	 * @throws org.apache.kafka.common.KafkaException when a synchronous commit fails: the batch is
 	 *     then handled as not written, and polled again
 	 */
-	void commit(Consumer<?, ?> consumer, List<ConsumerRecord<byte[], byte[]>> records) {
+	void commit(Consumer<?, ?> consumer, List<ConsumerRecord<byte[], byte[]>> records, boolean behind) {
 		Map<TopicPartition, OffsetAndMetadata> offsets = nextOffsets(records);
-		if (isFull(records.size())) {
+		if (behind) {
 			unconfirmed.putAll(offsets);
 			Map<TopicPartition, OffsetAndMetadata> all = owned(consumer, unconfirmed);
 			if (!all.isEmpty()) {

@@ -1,13 +1,8 @@
 package io.sawmill.listener;
 
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -20,19 +15,18 @@ import io.github.resilience4j.retry.RetryConfig;
 import io.sawmill.deadletter.DeadLetter;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.metrics.SawmillMetrics;
-import io.sawmill.redis.FailureClass;
 import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.RedisBatchWriter;
 
 /**
- * The pipeline step with per-record outcomes: every reply is mapped back to the record whose write
- * produced it. A record whose writes all succeeded is done. A record with a {@link FailureClass#PERMANENT}
- * failure (and no transient one) becomes a dead letter. A record with a {@link FailureClass#TRANSIENT}
- * failure is sent again — with every later record of the batch that writes one of its keys, so
- * that per key the writes are still applied in offset order — after an exponential backoff with
- * jitter (Resilience4j Retry), through the {@link RedisCircuit}.
+ * The write step: a batch's writes in pipelined round trips, with per-record outcomes
+ * ({@link Outcomes}). Records that failed transiently are sent again (with the later records that
+ * share a key with them) after an exponential backoff with jitter (Resilience4j Retry), each round
+ * trip through the {@link RedisCircuit}. A batch holding a write that is not
+ * {@link RedisWrite#idempotent()} is never retried record by record: a transient failure fails it
+ * whole, so that it is polled again whole ({@link RedisWrite} says what that means for its writes).
  * <p>
- * A batch's first attempt can be split: {@link #send} puts it on the wire and {@link #finish}
+ * A batch's first round trip is split: {@link #send} puts it on the wire and {@link #finish}
  * awaits it and retries, so the listener can send the next batch in between.
  * <p>
  * Called from listener threads; keeps no state between calls other than the {@link Sent} it returns.
@@ -40,8 +34,6 @@ import io.sawmill.redis.RedisBatchWriter;
 final class PerRecordPipeline {
 
 	private static final Logger log = LoggerFactory.getLogger(PerRecordPipeline.class);
-
-	private static final Duration CIRCUIT_OPEN_PAUSE = Duration.ofMillis(100);
 
 	private final RedisBatchWriter writer;
 	private final Retry retry;
@@ -52,93 +44,72 @@ final class PerRecordPipeline {
 		this.writer = writer;
 		this.circuit = circuit;
 		this.metrics = metrics;
-		this.retry = Retry.of("sawmill-redis-" + config.groupId(), RetryConfig.<Attempt>custom()
+		this.retry = Retry.of("sawmill-redis-" + config.groupId(), RetryConfig.<Outcomes>custom()
 			.maxAttempts(config.retryMaxAttempts())
 			.intervalFunction(IntervalFunction.ofExponentialRandomBackoff(config.retryInitialBackoff(), 2.0, 0.5,
 					config.retryMaxBackoff()))
-			.retryOnResult(Attempt::hasTransientFailures)
+			.retryOnResult(Outcomes::hasTransientFailures)
 			.ignoreExceptions(CallNotPermittedException.class)
 			.build());
 	}
 
-	/** What one round trip did to the records sent. */
-	static final class Attempt {
-
-		final List<MappedRecord> retry = new ArrayList<>(0);
-		final List<DeadLetter> permanent = new ArrayList<>(0);
-		PipelineResult result;
-
-		boolean hasTransientFailures() {
-			return !retry.isEmpty();
-		}
-	}
-
 	/**
-	 * Writes the records and returns those Redis permanently rejected, as dead letters.
-	 * @throws BatchWriteFailedException when transient failures remain after the retries, or the
-	 *     circuit is open: nothing of the batch may be committed
-	 */
-	List<DeadLetter> write(List<MappedRecord> records) {
-		return finish(send(records));
-	}
-
-	/**
-	 * The first attempt of a batch: its writes go on the wire, and the replies are left to
-	 * {@link Sent#clean()} or {@link #finish}.
+	 * The first round trip of a batch: its writes go on the wire; {@link Sent#await()} or
+	 * {@link #finish} reads the replies.
 	 * @throws BatchWriteFailedException when the circuit is open
 	 */
 	Sent send(List<MappedRecord> records) {
 		if (records.isEmpty()) {
-			return new Sent(records, new int[0], null, 0);
+			return new Sent(records, null, 0);
 		}
 		try {
-			circuit.breaker().acquirePermission();
+			circuit.acquirePermission();
 		}
 		catch (CallNotPermittedException ex) {
 			throw circuitOpen(ex);
 		}
-		List<RedisWrite> writes = new ArrayList<>(records.size() * 2);
-		int[] owner = owners(records, writes);
 		long started = System.nanoTime();
 		try {
-			return new Sent(records, owner, writer.send(writes), started);
+			return new Sent(records, writer.send(Outcomes.writes(records)), started);
 		}
 		catch (RuntimeException ex) {
-			Sent failed = new Sent(records, owner, null, started);
+			circuit.onError(System.nanoTime() - started, ex);
+			Sent failed = new Sent(records, null, started);
 			failed.failure = ex;
-			circuit.breaker().onError(System.nanoTime() - started, TimeUnit.NANOSECONDS, ex);
 			return failed;
 		}
 	}
 
 	/**
-	 * Completes a sent batch: awaits the first attempt's replies, then retries what failed
-	 * transiently (as {@link #write}).
+	 * Completes a sent batch: awaits its first round trip, then retries what failed transiently.
 	 * @return the records Redis permanently rejected, as dead letters
-	 * @throws BatchWriteFailedException when transient failures remain after the retries, or the
-	 *     circuit is open: nothing of the batch may be committed
+	 * @throws BatchWriteFailedException when transient failures remain after the retries, when the
+	 *     batch holds non-idempotent writes and failed transiently, or when the circuit is open:
+	 *     nothing of the batch may be committed
 	 */
 	List<DeadLetter> finish(Sent sent) {
 		if (sent.records.isEmpty()) {
 			return List.of();
 		}
+		if (!allIdempotent(sent.records)) {
+			return finishWithoutRetry(sent);
+		}
 		List<DeadLetter> deadLetters = new ArrayList<>(0);
 		List<MappedRecord>[] pending = new List[] { sent.records };
 		int[] attempts = { 0 };
-		Supplier<Attempt> retried = circuit.breaker().decorateSupplier(() -> attempt(pending[0]));
-		Supplier<Attempt> once = () -> {
+		Supplier<Outcomes> once = () -> {
 			attempts[0]++;
-			Attempt attempt = attempts[0] == 1 ? sent.first() : retried.get();
-			deadLetters.addAll(attempt.permanent);
+			Outcomes attempt = attempts[0] == 1 ? sent.await() : roundTrip(pending[0]);
+			deadLetters.addAll(attempt.permanent());
 			if (attempt.hasTransientFailures()) {
 				log.warn("Redis failed {} of {} commands (attempt {}); retrying {} records: {}",
-						attempt.result.failures().size(), attempt.result.commands(), attempts[0], attempt.retry.size(),
-						attempt.result.failures().get(0).cause().toString());
-				pending[0] = attempt.retry;
+						attempt.result().failures().size(), attempt.result().commands(), attempts[0],
+						attempt.retry().size(), attempt.result().failures().get(0).cause().toString());
+				pending[0] = attempt.retry();
 			}
 			return attempt;
 		};
-		Attempt last;
+		Outcomes last;
 		try {
 			last = retry.executeSupplier(once);
 		}
@@ -146,132 +117,133 @@ final class PerRecordPipeline {
 			throw circuitOpen(ex);
 		}
 		if (last.hasTransientFailures()) {
-			throw new BatchWriteFailedException(attempts[0], last.result);
+			throw new BatchWriteFailedException(attempts[0], last.result());
 		}
 		return deadLetters;
 	}
 
+	/** A retry's round trip, waited for at once. */
+	private Outcomes roundTrip(List<MappedRecord> records) {
+		circuit.acquirePermission();
+		long started = System.nanoTime();
+		PipelineResult result;
+		try {
+			result = writer.write(Outcomes.writes(records));
+		}
+		catch (RuntimeException ex) {
+			circuit.onError(System.nanoTime() - started, ex);
+			throw ex;
+		}
+		long took = System.nanoTime() - started;
+		metrics.pipelineCompleted(Duration.ofNanos(took), result.commands());
+		Outcomes outcomes = Outcomes.of(records, result);
+		circuit.onReplies(took, outcomes);
+		return outcomes;
+	}
+
 	/**
-	 * The circuit is open: the container is being paused (or another thread's probe is under way).
-	 * Do not spin through poll-seek-poll meanwhile.
+	 * A batch holding non-idempotent writes is never partly sent again: on a transient failure it is
+	 * not retried record by record, it fails whole and is polled again.
+	 */
+	private List<DeadLetter> finishWithoutRetry(Sent sent) {
+		Outcomes first;
+		try {
+			first = sent.await();
+		}
+		catch (RuntimeException ex) {
+			throw repeatedWhole(sent, ex.toString(), new BatchWriteFailedException(
+					"Redis failed a batch holding non-idempotent writes: " + ex, ex));
+		}
+		if (first.hasTransientFailures()) {
+			throw repeatedWhole(sent, first.result().failures().get(0).cause().toString(),
+					new BatchWriteFailedException(1, first.result()));
+		}
+		return first.permanent();
+	}
+
+	private BatchWriteFailedException repeatedWhole(Sent sent, String cause, BatchWriteFailedException failure) {
+		metrics.nonIdempotentBatchRepeated();
+		log.warn("A batch of {} records holding non-idempotent writes failed transiently ({}); it is not retried record "
+				+ "by record but polled again whole, so non-idempotent writes that Redis already applied may be "
+				+ "applied again", sent.records.size(), cause);
+		return failure;
+	}
+
+	/** Whether every write of {@code records} may be repeated ({@link RedisWrite#idempotent()}). */
+	static boolean allIdempotent(List<MappedRecord> records) {
+		for (MappedRecord record : records) {
+			for (RedisWrite write : record.writes()) {
+				if (!write.idempotent()) {
+					return false;
+				}
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * The circuit is open: the container is being paused (or another thread's probe is under way);
+	 * the batch is polled again after the redelivery backoff.
 	 */
 	private static BatchWriteFailedException circuitOpen(CallNotPermittedException ex) {
-		LockSupport.parkNanos(CIRCUIT_OPEN_PAUSE.toNanos());
 		return new BatchWriteFailedException("the Redis circuit is open; the batch will be polled again", ex);
 	}
 
 	/**
-	 * A batch's first attempt, on the wire. Its outcome is read once, on the thread that sent it, and
-	 * counted by the circuit breaker like any attempt.
+	 * A batch's first round trip, on the wire. Its replies are awaited once, on the thread that sent
+	 * it, and counted by the circuit breaker like any round trip.
 	 */
 	final class Sent {
 
 		private final List<MappedRecord> records;
-		private final int[] owner;
 		private final RedisBatchWriter.Sent replies;
 		private final long started;
-		private Attempt outcome;
+		private Outcomes outcomes;
 		private RuntimeException failure;
 
-		private Sent(List<MappedRecord> records, int[] owner, RedisBatchWriter.Sent replies, long started) {
+		private Sent(List<MappedRecord> records, RedisBatchWriter.Sent replies, long started) {
 			this.records = records;
-			this.owner = owner;
 			this.replies = replies;
 			this.started = started;
 		}
 
-		/** Waits for the first attempt; true when nothing of it failed transiently (it need not be sent again). */
-		boolean clean() {
-			try {
-				return !first().hasTransientFailures();
+		/**
+		 * Waits for the replies (the first call only; later calls return the same outcome).
+		 * @throws RuntimeException what the writer threw
+		 */
+		Outcomes await() {
+			if (records.isEmpty()) {
+				// nothing went on the wire: nothing to wait for, and nothing for the circuit to count
+				return Outcomes.of(records, new PipelineResult(0, 0, List.of()));
 			}
-			catch (RuntimeException ex) {
-				return false;
-			}
-		}
-
-		/** The first attempt's outcome, waited for once; throws what the writer threw. */
-		Attempt first() {
-			if (outcome == null && failure == null) {
+			if (outcomes == null && failure == null) {
 				try {
 					PipelineResult result = replies.await();
 					// to the last reply, not to now: with a batch in flight, the thread mapped and sent the next one since
 					long took = Math.max(0, replies.lastReplyNanos() - started);
 					metrics.pipelineCompleted(Duration.ofNanos(took), result.commands());
-					outcome = outcome(records, owner, result);
-					circuit.breaker().onResult(took, TimeUnit.NANOSECONDS, outcome);
+					outcomes = Outcomes.of(records, result);
+					circuit.onReplies(took, outcomes);
 				}
 				catch (RuntimeException ex) {
 					failure = ex;
-					circuit.breaker().onError(System.nanoTime() - started, TimeUnit.NANOSECONDS, ex);
+					circuit.onError(System.nanoTime() - started, ex);
 				}
 			}
 			if (failure != null) {
 				throw failure;
 			}
-			return outcome;
+			return outcomes;
 		}
-	}
 
-	private static int[] owners(List<MappedRecord> records, List<RedisWrite> writes) {
-		int[] owner = new int[records.stream().mapToInt(r -> r.writes().size()).sum()];
-		for (int r = 0; r < records.size(); r++) {
-			for (RedisWrite write : records.get(r).writes()) {
-				owner[writes.size()] = r;
-				writes.add(write);
+		/** Waits for the replies; true when nothing of the round trip failed transiently. */
+		boolean awaitClean() {
+			try {
+				return !await().hasTransientFailures();
+			}
+			catch (RuntimeException ex) {
+				return false;
 			}
 		}
-		return owner;
-	}
-
-	private Attempt attempt(List<MappedRecord> records) {
-		List<RedisWrite> writes = new ArrayList<>(records.size() * 2);
-		int[] owner = owners(records, writes);
-		long started = System.nanoTime();
-		PipelineResult result = writer.write(writes);
-		metrics.pipelineCompleted(Duration.ofNanos(System.nanoTime() - started), result.commands());
-		return outcome(records, owner, result);
-	}
-
-	private static Attempt outcome(List<MappedRecord> records, int[] owner, PipelineResult result) {
-		Attempt attempt = new Attempt();
-		attempt.result = result;
-		if (result.succeeded()) {
-			return attempt;
-		}
-		Throwable[] transientCause = new Throwable[records.size()];
-		Throwable[] permanentCause = new Throwable[records.size()];
-		for (PipelineResult.Failure failure : result.failures()) {
-			int r = owner[failure.index()];
-			if (FailureClass.of(failure.cause()) == FailureClass.TRANSIENT) {
-				transientCause[r] = transientCause[r] != null ? transientCause[r] : failure.cause();
-			}
-			else {
-				permanentCause[r] = permanentCause[r] != null ? permanentCause[r] : failure.cause();
-			}
-		}
-		Set<ByteBuffer> retriedKeys = new HashSet<>();
-		for (int r = 0; r < records.size(); r++) {
-			MappedRecord record = records.get(r);
-			boolean sharesRetriedKey = !retriedKeys.isEmpty() && writesAnyOf(record, retriedKeys);
-			if (transientCause[r] != null || sharesRetriedKey) {
-				attempt.retry.add(record);
-				record.writes().forEach(write -> retriedKeys.add(ByteBuffer.wrap(write.key())));
-			}
-			else if (permanentCause[r] != null) {
-				attempt.permanent.add(new DeadLetter(record.record(), "Redis rejected a write: "
-						+ permanentCause[r].getMessage(), permanentCause[r]));
-			}
-		}
-		return attempt;
-	}
-
-	private static boolean writesAnyOf(MappedRecord record, Set<ByteBuffer> keys) {
-		for (RedisWrite write : record.writes()) {
-			if (keys.contains(ByteBuffer.wrap(write.key()))) {
-				return true;
-			}
-		}
-		return false;
 	}
 }

@@ -1,39 +1,27 @@
 package io.sawmill.listener;
 
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.common.TopicPartition;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.kafka.listener.CommonErrorHandler;
 import org.springframework.kafka.listener.ListenerExecutionFailedException;
 import org.springframework.kafka.listener.MessageListenerContainer;
-
-import io.sawmill.metrics.RecordOutcome;
-import io.sawmill.metrics.SawmillMetrics;
 
 /**
  * When a batch could not be written, commits nothing and seeks every partition of the batch back to
  * its first record, so the next poll returns the same records again; when the batch left in
  * flight before it failed too ({@link InFlightBatchFailedException}), back to that batch's first
- * records. The consumer keeps polling,
- * so a Redis outage never expires {@code max.poll.interval.ms} or triggers a rebalance.
+ * records ({@link Redelivery}: after a backoff that grows while batches keep failing).
  */
 final class RedeliverBatchErrorHandler implements CommonErrorHandler {
 
-	private static final Logger log = LoggerFactory.getLogger(RedeliverBatchErrorHandler.class);
+	private final Redelivery redelivery;
 
-	private final SawmillMetrics metrics;
-
-	RedeliverBatchErrorHandler(SawmillMetrics metrics) {
-		this.metrics = metrics;
+	RedeliverBatchErrorHandler(Redelivery redelivery) {
+		this.redelivery = redelivery;
 	}
 
 	@Override
@@ -47,29 +35,7 @@ final class RedeliverBatchErrorHandler implements CommonErrorHandler {
 			records.addAll(inFlight.inFlight());
 		}
 		data.forEach(records::add);
-		Map<TopicPartition, Long> firstOffsets = seekBack(consumer, records, metrics, false);
-		log.warn("Batch of {} records not committed; it will be polled again from {}: {}", records.size(), firstOffsets,
-				reason.toString());
-	}
-
-	/**
-	 * Seeks each partition of {@code records} back to its first record there, and counts the records
-	 * as retried.
-	 * @param assignedOnly skip partitions no longer assigned (during a rebalance)
-	 * @return the offsets sought to
-	 */
-	static Map<TopicPartition, Long> seekBack(Consumer<?, ?> consumer, Collection<? extends ConsumerRecord<?, ?>> records,
-			SawmillMetrics metrics, boolean assignedOnly) {
-		Map<TopicPartition, Long> firstOffsets = new HashMap<>();
-		for (ConsumerRecord<?, ?> record : records) {
-			firstOffsets.merge(new TopicPartition(record.topic(), record.partition()), record.offset(), Math::min);
-			metrics.records(record.topic(), RecordOutcome.RETRIED, 1);
-		}
-		if (assignedOnly) {
-			firstOffsets.keySet().retainAll(consumer.assignment());
-		}
-		firstOffsets.forEach(consumer::seek);
-		return firstOffsets;
+		redelivery.redeliver(consumer, records, false, reason);
 	}
 
 	/** Nothing of a failed batch is committed. */

@@ -1,21 +1,22 @@
 package io.sawmill.listener;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.kafka.listener.MessageListenerContainer;
 
+import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 
 /**
  * Backpressure instead of rebalances: a Resilience4j circuit breaker around every pipelined round
  * trip. A round trip counts as failed when a command failed transiently (connection, timeout,
- * LOADING…) and as slow past {@code slowCallDuration}. When the circuit opens, the listener
- * container is paused — its consumers keep polling, so Kafka sees them alive and does not
- * rebalance — and when the wait in the open state is over the container resumes: the next batch
- * is the probe that closes the circuit again, or reopens it.
+ * LOADING…: {@link Outcomes}) and as slow past {@code slowCallDuration}. When the circuit opens, the
+ * listener container is paused ({@link ContainerPauses}) — its consumers keep polling, so Kafka
+ * sees them alive and does not rebalance — and when the wait in the open state is over the
+ * container resumes: the next batch is the probe that closes the circuit again, or reopens it.
  */
 public final class RedisCircuit {
 
@@ -49,7 +50,7 @@ public final class RedisCircuit {
 			.waitDurationInOpenState(openWait)
 			.automaticTransitionFromOpenToHalfOpenEnabled(true)
 			.permittedNumberOfCallsInHalfOpenState(HALF_OPEN_PROBES)
-			.recordResult(result -> result instanceof PerRecordPipeline.Attempt attempt && attempt.hasTransientFailures())
+			.recordResult(result -> result instanceof Outcomes outcomes && outcomes.hasTransientFailures())
 			.build();
 		return new RedisCircuit(CircuitBreaker.of(name, config));
 	}
@@ -61,23 +62,44 @@ public final class RedisCircuit {
 		return new RedisCircuit(breaker);
 	}
 
-	/** Pauses the container while the circuit is open and resumes it when a probe may pass. */
-	public void controls(MessageListenerContainer container) {
+	/**
+	 * Pauses the container through {@code pauses} while the circuit is open and resumes it when a
+	 * probe may pass.
+	 */
+	void controls(ContainerPauses pauses) {
 		breaker.getEventPublisher().onStateTransition(event -> {
 			switch (event.getStateTransition().getToState()) {
 				case OPEN, FORCED_OPEN -> {
-					log.warn("Redis circuit {}: pausing consumption of {} (consumers keep polling, no rebalance)",
-							event.getStateTransition(), container.getListenerId());
-					container.pause();
+					log.warn("Redis circuit {}: pausing consumption (consumers keep polling, no rebalance)",
+							event.getStateTransition());
+					pauses.pauseAll();
 				}
 				case HALF_OPEN, CLOSED, DISABLED -> {
 					log.info("Redis circuit {}: resuming consumption", event.getStateTransition());
-					container.resume();
+					pauses.resumeAll();
 				}
 				default -> {
 				}
 			}
 		});
+	}
+
+	/**
+	 * Before a round trip.
+	 * @throws CallNotPermittedException while the circuit is open
+	 */
+	void acquirePermission() {
+		breaker.acquirePermission();
+	}
+
+	/** A round trip ended with replies: failed if some record failed transiently, slow if it took too long. */
+	void onReplies(long nanos, Outcomes outcomes) {
+		breaker.onResult(nanos, TimeUnit.NANOSECONDS, outcomes);
+	}
+
+	/** A round trip ended without replies (the writer threw). */
+	void onError(long nanos, Throwable error) {
+		breaker.onError(nanos, TimeUnit.NANOSECONDS, error);
 	}
 
 	public CircuitBreaker breaker() {

@@ -1,5 +1,6 @@
 package io.sawmill.listener;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -24,7 +25,8 @@ import io.sawmill.redis.RedisBatchWriter;
  * right after Redis acknowledged the batch (asynchronously while the consumer is behind,
  * synchronously once it has caught up and before partitions are revoked: {@link OffsetCommits}).
  * While the consumer is behind, one batch per thread is in flight while the next is mapped and
- * sent ({@link PipelineBatchListener}).
+ * sent. Each consumer thread's data path is a {@link ConsumerLane}. The consumers subscribe to
+ * {@link ListenerConfig#topics()}, or with {@link ListenerConfig#topicPattern()} when it is set.
  */
 public final class SawmillContainers {
 
@@ -44,44 +46,59 @@ public final class SawmillContainers {
 	public static ConcurrentMessageListenerContainer<byte[], byte[]> create(Map<String, Object> consumerProperties,
 			ListenerConfig config, RecordMapper mapper, RedisBatchWriter writer, DeadLetterPublisher deadLetters,
 			RedisCircuit circuit, SawmillMetrics metrics) {
+		return create(consumerProperties, config, mapper, writer, deadLetters, circuit, metrics,
+				ListenerProgress.of(config, metrics, Clock.systemUTC()));
+	}
+
+	/**
+	 * As {@link #create(Map, ListenerConfig, RecordMapper, RedisBatchWriter, DeadLetterPublisher, RedisCircuit, SawmillMetrics)},
+	 * reporting the listener's progress (failed deliveries, stalls) to {@code progress}.
+	 */
+	public static ConcurrentMessageListenerContainer<byte[], byte[]> create(Map<String, Object> consumerProperties,
+			ListenerConfig config, RecordMapper mapper, RedisBatchWriter writer, DeadLetterPublisher deadLetters,
+			RedisCircuit circuit, SawmillMetrics metrics, ListenerProgress progress) {
 		DefaultKafkaConsumerFactory<byte[], byte[]> consumers = new DefaultKafkaConsumerFactory<>(
 				consumerProperties(consumerProperties, config), new ByteArrayDeserializer(), new ByteArrayDeserializer());
-		return create(consumers, config, mapper, writer, deadLetters, circuit, metrics);
+		return create(consumers, config, mapper, writer, deadLetters, circuit, metrics, progress);
 	}
 
 	/** The container on consumers from {@code consumers} as they are (tests pass a mocked factory here). */
 	static ConcurrentMessageListenerContainer<byte[], byte[]> create(ConsumerFactory<byte[], byte[]> consumers,
 			ListenerConfig config, RecordMapper mapper, RedisBatchWriter writer, DeadLetterPublisher deadLetters,
-			RedisCircuit circuit, SawmillMetrics metrics) {
-		ContainerProperties properties = new ContainerProperties(config.topics().toArray(String[]::new));
+			RedisCircuit circuit, SawmillMetrics metrics, ListenerProgress progress) {
+		ContainerProperties properties = config.topicPattern() != null ? new ContainerProperties(config.topicPattern())
+				: new ContainerProperties(config.topics().toArray(String[]::new));
 		// the listener commits (OffsetCommits); the container never does, as nothing is acknowledged to it
 		properties.setAckMode(ContainerProperties.AckMode.MANUAL_IMMEDIATE);
 		properties.setShutdownTimeout(config.shutdownTimeout().toMillis());
 		// a batch left in flight when the topic goes quiet is finished within about two of these
 		properties.setPollTimeout(IDLE_CHECK.toMillis());
 		properties.setIdleEventInterval(IDLE_CHECK.toMillis());
-		CommitOnRebalance commits = new CommitOnRebalance(config.batchSize());
-		properties.setConsumerRebalanceListener(commits);
 		PerRecordPipeline pipeline = new PerRecordPipeline(writer, config, circuit, metrics);
-		properties.setMessageListener(
-				new PipelineBatchListener(mapper, config.maxRecordBytes(), pipeline, deadLetters, metrics, commits));
+		ContainerPauses pauses = new ContainerPauses(ContainerPauses.Timer.JDK);
+		Redelivery redelivery = new Redelivery(progress, pauses, metrics);
+		PipelineBatchListener listener = new PipelineBatchListener(
+				() -> new ConsumerLane(mapper, config, pipeline, deadLetters, metrics, redelivery));
+		properties.setMessageListener(listener);
+		properties.setConsumerRebalanceListener(listener);
 		ConcurrentMessageListenerContainer<byte[], byte[]> container = new ConcurrentMessageListenerContainer<>(
 				consumers, properties);
 		container.setConcurrency(config.concurrency());
-		container.setCommonErrorHandler(new RedeliverBatchErrorHandler(metrics));
+		container.setCommonErrorHandler(new RedeliverBatchErrorHandler(redelivery));
 		container.setBeanName("sawmill-" + config.groupId());
-		circuit.controls(container);
+		pauses.control(container);
+		circuit.controls(pauses);
 		return container;
 	}
 
 	/**
-	 * Tells {@code listener} of every assignment and revocation of a container made by
+	 * Tells {@code listener} (as well as any added before it) of every assignment and revocation of a container made by
 	 * {@link #create}, after Sawmill has committed what it acknowledged on revoked partitions.
 	 * Use this rather than replacing the container's rebalance listener, which does that commit.
 	 */
 	public static void alsoNotifyOnRebalance(ConcurrentMessageListenerContainer<byte[], byte[]> container,
 			ConsumerRebalanceListener listener) {
-		if (!(container.getContainerProperties().getConsumerRebalanceListener() instanceof CommitOnRebalance commits)) {
+		if (!(container.getContainerProperties().getConsumerRebalanceListener() instanceof PipelineBatchListener commits)) {
 			throw new IllegalStateException("the container's rebalance listener was replaced; "
 					+ "Sawmill needs it to commit before partitions are revoked");
 		}
@@ -93,7 +110,9 @@ public final class SawmillContainers {
 	 * {@code max.poll.records} = batch size, {@code enable.auto.commit=false} and byte-array
 	 * deserializers always; {@code auto.offset.reset=earliest} (a new group starts from the
 	 * beginning rather than skipping what is already in the topic) and cooperative-sticky
-	 * assignment (no stop-the-world rebalances) unless set explicitly.
+	 * assignment (no stop-the-world rebalances) unless set explicitly, or unless
+	 * {@code group.protocol=consumer} (KIP-848), where the broker assigns and the consumer rejects
+	 * an assignment strategy.
 	 */
 	public static Map<String, Object> consumerProperties(Map<String, Object> given, ListenerConfig config) {
 		Map<String, Object> properties = new HashMap<>(given);
@@ -103,8 +122,10 @@ public final class SawmillContainers {
 		properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
 		properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
 		properties.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-		properties.putIfAbsent(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
-				CooperativeStickyAssignor.class.getName());
+		if (!"consumer".equalsIgnoreCase(String.valueOf(properties.get(ConsumerConfig.GROUP_PROTOCOL_CONFIG)))) {
+			properties.putIfAbsent(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+					CooperativeStickyAssignor.class.getName());
+		}
 		return properties;
 	}
 }

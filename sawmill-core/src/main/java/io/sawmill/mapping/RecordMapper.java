@@ -13,6 +13,12 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * others and counted as {@code skipped}. Throwing {@link RecordMappingException} marks the record
  * invalid: it is not written, it is logged with its topic, partition and offset and counted, and
  * the rest of the batch proceeds.
+ * <p>
+ * Delivery is at-least-once: the writes of a record may be applied more than once (a batch polled
+ * again after a failure, a restart or rebalance before its commit). Return idempotent writes when
+ * you can; a batch holding a write that is not ({@link RedisWrite#idempotent()}: {@code INCR},
+ * {@code HINCRBY}, {@code LPUSH}, {@code XADD}, …) is never retried record by record, it is polled
+ * again whole, so each of its records is applied at least once and possibly more than once.
  */
 @FunctionalInterface
 public interface RecordMapper {

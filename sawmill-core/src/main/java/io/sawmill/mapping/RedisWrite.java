@@ -4,8 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * One Redis command produced by a {@link RecordMapper} for one Kafka record.
@@ -14,11 +16,28 @@ import java.util.Objects;
  * else (SET, SADD, ZADD, XADD, HINCRBY, …) is a {@link Command}. All writes of a record are sent in
  * the order the mapper returned them, on the same connection, so they are applied in that order.
  * Instances are immutable; byte arrays passed in are not copied and must not be changed afterwards.
+ * <p>
+ * <b>Repeats.</b> Delivery is at-least-once: a write may be sent again after it was applied (its
+ * batch polled again after a failure, a restart before the commit, a rebalance). Each write says
+ * whether that is harmless ({@link #idempotent()}). {@code HSET}, {@code EXPIRE} and {@code DEL}
+ * are; a {@link #command} is idempotent only when its name is one of
+ * {@link Command#IDEMPOTENT_COMMANDS}, and {@link #idempotentCommand} declares any other command
+ * idempotent. A batch holding a non-idempotent write ({@code INCR}, {@code HINCRBY}, {@code LPUSH},
+ * {@code XADD}, …) is never partly sent again: when a transient failure hits it, it is not retried
+ * record by record; nothing of it is committed and the whole batch is polled again after the
+ * redelivery backoff. So each of its records is applied <em>at least once and possibly more than
+ * once</em> — a counter may count a record twice, a list may hold it twice — and a WARN line and
+ * {@code sawmill_batch_non_idempotent_repeated_total} say when that can have happened.
  */
 public sealed interface RedisWrite permits RedisWrite.HashSet, RedisWrite.Expire, RedisWrite.Delete, RedisWrite.Command {
 
 	/** The key this write touches; in Redis Cluster it decides the shard. */
 	byte[] key();
+
+	/** Whether applying this write twice leaves Redis as applying it once does. */
+	default boolean idempotent() {
+		return true;
+	}
 
 	/** {@code HSET key field value [field value …]}; {@code fields} must not be empty. */
 	static HashSet hset(byte[] key, Map<byte[], byte[]> fields) {
@@ -43,14 +62,26 @@ public sealed interface RedisWrite permits RedisWrite.HashSet, RedisWrite.Expire
 	}
 
 	/**
-	 * Any other command, e.g. {@code command("ZADD", key, score, member)}. The reply is checked for an
-	 * error only; its value is not interpreted.
+	 * Any other command, e.g. {@code command("INCR", key)}. The reply is checked for an error only;
+	 * its value is not interpreted. Idempotent only when {@code name} is one of
+	 * {@link Command#IDEMPOTENT_COMMANDS}; see {@link RedisWrite} for what a non-idempotent write
+	 * means for a batch.
 	 * @param name the command name as Redis knows it (case-insensitive)
 	 * @param key the key, sent as the first argument
 	 * @param args the remaining arguments, in order
 	 */
 	static Command command(String name, byte[] key, byte[]... args) {
-		return new Command(name, key, List.of(args));
+		Objects.requireNonNull(name, "name");
+		return new Command(name, key, List.of(args), Command.IDEMPOTENT_COMMANDS.contains(name.toUpperCase(Locale.ROOT)));
+	}
+
+	/**
+	 * A command the caller declares idempotent (applying it twice does what applying it once does),
+	 * e.g. {@code idempotentCommand("ZADD", key, score, member)}: a batch of such writes is retried
+	 * record by record like the built-in writes.
+	 */
+	static Command idempotentCommand(String name, byte[] key, byte[]... args) {
+		return new Command(name, key, List.of(args), true);
 	}
 
 	static byte[] utf8(String value) {
@@ -102,8 +133,25 @@ public sealed interface RedisWrite permits RedisWrite.HashSet, RedisWrite.Expire
 		}
 	}
 
-	/** Any other command: {@code name key args…}. */
-	record Command(String name, byte[] key, List<byte[]> args) implements RedisWrite {
+	/**
+	 * Any other command: {@code name key args…}.
+	 * @param idempotent whether applying it twice does what applying it once does
+	 */
+	record Command(String name, byte[] key, List<byte[]> args, boolean idempotent) implements RedisWrite {
+
+		/**
+		 * Commands {@link RedisWrite#command} treats as idempotent: they set, add or remove a value, so
+		 * applying them again leaves the same state ({@code EXPIRE} restarts the TTL from the second
+		 * application).
+		 */
+		public static final Set<String> IDEMPOTENT_COMMANDS = Set.of("SET", "HSET", "HMSET", "HDEL", "DEL", "UNLINK",
+				"EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "PERSIST", "SADD", "SREM", "ZREM");
+
+		/** A command that is not idempotent: {@link RedisWrite#command} decides by name instead. */
+		public Command(String name, byte[] key, List<byte[]> args) {
+			this(name, key, args, false);
+		}
+
 		public Command {
 			Objects.requireNonNull(name, "name");
 			Objects.requireNonNull(key, "key");

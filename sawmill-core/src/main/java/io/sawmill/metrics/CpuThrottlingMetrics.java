@@ -15,7 +15,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * no CPU limit accounting), so the series are absent rather than zero.
  * <p>
  * Why: a CPU limit throttles the whole JVM for the rest of a 100 ms period once the quota is used,
- * which showed up in the field as 30–70 ms batch stalls while average CPU looked idle.
+ * which shows up as batch stalls of tens of milliseconds while average CPU looks idle
+ * (docs/kubernetes.md).
  */
 public final class CpuThrottlingMetrics implements MeterBinder {
 

@@ -76,7 +76,9 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 		this.topics = Set.copyOf(topics);
 		this.metrics = metrics;
 		this.interval = interval;
-		this.task = new PeriodicTask("sawmill-lag", this::refreshQuietly, Duration.ZERO, interval);
+		this.task = new PeriodicTask("sawmill-lag",
+				PeriodicTask.warningOnFailure(this::refresh, log, () -> "Could not read consumer lag of group " + metrics.group()),
+				Duration.ZERO, interval);
 		this.timeout = interval.compareTo(Duration.ofSeconds(10)) < 0 ? Duration.ofSeconds(10) : interval;
 		this.timestamps = timestamps;
 		this.clock = clock;
@@ -196,18 +198,6 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 	@Override
 	public void start() {
 		task.start();
-	}
-
-	private void refreshQuietly() {
-		try {
-			refresh();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		catch (Exception ex) {
-			log.warn("Could not read consumer lag of group {}: {}", metrics.group(), ex.toString());
-		}
 	}
 
 	@Override

@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
 
 /**
  * One task run on a daemon thread of its own at a fixed delay, started and stopped with the
@@ -22,6 +25,29 @@ final class PeriodicTask {
 		this.task = task;
 		this.initialDelay = initialDelay;
 		this.interval = interval;
+	}
+
+	/** An action of a periodic task that may fail. */
+	interface Action {
+		void run() throws Exception;
+	}
+
+	/**
+	 * Runs {@code action}, logging a failure as one WARN line that starts with {@code failure}; an
+	 * interrupt ends the run and keeps the thread's interrupt flag.
+	 */
+	static Runnable warningOnFailure(Action action, Logger log, Supplier<String> failure) {
+		return () -> {
+			try {
+				action.run();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			catch (Exception ex) {
+				log.warn("{}: {}", failure.get(), ex.toString());
+			}
+		};
 	}
 
 	void start() {

@@ -4,16 +4,19 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 /**
  * The per-batch meters of one consumer group. Timers publish a percentile histogram (mergeable
- * across pods with {@code histogram_quantile}) up to {@link #MAX_EXPECTED_BATCH} — a busy batch took
- * 86 s in the field, past the default one-minute top bucket — and a recent P50/P99 for the pod itself.
+ * across pods with {@code histogram_quantile}) up to {@link #MAX_EXPECTED_BATCH} — past the default
+ * one-minute top bucket, so that even a very slow batch lands in a bucket — and a recent P50/P99 for
+ * the pod itself.
  * Optional SLO boundaries add exact buckets to both timers, so that "share of batches under 200 ms"
  * is a ratio of two bucket counters rather than an interpolation.
  * <p>
@@ -31,6 +34,8 @@ public final class SawmillMetrics {
 	private final DistributionSummary batchRecords;
 	private final DistributionSummary redisCommands;
 	private final Counter keptInFlight;
+	private final Counter redelivered;
+	private final Counter nonIdempotentRepeated;
 	private final Map<String, Counter> recordCounters = new ConcurrentHashMap<>();
 
 	public SawmillMetrics(MeterRegistry registry, String group) {
@@ -80,6 +85,15 @@ public final class SawmillMetrics {
 			.description("Batches left in flight (sent, not yet awaited) while the next batch was polled, mapped and sent")
 			.tag("group", group)
 			.register(registry);
+		this.redelivered = Counter.builder("sawmill.batch.redelivered")
+			.description("Batches not committed and polled again after a backoff")
+			.tag("group", group)
+			.register(registry);
+		this.nonIdempotentRepeated = Counter.builder("sawmill.batch.non.idempotent.repeated")
+			.description("Batches holding non-idempotent writes that failed transiently and are polled again whole: "
+					+ "their writes may be applied more than once")
+			.tag("group", group)
+			.register(registry);
 	}
 
 	public MeterRegistry registry() {
@@ -99,6 +113,16 @@ public final class SawmillMetrics {
 	/** Called when a batch is left in flight while the next one is polled. */
 	public void batchKeptInFlight() {
 		keptInFlight.increment();
+	}
+
+	/** Called when a batch was not committed and will be polled again. */
+	public void batchRedelivered() {
+		redelivered.increment();
+	}
+
+	/** Called when a batch holding non-idempotent writes failed transiently and is polled again whole. */
+	public void nonIdempotentBatchRepeated() {
+		nonIdempotentRepeated.increment();
 	}
 
 	/** Called once per pipelined round trip, successful or not. */
@@ -123,6 +147,18 @@ public final class SawmillMetrics {
 			.filter(counter -> !RecordOutcome.RETRIED.tag().equals(counter.getId().getTag("outcome")))
 			.mapToDouble(Counter::count)
 			.sum();
+	}
+
+	/**
+	 * Registers the {@code sawmill.dead.letter.brake.engaged} gauge: 1 while the dead-letter brake
+	 * is engaged (consumption paused, nothing committed), else 0.
+	 */
+	public void deadLetterBrake(BooleanSupplier engaged) {
+		Gauge.builder("sawmill.dead.letter.brake.engaged", () -> engaged.getAsBoolean() ? 1 : 0)
+			.description("1 while the dead-letter brake is engaged: consumption paused until an operator releases it")
+			.tag("group", group)
+			.strongReference(true)
+			.register(registry);
 	}
 
 	/** The batch timer, e.g. for a status line's recent P99. */

@@ -9,9 +9,7 @@ public final class PipelineConfig {
 
 	/**
 	 * A 1,000-record batch with HSET + EXPIRE per record (2,000 commands) goes out in one flush; a
-	 * larger one in chunks of 2,000, awaited together. With 10,000-record batches, chunks of 2,000
-	 * drained 256,000–299,000 records/s on the benchmark's machine, against 181,000–212,000 with
-	 * chunks of 5,000 or 10,000 (docs/benchmarks.md).
+	 * larger one in chunks of 2,000, awaited together. docs/benchmarks.md compares chunk sizes.
 	 */
 	public static final int DEFAULT_MAX_COMMANDS_PER_CHUNK = 2_000;
 

@@ -62,6 +62,16 @@ public interface RedisBatchWriter extends AutoCloseable {
 		}
 	}
 
+	/**
+	 * Opens the connections that {@code threads} listener threads will write on, now, so that a Redis
+	 * that cannot be reached fails start-up rather than the first batch. Called once at start-up,
+	 * before the listener threads write; writers that connect on first use keep this default, which
+	 * does nothing.
+	 * @param threads how many listener threads will write
+	 */
+	default void open(int threads) {
+	}
+
 	/** A round trip to Redis on the writing path; throws when Redis cannot be reached. */
 	void ping();
 

@@ -34,6 +34,7 @@ import io.sawmill.listener.ListenerConfig;
 import io.sawmill.mapping.RecordMapper;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.mapping.json.JsonHashMapper;
+import io.sawmill.metrics.GroupLagExporter;
 import io.sawmill.metrics.PartitionLagMonitor;
 import io.sawmill.metrics.SawmillMetrics;
 import io.sawmill.redis.PipelineConfig;
@@ -197,6 +198,25 @@ class SawmillAutoConfigurationTests {
 	}
 
 	@Test
+	void shouldExportTheGroupsBrokerSideLagOnEveryPartitionUnlessTurnedOff() {
+		ApplicationContextRunner observed = runner
+			.withConfiguration(AutoConfigurations.of(SawmillObservabilityAutoConfiguration.class))
+			.withPropertyValues("sawmill.mapping.key-template=order:{id}", "sawmill.metrics.cpu-throttling=false",
+					"sawmill.metrics.summary.enabled=false");
+		observed.run(context -> {
+			assertThat(context).hasNotFailed().hasSingleBean(GroupLagExporter.class);
+			GroupLagExporter exporter = context.getBean(GroupLagExporter.class);
+			exporter.refresh();
+			assertThat(exporter.lags()).as("the listener never started: every partition is reported all the same")
+				.hasSize(2)
+				.allSatisfy((partition, lag) -> assertThat(partition.topic()).isEqualTo("orders"));
+			assertThat(context.getBean(SawmillMetrics.class).registry().find("sawmill.group.lag.records").gauges()).hasSize(2);
+		});
+		observed.withPropertyValues("sawmill.metrics.group-lag=false")
+			.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(GroupLagExporter.class));
+	}
+
+	@Test
 	void shouldCreateNothingWhenDisabled() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, DataRedisAutoConfiguration.class,
@@ -332,17 +352,6 @@ class SawmillAutoConfigurationTests {
 
 		assertThat(logged.list).extracting(ILoggingEvent::getFormattedMessage)
 			.doesNotContain("Connection is already closed");
-	}
-
-	@Test
-	void shouldRefuseToWaitForReplicasOnARedisCluster() {
-		runner.withPropertyValues("sawmill.mapping.key-template={@key}", "sawmill.pipeline.wait-for-replicas=1",
-				"spring.data.redis.cluster.nodes=127.0.0.1:" + RedisServerProcess.freePort())
-			.run(context -> assertThat(failure(context))
-				.hasMessage("sawmill.pipeline.wait-for-replicas is 1, but Redis is a Cluster")
-				.extracting(SawmillConfigurationException::action)
-				.asString()
-				.contains("standalone or Sentinel-managed Redis only"));
 	}
 
 	@Test

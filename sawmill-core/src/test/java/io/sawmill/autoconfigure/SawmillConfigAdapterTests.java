@@ -47,6 +47,16 @@ class SawmillConfigAdapterTests {
 	}
 
 	@Test
+	void shouldNameTheDeadLetterBrakePropertiesAndTheBadValue() {
+		SawmillProperties properties = properties();
+		properties.getDeadLetter().getBrake().setMaxRatio(2);
+
+		assertThatExceptionOfType(SawmillConfigurationException.class)
+			.isThrownBy(() -> SawmillConfigAdapter.deadLetterBrake(properties))
+			.withMessage("Invalid sawmill.dead-letter.brake.*: maxRatio must be greater than 0 and at most 1, but was 2.0");
+	}
+
+	@Test
 	void shouldWaitForOneReplicaPerBatchOnlyWhenRedisIsSentinelManagedAndNothingElseIsSet() {
 		SawmillProperties properties = properties();
 

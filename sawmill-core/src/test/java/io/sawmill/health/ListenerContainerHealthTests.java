@@ -43,6 +43,17 @@ class ListenerContainerHealthTests {
 	}
 
 	@Test
+	void shouldBeDownWithTheReasonWhileAConsumerThreadIsStalled() {
+		ConcurrentMessageListenerContainer<?, ?> container = container(true, false, false, child(true, false, Set.of()));
+
+		HealthReport report = new ListenerContainerHealth(() -> List.of(container), () -> null,
+				() -> "consumer-0 has not committed a batch for 75 s").check();
+
+		assertThat(report.up()).isFalse();
+		assertThat(report.details()).containsEntry("stalled", "consumer-0 has not committed a batch for 75 s");
+	}
+
+	@Test
 	void shouldTellAPauseNotYetInEffect() {
 		ConcurrentMessageListenerContainer<?, ?> container = container(true, true, false, child(true, false, Set.of()));
 

@@ -131,8 +131,9 @@ class ContainerCommitOrderTests {
 		// The factory carries the properties Sawmill's own factory would (group.id, auto-commit off…).
 		given(consumerFactory.getConfigurationProperties())
 			.willReturn(SawmillContainers.consumerProperties(Map.of(), config));
+		SawmillMetrics metrics = new SawmillMetrics(registry, config.groupId());
 		container = SawmillContainers.create(consumerFactory, config, mapper, writer, DeadLetterPublisher.loggingOnly(),
-				RedisCircuit.disabled("test"), new SawmillMetrics(registry, config.groupId()));
+				RedisCircuit.disabled("test"), metrics, ListenerProgress.of(config, metrics, java.time.Clock.systemUTC()));
 		container.start();
 	}
 

@@ -73,12 +73,10 @@ class InFlightBatchTests {
 
 	private final SawmillMetrics metrics = new SawmillMetrics(registry, config.groupId());
 
-	private final CommitOnRebalance commits = new CommitOnRebalance(config.batchSize());
-
-	private final PipelineBatchListener listener = new PipelineBatchListener(
-			record -> List.of(RedisWrite.del(("k" + record.offset()).getBytes(StandardCharsets.UTF_8))),
-			config.maxRecordBytes(), new PerRecordPipeline(writer, config, RedisCircuit.disabled("test"), metrics),
-			DeadLetterPublisher.loggingOnly(), metrics, commits);
+	private final PipelineBatchListener listener = TestListeners.listener(
+			record -> List.of(RedisWrite.del(("k" + record.offset()).getBytes(StandardCharsets.UTF_8))), config,
+			new PerRecordPipeline(writer, config, RedisCircuit.disabled("test"), metrics),
+			DeadLetterPublisher.loggingOnly(), metrics);
 
 	@BeforeEach
 	void consumer() {
@@ -125,6 +123,38 @@ class InFlightBatchTests {
 				"commit async 6");
 		assertThat(keptInFlight()).isEqualTo(1);
 		assertThat(registry.get("sawmill.batch.duration").timer().count()).isEqualTo(2);
+	}
+
+	@Test
+	void shouldSendABatchOfNonIdempotentWritesOnlyOnceTheBatchInFlightIsFinished() {
+		// a retry of the batch in flight would send a batch sent after it again
+		PipelineBatchListener incrementing = TestListeners.listener(record -> List.of(record.offset() < BATCH
+				? RedisWrite.del(("k" + record.offset()).getBytes(StandardCharsets.UTF_8))
+				: RedisWrite.command("INCR", ("k" + record.offset()).getBytes(StandardCharsets.UTF_8))), config,
+				new PerRecordPipeline(writer, config, RedisCircuit.disabled("test"), metrics),
+				DeadLetterPublisher.loggingOnly(), metrics);
+
+		incrementing.onMessage(batch(0), acknowledgment, consumer);
+		behind(false);
+		incrementing.onMessage(batch(3), acknowledgment, consumer);
+
+		assertThat(events).containsExactly("send k0-k2", "await k0-k2", "commit async 3", "send k3-k5", "await k3-k5",
+				"commit async 6");
+	}
+
+	@Test
+	void shouldFinishABatchInFlightThatHasNoWritesWithoutSendingTheNextBatchAgain() {
+		// a batch whose records are all skipped or dead-lettered at map time has no round trip to await
+		PipelineBatchListener skippingFirst = TestListeners.listener(record -> record.offset() < BATCH ? List.of()
+				: List.of(RedisWrite.del(("k" + record.offset()).getBytes(StandardCharsets.UTF_8))), config,
+				new PerRecordPipeline(writer, config, RedisCircuit.disabled("test"), metrics),
+				DeadLetterPublisher.loggingOnly(), metrics);
+
+		skippingFirst.onMessage(batch(0), acknowledgment, consumer);
+		behind(false);
+		skippingFirst.onMessage(batch(3), acknowledgment, consumer);
+
+		assertThat(events).containsExactly("send k3-k5", "commit async 3", "await k3-k5", "commit async 6");
 	}
 
 	@Test
@@ -196,7 +226,7 @@ class InFlightBatchTests {
 		assertThat(events).noneMatch(event -> event.startsWith("commit"));
 
 		// the container's error handler is given the current poll; it seeks back to the batch in flight
-		new RedeliverBatchErrorHandler(metrics).handleBatch(new ListenerExecutionFailedException("Listener failed", failure),
+		new RedeliverBatchErrorHandler(TestListeners.redelivery(metrics)).handleBatch(new ListenerExecutionFailedException("Listener failed", failure),
 				new ConsumerRecords<>(Map.of(P0, batch(3)), Map.of()), consumer, null, () -> {
 				});
 		verify(consumer).seek(P0, 0L);
@@ -207,7 +237,7 @@ class InFlightBatchTests {
 	void shouldFinishAndCommitTheBatchInFlightBeforeItsPartitionsAreRevoked() {
 		listener.onMessage(batch(0), acknowledgment, consumer);
 
-		commits.onPartitionsRevokedBeforeCommit(consumer, List.of(P0));
+		listener.onPartitionsRevokedBeforeCommit(consumer, List.of(P0));
 
 		assertThat(events).containsExactly("send k0-k2", "await k0-k2", "commit async 3", "commit 3");
 	}
@@ -217,7 +247,7 @@ class InFlightBatchTests {
 		writer.failKey("k0", Integer.MAX_VALUE);
 		listener.onMessage(batch(0), acknowledgment, consumer);
 
-		commits.onPartitionsRevokedBeforeCommit(consumer, List.of(P0));
+		listener.onPartitionsRevokedBeforeCommit(consumer, List.of(P0));
 
 		verify(consumer).seek(P0, 0L);
 		verify(consumer, never()).commitAsync(anyMap(), any());

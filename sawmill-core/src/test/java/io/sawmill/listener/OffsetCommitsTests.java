@@ -51,7 +51,7 @@ class OffsetCommitsTests {
 
 	private final List<Runnable> fail = new ArrayList<>();
 
-	private final OffsetCommits offsets = new OffsetCommits(BATCH_SIZE);
+	private final OffsetCommits offsets = new OffsetCommits();
 
 	@BeforeEach
 	@SuppressWarnings("unchecked")
@@ -93,71 +93,71 @@ class OffsetCommitsTests {
 
 	@Test
 	void shouldCommitAFullBatchAsynchronouslyAndABatchThatIsNotFullSynchronously() {
-		offsets.commit(consumer, concat(records(P0, 10, 3), records(P1, 20, 1)));
+		commit(concat(records(P0, 10, 3), records(P1, 20, 1)));
 		succeed.get(0).run();
-		offsets.commit(consumer, records(P0, 13, 2));
+		commit(records(P0, 13, 2));
 
 		assertThat(commits).containsExactly("async {0=13, 1=21}", "sync {0=15}");
 	}
 
 	@Test
 	void shouldSendOffsetsOfAFailedAsynchronousCommitWithTheNextSynchronousOne() {
-		offsets.commit(consumer, concat(records(P0, 10, 2), records(P1, 20, 2)));
+		commit(concat(records(P0, 10, 2), records(P1, 20, 2)));
 		fail.get(0).run();
-		offsets.commit(consumer, records(P0, 12, 1));
+		commit(records(P0, 12, 1));
 
 		assertThat(commits).containsExactly("async {0=12, 1=22}", "sync {0=13, 1=22}");
 	}
 
 	@Test
 	void shouldSendOffsetsOfAFailedAsynchronousCommitWithTheNextAsynchronousOne() {
-		offsets.commit(consumer, records(P1, 20, 4));
+		commit(records(P1, 20, 4));
 		fail.get(0).run();
-		offsets.commit(consumer, records(P0, 10, 4));
+		commit(records(P0, 10, 4));
 
 		assertThat(commits).containsExactly("async {1=24}", "async {0=14, 1=24}");
 	}
 
 	@Test
 	void shouldNotSendAgainWhatAnAsynchronousCommitConfirmed() {
-		offsets.commit(consumer, records(P1, 20, 4));
+		commit(records(P1, 20, 4));
 		succeed.get(0).run();
-		offsets.commit(consumer, records(P0, 10, 4));
-		offsets.commit(consumer, records(P0, 14, 1));
+		commit(records(P0, 10, 4));
+		commit(records(P0, 14, 1));
 
 		assertThat(commits).containsExactly("async {1=24}", "async {0=14}", "sync {0=15}");
 	}
 
 	@Test
 	void shouldKeepTheNewerOffsetWhenAnOlderCommitFailsAfterANewerOneWasSent() {
-		offsets.commit(consumer, records(P0, 10, 4));
-		offsets.commit(consumer, records(P0, 14, 4));
+		commit(records(P0, 10, 4));
+		commit(records(P0, 14, 4));
 		fail.get(0).run();
 		succeed.get(1).run();
-		offsets.commit(consumer, records(P1, 20, 1));
+		commit(records(P1, 20, 1));
 
 		assertThat(commits).containsExactly("async {0=14}", "async {0=18}", "sync {1=21}");
 	}
 
 	@Test
 	void shouldCommitUnconfirmedOffsetsOfRevokedPartitionsBeforeTheyGo() {
-		offsets.commit(consumer, concat(records(P0, 10, 2), records(P1, 20, 2)));
+		commit(concat(records(P0, 10, 2), records(P1, 20, 2)));
 
 		offsets.beforeRevoke(consumer, List.of(P1));
 		assignment.remove(P1);
-		offsets.commit(consumer, records(P0, 12, 1));
+		commit(records(P0, 12, 1));
 
 		assertThat(commits).containsExactly("async {0=12, 1=22}", "sync {1=22}", "sync {0=13}");
 	}
 
 	@Test
 	void shouldNeverCommitForPartitionsThatWereLostOrAreNotAssigned() {
-		offsets.commit(consumer, concat(records(P0, 10, 2), records(P1, 20, 2)));
+		commit(concat(records(P0, 10, 2), records(P1, 20, 2)));
 		fail.get(0).run();
 
 		offsets.lost(List.of(P1));
 		assignment.remove(P1);
-		offsets.commit(consumer, concat(records(P0, 12, 1), records(P2, 30, 1)));
+		commit(concat(records(P0, 12, 1), records(P2, 30, 1)));
 
 		assertThat(commits).containsExactly("async {0=12, 1=22}", "sync {0=13, 2=31}");
 	}
@@ -167,10 +167,15 @@ class OffsetCommitsTests {
 		willAnswer(invocation -> {
 			throw new TimeoutException("coordinator unavailable");
 		}).given(consumer).commitSync(anyMap());
-		offsets.commit(consumer, records(P1, 20, 4));
+		commit(records(P1, 20, 4));
 
 		offsets.beforeRevoke(consumer, List.of(P1));
 
 		assertThat(commits).containsExactly("async {1=24}");
+	}
+
+	/** Commits as the lane does: asynchronously for a full batch, the consumer being behind. */
+	private void commit(List<ConsumerRecord<byte[], byte[]>> records) {
+		offsets.commit(consumer, records, records.size() >= BATCH_SIZE);
 	}
 }

@@ -67,9 +67,9 @@ class PerKeyOrderTests {
 		Consumer<byte[], byte[]> consumer = mock(Consumer.class);
 		given(consumer.assignment()).willReturn(Set.of(new TopicPartition("t", 0)));
 		try (LettucePipelinedWriter writer = new LettucePipelinedWriter(() -> client, PipelineConfig.ofDefaults())) {
-			PipelineBatchListener listener = new PipelineBatchListener(mapper, config.maxRecordBytes(),
+			PipelineBatchListener listener = TestListeners.listener(mapper, config,
 					new PerRecordPipeline(writer, config, RedisCircuit.disabled("t"), metrics),
-					DeadLetterPublisher.loggingOnly(), metrics, new CommitOnRebalance(config.batchSize()));
+					DeadLetterPublisher.loggingOnly(), metrics);
 
 			listener.onMessage(List.of(record(0, "a", "{\"v\":\"1\",\"old\":\"x\"}"), record(1, "a", null),
 					record(2, "a", "{\"v\":\"2\"}"), record(3, "b", "{\"v\":\"1\"}"), record(4, "b", null)),

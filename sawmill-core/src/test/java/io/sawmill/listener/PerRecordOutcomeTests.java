@@ -91,9 +91,8 @@ class PerRecordOutcomeTests {
 			}
 		};
 		SawmillMetrics metrics = new SawmillMetrics(registry, "g");
-		return new PipelineBatchListener(mapper, config.maxRecordBytes(),
-				new PerRecordPipeline(writer, config, RedisCircuit.disabled("test"), metrics), dlt, metrics,
-				new CommitOnRebalance(config.batchSize()));
+		return TestListeners.listener(mapper, config,
+				new PerRecordPipeline(writer, config, RedisCircuit.disabled("test"), metrics), dlt, metrics);
 	}
 
 	private final DeadLetterPublisher recording = published::addAll;
@@ -176,9 +175,8 @@ class PerRecordOutcomeTests {
 		RedisBatchWriter ok = mock(RedisBatchWriter.class);
 		org.mockito.BDDMockito.given(ok.write(org.mockito.ArgumentMatchers.any()))
 			.willReturn(new PipelineResult(1, 1, List.of()));
-		new PipelineBatchListener(strict, config.maxRecordBytes(),
-				new PerRecordPipeline(ok, config, RedisCircuit.disabled("test"), metrics), recording, metrics,
-				new CommitOnRebalance(config.batchSize()))
+		TestListeners.listener(strict, config,
+				new PerRecordPipeline(ok, config, RedisCircuit.disabled("test"), metrics), recording, metrics)
 			.onMessage(records("good", "bad", "far-too-large"), acknowledgment, consumer);
 
 		assertThat(published).extracting(DeadLetter::reason)

@@ -67,9 +67,9 @@ class PipelineBatchListenerTests {
 			.retryBackoff(Duration.ofMillis(1), Duration.ofMillis(1))
 			.build();
 		SawmillMetrics metrics = new SawmillMetrics(registry, config.groupId());
-		return new PipelineBatchListener(mapper, config.maxRecordBytes(),
+		return TestListeners.listener(mapper, config,
 				new PerRecordPipeline(writer, config, RedisCircuit.disabled("test"), metrics),
-				DeadLetterPublisher.loggingOnly(), metrics, new CommitOnRebalance(config.batchSize()));
+				DeadLetterPublisher.loggingOnly(), metrics);
 	}
 
 	private static ConsumerRecord<byte[], byte[]> record(long offset, String json) {

@@ -8,9 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
@@ -75,6 +77,16 @@ class SawmillContainersTests {
 	}
 
 	@Test
+	void shouldLeaveTheAssignmentToTheBrokerWithTheConsumerGroupProtocol() {
+		Map<String, Object> given = Map.of(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer");
+
+		Map<String, Object> properties = SawmillContainers.consumerProperties(given, config);
+
+		assertThat(properties).doesNotContainKey(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG)
+			.containsEntry(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer");
+	}
+
+	@Test
 	void shouldBuildContainerThatAcknowledgesBatchesImmediatelyAndSynchronously() {
 		ConcurrentMessageListenerContainer<byte[], byte[]> container = SawmillContainers
 			.create(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1"), config, record -> List.of(),
@@ -93,9 +105,44 @@ class SawmillContainersTests {
 
 	@Test
 	@SuppressWarnings("unchecked")
+	void shouldTellEveryListenerAddedOfAssignmentsAndRevocationsNotOnlyTheLast() {
+		ConcurrentMessageListenerContainer<byte[], byte[]> container = SawmillContainers
+			.create(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1"), config, record -> List.of(),
+					mock(RedisBatchWriter.class), DeadLetterPublisher.loggingOnly(), RedisCircuit.disabled("test"), metrics);
+		ConsumerRebalanceListener lagMonitor = mock(ConsumerRebalanceListener.class);
+		ConsumerRebalanceListener operations = mock(ConsumerRebalanceListener.class);
+		SawmillContainers.alsoNotifyOnRebalance(container, lagMonitor);
+		SawmillContainers.alsoNotifyOnRebalance(container, operations);
+		List<TopicPartition> partitions = List.of(new TopicPartition("a", 0));
+
+		PipelineBatchListener listener = (PipelineBatchListener) container.getContainerProperties()
+			.getConsumerRebalanceListener();
+		listener.onPartitionsAssigned(mock(Consumer.class), partitions);
+		listener.onPartitionsRevokedAfterCommit(mock(Consumer.class), partitions);
+
+		for (ConsumerRebalanceListener told : List.of(lagMonitor, operations)) {
+			verify(told).onPartitionsAssigned(partitions);
+			verify(told).onPartitionsRevoked(partitions);
+		}
+	}
+
+	@Test
+	void shouldSubscribeWithThePatternWhenOneIsSet() {
+		ListenerConfig withPattern = ListenerConfig.custom().topics(List.of("a")).topicPattern(Pattern.compile("(?:\\Qa\\E)|(?:orders-.*)"))
+			.groupId("g1").build();
+		ConcurrentMessageListenerContainer<byte[], byte[]> container = SawmillContainers
+			.create(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1"), withPattern, record -> List.of(),
+					mock(RedisBatchWriter.class), DeadLetterPublisher.loggingOnly(), RedisCircuit.disabled("test"), metrics);
+
+		assertThat(container.getContainerProperties().getTopics()).isNull();
+		assertThat(container.getContainerProperties().getTopicPattern().pattern()).isEqualTo("(?:\\Qa\\E)|(?:orders-.*)");
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
 	void shouldSeekEveryPartitionOfAFailedBatchBackToItsFirstRecord() {
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
-		RedeliverBatchErrorHandler handler = new RedeliverBatchErrorHandler(new SawmillMetrics(registry, "g1"));
+		RedeliverBatchErrorHandler handler = new RedeliverBatchErrorHandler(TestListeners.redelivery(new SawmillMetrics(registry, "g1")));
 		Consumer<byte[], byte[]> consumer = mock(Consumer.class);
 		TopicPartition a0 = new TopicPartition("a", 0);
 		TopicPartition b2 = new TopicPartition("b", 2);
@@ -118,7 +165,7 @@ class SawmillContainersTests {
 	@ExtendWith(OutputCaptureExtension.class)
 	@SuppressWarnings("unchecked")
 	void shouldLogWhyAFailedBatchIsPolledAgain(CapturedOutput output) {
-		RedeliverBatchErrorHandler handler = new RedeliverBatchErrorHandler(metrics);
+		RedeliverBatchErrorHandler handler = new RedeliverBatchErrorHandler(TestListeners.redelivery(metrics));
 		TopicPartition a0 = new TopicPartition("a", 0);
 		ConsumerRecords<byte[], byte[]> batch = new ConsumerRecords<>(Map.of(a0, List.of(record(a0, 7))), Map.of());
 		// spring-kafka hands the error handler the listener's exception wrapped in its own.

@@ -72,4 +72,17 @@ class RedisWriteTests {
 		assertThat(RedisWrite.expire(utf8("user:1"), Duration.ofSeconds(30))).hasToString("EXPIRE user:1 PT30S");
 		assertThat(RedisWrite.hset("user:1", Map.of("a", "1"))).hasToString("HSET user:1 (1 fields)");
 	}
+
+	@Test
+	void shouldTellWhichWritesMayBeRepeated() {
+		assertThat(RedisWrite.hset("user:1", Map.of("a", "1")).idempotent()).isTrue();
+		assertThat(RedisWrite.expire(utf8("user:1"), Duration.ofSeconds(30)).idempotent()).isTrue();
+		assertThat(RedisWrite.del(utf8("user:1")).idempotent()).isTrue();
+		assertThat(RedisWrite.command("set", utf8("k"), utf8("v")).idempotent()).isTrue();
+		assertThat(RedisWrite.command("HDEL", utf8("k"), utf8("f")).idempotent()).isTrue();
+		assertThat(RedisWrite.command("INCR", utf8("k")).idempotent()).isFalse();
+		assertThat(RedisWrite.command("HINCRBY", utf8("k"), utf8("f"), utf8("1")).idempotent()).isFalse();
+		assertThat(RedisWrite.command("ZADD", utf8("k"), utf8("1"), utf8("m")).idempotent()).isFalse();
+		assertThat(RedisWrite.idempotentCommand("ZADD", utf8("k"), utf8("1"), utf8("m")).idempotent()).isTrue();
+	}
 }

@@ -5,10 +5,8 @@ import static org.mockito.ArgumentMatchers.anyMap;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -27,6 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sawmill.testkit.MutableClock;
 
 /** Against a mocked Admin whose offsets the test sets, and a clock the test moves. */
 class PartitionLagMonitorTests {
@@ -195,33 +194,5 @@ class PartitionLagMonitorTests {
 			.tags("topic", partition.topic(), "partition", Integer.toString(partition.partition()), "group", "g1")
 			.gauge()
 			.value();
-	}
-
-	static final class MutableClock extends Clock {
-
-		private Instant now;
-
-		MutableClock(Instant now) {
-			this.now = now;
-		}
-
-		void advance(Duration duration) {
-			now = now.plus(duration);
-		}
-
-		@Override
-		public Instant instant() {
-			return now;
-		}
-
-		@Override
-		public ZoneOffset getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(java.time.ZoneId zone) {
-			return this;
-		}
 	}
 }

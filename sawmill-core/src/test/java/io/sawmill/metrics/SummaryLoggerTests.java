@@ -9,11 +9,12 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sawmill.testkit.MutableClock;
 
 class SummaryLoggerTests {
 
 	private final SawmillMetrics metrics = new SawmillMetrics(new SimpleMeterRegistry(), "loader");
-	private final PartitionLagMonitorTests.MutableClock clock = new PartitionLagMonitorTests.MutableClock(
+	private final MutableClock clock = new MutableClock(
 			Instant.parse("2025-01-01T00:00:00Z"));
 
 	@Test

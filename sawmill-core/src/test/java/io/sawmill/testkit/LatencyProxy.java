@@ -74,8 +74,8 @@ public final class LatencyProxy implements AutoCloseable {
 		/**
 		 * {@code SCHED_FIFO} where the kernel allows it: a due chunk goes out within microseconds, at
 		 * the price of the proxy preempting the client and the server every time it runs. With a
-		 * client that flushes per command, that is once per command: on 2 cores it cost Spring Data
-		 * Redis' {@code executePipelined} loop about half its throughput (docs/benchmarks.md).
+		 * client that flushes per command, that is once per command, which takes much of that client's
+		 * throughput on a machine with few cores (docs/benchmarks.md, Method).
 		 */
 		REALTIME
 	}

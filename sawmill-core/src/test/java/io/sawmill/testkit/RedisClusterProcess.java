@@ -19,7 +19,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real Redis Cluster for tests: three masters without replicas, each a {@code redis-server} process
+ * A real Redis Cluster for tests: three masters (with replicas if asked), each a {@code redis-server} process
  * on a free loopback port, joined with {@code redis-cli --cluster create}. Persists nothing; every
  * node works in a directory of its own under one temporary directory, which {@link #close()} deletes
  * after killing the nodes. The binaries are those {@link RedisServerProcess#locate()} finds, and the
@@ -38,24 +38,36 @@ public final class RedisClusterProcess implements AutoCloseable {
 
 	private static final Duration CLUSTER_OK_TIMEOUT = Duration.ofSeconds(30);
 
+	private static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(30);
+
 	private final Path binary;
+	private final int replicasPerMaster;
 	private final Path dir;
 	private final List<Node> nodes = new ArrayList<>();
 
-	private RedisClusterProcess(Path binary) throws IOException {
+	private RedisClusterProcess(Path binary, int replicasPerMaster) throws IOException {
 		this.binary = binary;
+		this.replicasPerMaster = replicasPerMaster;
 		this.dir = Files.createTempDirectory("sawmill-redis-cluster-");
 	}
 
 	/** Starts three masters, forms the cluster and waits until every node reports {@code cluster_state:ok}. */
 	public static RedisClusterProcess startNew() {
+		return startNew(0);
+	}
+
+	/**
+	 * Starts three masters with {@code replicasPerMaster} replicas each (so that a replica can take over
+	 * a master that is {@link #kill(int) killed}), forms the cluster and waits until it is ok.
+	 */
+	public static RedisClusterProcess startNew(int replicasPerMaster) {
 		Path binary = RedisServerProcess.locate().orElseThrow(() -> new IllegalStateException(
 				"redis-server not found: install it (apt-get install -y redis-server) or set SAWMILL_REDIS_SERVER"));
 		Path cli = locateCli(binary).orElseThrow(() -> new IllegalStateException(
 				"redis-cli not found next to " + binary + " nor on the PATH: install it (apt-get install -y redis-tools)"));
 		RedisClusterProcess cluster;
 		try {
-			cluster = new RedisClusterProcess(binary);
+			cluster = new RedisClusterProcess(binary, replicasPerMaster);
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("could not create a temporary directory: " + ex.getMessage(), ex);
@@ -88,7 +100,7 @@ public final class RedisClusterProcess implements AutoCloseable {
 
 	private void startNodes() {
 		Set<Integer> taken = new HashSet<>(RESERVED_PORTS);
-		for (int i = 0; i < MASTERS; i++) {
+		for (int i = 0; i < MASTERS * (1 + replicasPerMaster); i++) {
 			// The cluster bus gets a free port of its own (cluster-port, Redis 7): the default, port + 10000,
 			// is out of range for a port from the upper half of the ephemeral range.
 			Node node = new Node(freePort(taken), freePort(taken));
@@ -110,7 +122,7 @@ public final class RedisClusterProcess implements AutoCloseable {
 	private void create(Path cli) {
 		List<String> command = new ArrayList<>(List.of(cli.toString(), "--cluster", "create"));
 		nodes.forEach(node -> command.add(host() + ":" + node.port));
-		command.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
+		command.addAll(List.of("--cluster-replicas", Integer.toString(replicasPerMaster), "--cluster-yes"));
 		Path log = dir.resolve("cluster-create.log");
 		Process create;
 		try {
@@ -157,7 +169,7 @@ public final class RedisClusterProcess implements AutoCloseable {
 					info = notYet.getMessage();
 				}
 				if (!(info.contains("cluster_state:ok") && info.contains("cluster_slots_ok:16384")
-						&& info.contains("cluster_known_nodes:" + MASTERS))) {
+						&& info.contains("cluster_known_nodes:" + nodes.size()) && synced(node))) {
 					allOk = false;
 					last = "node " + node.port + ": " + info;
 					break;
@@ -170,6 +182,12 @@ public final class RedisClusterProcess implements AutoCloseable {
 		}
 		throw new IllegalStateException("the Redis Cluster on " + ports() + " did not report cluster_state:ok within "
 				+ timeout + "; last CLUSTER INFO of " + last);
+	}
+
+	/** Whether the node is a master, or a replica that has synchronised with its master (so it can take over). */
+	private boolean synced(Node node) {
+		String replication = command(node.port, "INFO", "replication");
+		return replication.contains("role:master") || replication.contains("master_link_status:up");
 	}
 
 	/**
@@ -214,9 +232,105 @@ public final class RedisClusterProcess implements AutoCloseable {
 		return "127.0.0.1";
 	}
 
-	/** The client ports of the masters, in the order they were started. */
+	/** The client ports of the nodes (the masters, and their replicas if any), in the order they were started. */
 	public List<Integer> ports() {
 		return nodes.stream().map(node -> node.port).toList();
+	}
+
+	/** SIGKILLs the node on {@code port}: it dies at once, as in a crash. */
+	public void kill(int port) {
+		node(port).kill();
+	}
+
+	/**
+	 * Starts the node on {@code port} again after it was {@link #kill killed}, empty (nothing is
+	 * persisted) but with its cluster configuration: it rejoins the cluster, as the replica of the
+	 * node that took its slots over.
+	 */
+	public void restart(int port) {
+		node(port).start();
+	}
+
+	/** The ports of the nodes that are masters now, by their own {@code INFO replication}. */
+	public List<Integer> masters() {
+		return nodes.stream().filter(node -> node.process.isAlive()).map(node -> node.port)
+			.filter(port -> role(port).contains("role:master")).toList();
+	}
+
+	/** The port of a live replica of the master on {@code masterPort}, by the replicas' own {@code INFO replication}. */
+	public int replicaOf(int masterPort) {
+		return nodes.stream().filter(node -> node.process.isAlive()).map(node -> node.port)
+			.filter(port -> {
+				String role = role(port);
+				return role.contains("role:slave") && role.contains("master_port:" + masterPort + "\r");
+			})
+			.findFirst()
+			.orElseThrow(() -> new IllegalStateException("no replica of " + masterPort + " among " + ports()));
+	}
+
+	private String role(int port) {
+		try {
+			return command(port, "INFO", "replication");
+		}
+		catch (IllegalStateException unreachable) {
+			return "";
+		}
+	}
+
+	/**
+	 * A planned failover: {@code CLUSTER FAILOVER} on the replica on {@code replicaPort}, which waits
+	 * for its master to stop taking writes, catches up and takes its slots over; returns once the
+	 * replica reports itself master.
+	 */
+	public void failover(int replicaPort) {
+		String reply = command(replicaPort, "CLUSTER", "FAILOVER");
+		if (!"OK".equals(reply)) {
+			throw new IllegalStateException("CLUSTER FAILOVER on " + replicaPort + " answered " + reply);
+		}
+		awaitMaster(replicaPort, FAILOVER_TIMEOUT);
+	}
+
+	/** Waits until the node on {@code port} reports itself master, as a replica does once it took over. */
+	public void awaitMaster(int port, Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (!role(port).contains("role:master")) {
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException("the node on " + port + " did not become master within " + timeout);
+			}
+			RedisServerProcess.sleep(Duration.ofMillis(50));
+		}
+	}
+
+	/** SIGSTOPs the node on {@code port}: it keeps its connections open but answers nothing, as a frozen host. */
+	public void pause(int port) {
+		signal(port, "STOP");
+	}
+
+	/** SIGCONTs a node {@link #pause paused}: it goes on with whatever it had read meanwhile. */
+	public void resume(int port) {
+		signal(port, "CONT");
+	}
+
+	private void signal(int port, String signal) {
+		Node node = node(port);
+		try {
+			Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(node.process.pid())).start();
+			if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+				throw new IllegalStateException("kill -" + signal + " " + node.process.pid() + " failed");
+			}
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("could not run kill: " + ex.getMessage(), ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("interrupted while signalling " + port, ex);
+		}
+	}
+
+	private Node node(int port) {
+		return nodes.stream().filter(node -> node.port == port).findFirst()
+			.orElseThrow(() -> new IllegalArgumentException("no node on port " + port + " in " + ports()));
 	}
 
 	/** Kills every node and deletes their directories. */
@@ -253,7 +367,8 @@ public final class RedisClusterProcess implements AutoCloseable {
 			List<String> command = List.of(binary.toString(), "--port", Integer.toString(port), "--bind", host(),
 					"--save", "", "--appendonly", "no", "--dir", workDir.toString(), "--protected-mode", "no",
 					"--cluster-enabled", "yes", "--cluster-config-file", dir.resolve("nodes-" + port + ".conf").toString(),
-					"--cluster-node-timeout", "5000", "--cluster-port", Integer.toString(busPort));
+					"--cluster-node-timeout", "5000", "--cluster-port", Integer.toString(busPort),
+					"--enable-debug-command", "local");
 			try {
 				Files.createDirectories(workDir);
 				process = ChildProcesses

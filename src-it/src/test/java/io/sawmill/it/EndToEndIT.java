@@ -61,7 +61,7 @@ class EndToEndIT {
 				.isEqualTo((double) RECORDS);
 			// a backlog: full batches were left in flight while the next was mapped and sent
 			assertThat(registry.get("sawmill.batch.in.flight").counter().count()).isPositive();
-			// every batch of ≤ 1,000 records is ≤ 2,000 commands, under the 10,000-command chunk: one flush each
+			// every batch of ≤ 1,000 records is ≤ 2,000 commands, within the default chunk: one flush each
 			assertThat(counter.flushes() - flushesBefore).isEqualTo(batches);
 		}
 	}

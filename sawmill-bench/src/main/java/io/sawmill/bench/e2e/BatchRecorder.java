@@ -3,14 +3,25 @@ package io.sawmill.bench.e2e;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.stream.LongStream;
 
 /**
  * Per-batch timings of one run: when each batch ended, how long it took from poll to commit, how
- * many records it had, and, separately, how long each batch's Redis write took. Thread-safe
- * (listener threads and Lettuce's event loop record, the status line reads).
+ * many records it had, and, separately, how long each batch's Redis write took. Measuring CPU, it
+ * also reads the consumer's CPU time when the first batch commits and when the batch that completes
+ * the expected records commits: the CPU per record between them leaves out the consumer's start-up
+ * and group join, as the throughput does. Thread-safe (listener threads and Lettuce's event loop
+ * record, the status line reads).
  */
 final class BatchRecorder {
+
+	private final LongSupplier cpu;
+	private final long expected;
+	private long cpuAtFirst = -1;
+	private long recordsAtFirst;
+	private long cpuAtExpected = -1;
+	private long recordsAtExpected;
 
 	private long[] ends = new long[1024];
 	private long[] durations = new long[1024];
@@ -19,6 +30,21 @@ final class BatchRecorder {
 	private int writeCount;
 	private long records;
 	private long firstStart = Long.MAX_VALUE;
+
+	/** Records timings only. */
+	BatchRecorder() {
+		this(null, 0);
+	}
+
+	/**
+	 * Also measures the consumer's CPU per record.
+	 * @param cpu the consumer's CPU time so far, in nanoseconds (see {@link ConsumerCpu#nanos()})
+	 * @param expected the records of the run: the batch that reaches them closes the measured span
+	 */
+	BatchRecorder(LongSupplier cpu, long expected) {
+		this.cpu = cpu;
+		this.expected = expected;
+	}
 
 	/** A batch committed: {@code durationNanos} from the return of its poll to its commit. */
 	synchronized void record(long endNanos, long durationNanos, int batchRecords) {
@@ -31,6 +57,32 @@ final class BatchRecorder {
 		count++;
 		records += batchRecords;
 		firstStart = Math.min(firstStart, endNanos - durationNanos);
+		if (cpu != null && cpuAtFirst < 0) {
+			cpuAtFirst = cpu.getAsLong();
+			recordsAtFirst = records;
+		}
+		else if (cpu != null && cpuAtExpected < 0 && records >= expected) {
+			cpuAtExpected = cpu.getAsLong();
+			recordsAtExpected = records;
+		}
+	}
+
+	/** The consumer's CPU nanoseconds per record after its first batch, or empty when not (yet) measured. */
+	synchronized List<Double> cpuPerRecord() {
+		if (cpuAtExpected < 0 || recordsAtExpected <= recordsAtFirst) {
+			return List.of();
+		}
+		return List.of((cpuAtExpected - cpuAtFirst) / (double) (recordsAtExpected - recordsAtFirst));
+	}
+
+	/** Forgets every batch recorded so far, as if none had been. */
+	synchronized void restart() {
+		count = 0;
+		writeCount = 0;
+		records = 0;
+		firstStart = Long.MAX_VALUE;
+		cpuAtFirst = -1;
+		cpuAtExpected = -1;
 	}
 
 	/** A batch's Redis write: its commands sent, every reply arrived. */
@@ -61,14 +113,15 @@ final class BatchRecorder {
 	synchronized Summary summary() {
 		long span = spanNanos();
 		return new Summary(count, records, Percentiles.of(durations, count), Percentiles.of(writes, writeCount), span,
-				List.of(span == 0 ? 0 : records / (span / 1e9)));
+				List.of(span == 0 ? 0 : records / (span / 1e9)), cpuPerRecord());
 	}
 
 	/**
 	 * Several drains of the same backlog as one row: the percentiles over all their batches (so a
 	 * P99 over three 1,000-record drains of 500,000 records ranks 1,500 batches, not 500), the
 	 * records of all, and the throughput and drain time of the median drain, so that neither the
-	 * luckiest nor the unluckiest minute of a shared machine decides the row.
+	 * luckiest nor the unluckiest minute of a shared machine decides the row; likewise each drain's
+	 * CPU per record.
 	 */
 	static Summary pooled(List<BatchRecorder> drains) {
 		if (drains.isEmpty()) {
@@ -87,7 +140,8 @@ final class BatchRecorder {
 		return new Summary(each.stream().mapToInt(Summary::batches).sum(),
 				each.stream().mapToLong(Summary::records).sum(), Percentiles.of(durations, durations.length),
 				Percentiles.of(writes, writes.length), median.spanNanos(),
-				each.stream().map(Summary::recordsPerSecond).toList());
+				each.stream().map(Summary::recordsPerSecond).toList(),
+				each.stream().flatMap(summary -> summary.cpuPerRecord().stream()).toList());
 	}
 
 	private synchronized LongStream durations() {
@@ -112,18 +166,30 @@ final class BatchRecorder {
 	 * @param write each batch's Redis write (per strategy: see {@link BatchRecorder#recordWrite})
 	 * @param spanNanos from the start of the first batch to the end of the last, of the median drain
 	 * @param drainRates records per second of each drain, in the order they ran
+	 * @param cpuPerRecord the consumer's CPU nanoseconds per record of each drain that measured it
 	 */
 	record Summary(int batches, long records, Percentiles pollToCommit, Percentiles write, long spanNanos,
-			List<Double> drainRates) {
+			List<Double> drainRates, List<Double> cpuPerRecord) {
 
 		Summary {
 			drainRates = List.copyOf(drainRates);
+			cpuPerRecord = List.copyOf(cpuPerRecord);
 		}
 
 		/** The median drain's records per second (of an even number of drains, the lower middle one). */
 		double recordsPerSecond() {
-			return drainRates.stream().sorted().toList().get((drainRates.size() - 1) / 2);
+			return median(drainRates);
 		}
+
+		/** The median of the drains' CPU nanoseconds per record, NaN when none measured it. */
+		double cpuNanosPerRecord() {
+			return cpuPerRecord.isEmpty() ? Double.NaN : median(cpuPerRecord);
+		}
+	}
+
+	/** The median (of an even number, the lower middle one). */
+	static double median(List<Double> values) {
+		return values.stream().sorted().toList().get((values.size() - 1) / 2);
 	}
 
 	/** Nearest-rank percentiles of durations, in nanoseconds; all 0 when there were none. */

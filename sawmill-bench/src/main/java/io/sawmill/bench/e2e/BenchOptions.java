@@ -18,8 +18,8 @@ import io.sawmill.testkit.LatencyProxy;
  */
 record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchSizes, List<String> strategies,
 		int backlog, int idleRate, Duration idleDuration, int fields, int valueBytes, int idSpace, int partitions,
-		int sequentialSample, int verifySample, int warmUp, int sawmillDrains, Duration ttl,
-		LatencyProxy.Priority proxyPriority, Path out) {
+		int sequentialSample, int verifySample, int warmUp, int sawmillDrains, int rttPairs, Duration steadyDuration,
+		boolean cluster, Duration ttl, LatencyProxy.Priority proxyPriority, Path out) {
 
 	static final List<String> ALL_STRATEGIES = List.of("sequential", "template", "sawmill");
 
@@ -35,7 +35,7 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 		boolean quick = Boolean.parseBoolean(given.remove("quick"));
 		String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
 		BenchOptions options = new BenchOptions(quick,
-				doubles(given.remove("rtts"), "0,0.1,1"),
+				doubles(given.remove("rtts"), quick ? "0,1" : "0,0.1,1"),
 				ints(given.remove("batch-sizes"), quick ? "1000,10000" : "1000,5000,10000"),
 				List.of(given.getOrDefault("strategies", String.join(",", ALL_STRATEGIES)).split(",")),
 				Integer.parseInt(given.getOrDefault("backlog", quick ? "60000" : "500000")),
@@ -49,16 +49,28 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 				Integer.parseInt(given.getOrDefault("verify-sample", quick ? "300" : "2000")),
 				Integer.parseInt(given.getOrDefault("warm-up", quick ? "30000" : "300000")),
 				Integer.parseInt(given.getOrDefault("sawmill-drains", quick ? "1" : "3")),
+				Integer.parseInt(given.getOrDefault("rtt-pairs", quick ? "1" : "5")),
+				Duration.ofSeconds(Long.parseLong(given.getOrDefault("steady-seconds", quick ? "2" : "5"))),
+				onOff(given.getOrDefault("cluster", "on"), "--cluster"),
 				Duration.ofSeconds(Long.parseLong(given.getOrDefault("ttl-seconds", "3600"))),
 				proxyPriority(given.getOrDefault("proxy-priority", "normal")),
 				Path.of(given.getOrDefault("out", "bench-results/" + stamp + (quick ? "-quick" : ""))));
 		given.keySet().removeAll(List.of("strategies", "backlog", "idle-rate", "idle-seconds", "fields", "value-bytes",
-				"id-space", "partitions", "sequential-sample", "verify-sample", "warm-up", "sawmill-drains", "ttl-seconds", "proxy-priority", "out"));
+				"id-space", "partitions", "sequential-sample", "verify-sample", "warm-up", "sawmill-drains", "rtt-pairs", "steady-seconds", "cluster",
+				"ttl-seconds", "proxy-priority", "out"));
 		if (!given.isEmpty()) {
 			throw new IllegalArgumentException("unknown option(s) " + given.keySet() + "; see --help");
 		}
 		options.validate();
 		return options;
+	}
+
+	private static boolean onOff(String value, String option) {
+		return switch (value.toLowerCase(Locale.ROOT)) {
+			case "on", "true" -> true;
+			case "off", "false" -> false;
+			default -> throw new IllegalArgumentException(option + " must be on or off, but was " + value);
+		};
 	}
 
 	private static LatencyProxy.Priority proxyPriority(String value) {
@@ -86,6 +98,12 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 		if (sawmillDrains < 1) {
 			throw new IllegalArgumentException("--sawmill-drains must be at least 1, but was " + sawmillDrains);
 		}
+		if (rttPairs < 0) {
+			throw new IllegalArgumentException("--rtt-pairs must be zero or more, but was " + rttPairs);
+		}
+		if (steadyDuration.isNegative() || steadyDuration.isZero()) {
+			throw new IllegalArgumentException("--steady-seconds must be at least 1, but was " + steadyDuration.toSeconds());
+		}
 		if (warmUp < 0) {
 			throw new IllegalArgumentException("--warm-up must be zero or more records, but was " + warmUp);
 		}
@@ -96,9 +114,11 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 
 	static String help() {
 		return """
-				Sawmill end-to-end benchmark: a Kafka KRaft broker in a JVM of its own, a real redis-server, a latency proxy in front of it.
-				  --quick                 scaled down, under 2 minutes
-				  --rtts=0,0.1,1          round trips to Redis in ms; 0 = direct, no proxy
+				Sawmill end-to-end benchmark: a Kafka KRaft broker in a JVM of its own, a real redis-server, a latency proxy in front of it,
+				and a Redis Cluster of three masters.
+				  --quick                 scaled down: about 2 minutes on an idle 2-core machine (the full run about 11)
+				  --rtts=0,0.1,1          round trips to Redis in ms (--quick: 0,1); 0 = direct, no proxy
+				  --cluster=on            also run Sawmill against a Redis Cluster of three masters (directly), every batch size; off: not
 				  --batch-sizes=1000,5000,10000
 				  --strategies=sequential,template,sawmill
 				  --backlog=500000        records of the busy shape (drained flat out)
@@ -107,7 +127,14 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 				  --sequential-sample=4000  records sent one command at a time, then extrapolated
 				  --verify-sample=2000    hashes and TTLs read back after each run
 				  --warm-up=300000        records each measured consumer strategy drains first, then (not with --quick) one whole cell, unreported, so the JIT has compiled its data path (0: neither)
-				  --sawmill-drains=3      busy drains of the backlog per Sawmill cell (--quick: 1): the first right after the cell's idle run, the others after all cells, in rounds over Sawmill's cells backwards, then forwards; the row shows the median drain's records/s and the percentiles of all their batches; the template loop drains once, its drains last 3-4 times longer
+				  --steady-seconds=5      the steady shape of each Sawmill cell (--quick: 2): right after its first busy drain, a producer
+				                          at half the records/s that drain measured, for this long
+				  --rtt-pairs=5           alternating pairs of busy drains (--quick: 1) of the direct cell and each cell at an RTT ≥ 1 ms,
+				                          per batch size, one right after the other: the RTT target is judged on their ratios' median
+				  --sawmill-drains=3      busy drains of the backlog per Sawmill cell (--quick: 1): the first right after the cell's idle run,
+				                          the others after all cells, in rounds over the batch sizes; cells in an RTT pair drain
+				                          1 + max(sawmill-drains - 1, rtt-pairs) times. A row shows the median drain's records/s and CPU
+				                          per record and the percentiles of all its drains' batches; the template loop drains once
 				  --proxy-priority=normal the latency proxy's threads: normal, or realtime (SCHED_FIFO through chrt, needs root or CAP_SYS_NICE): late chunks become rare, but every chunk preempts the client and Redis, which costs a client that flushes per command (the template loop) about half its throughput on 2 cores
 				  --out=bench-results/<timestamp>
 				""";

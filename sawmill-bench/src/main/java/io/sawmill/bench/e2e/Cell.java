@@ -13,9 +13,10 @@ import io.sawmill.testkit.RedisServerProcess;
 
 /**
  * One row in the making: the idle load, then the busy backlog, drained once by the template loop
- * and {@code --sawmill-drains} times by Sawmill, each drain by a new consumer group into a
- * flushed Redis and verified after it. The first drain is preceded by the ceiling next to it. A
- * warm-up cell runs once, unreported, for the JIT.
+ * and several times by Sawmill (see {@link EndToEndBenchmark}), each drain by a new consumer group
+ * into a flushed Redis and verified after it, measuring the consumer's CPU per record; for Sawmill,
+ * the steady load after the first drain. The first drain is preceded by the ceiling next to it (one
+ * server only). A warm-up cell runs once, unreported, for the JIT.
  */
 final class Cell {
 
@@ -39,6 +40,9 @@ final class Cell {
 		void note(String note);
 	}
 
+	/** Records the steady shape's consumer reads before the measured ones. */
+	private static final int PRIMER = 1_000;
+
 	/** Numbers the cells of a run, for their topics and consumer groups. */
 	private static int cellNumber;
 
@@ -58,6 +62,7 @@ final class Cell {
 	private final List<String> drainsVerified = new ArrayList<>();
 	private BatchRecorder idle;
 	private Verification.Result idleVerified;
+	private BatchRecorder steady;
 	private RedisCeiling.Result ceiling;
 	private boolean ok = true;
 	private long fullGcs;
@@ -75,16 +80,25 @@ final class Cell {
 		this.endpoint = endpoint;
 		this.batch = batch;
 		this.warmUp = warmUp;
-		this.label = String.format(Locale.ROOT, "%s%s, RTT %s, batch %,d", warmUp ? "warm-up cell: " : "", strategy,
-				Row.rttLabel(endpoint.rtt()), batch);
+		this.label = String.format(Locale.ROOT, "%s%s, %s%s, batch %,d", warmUp ? "warm-up cell: " : "", strategy,
+				endpoint.cluster() ? "" : "RTT ", endpoint.label(), batch);
 	}
 
-	private int drainsWanted() {
-		return strategy.equals("sawmill") && !warmUp ? options.sawmillDrains() : 1;
+	Endpoint endpoint() {
+		return endpoint;
+	}
+
+	int batch() {
+		return batch;
+	}
+
+	/** Busy drains so far. */
+	int drains() {
+		return drains.size();
 	}
 
 	void idle() throws Exception {
-		Verification.flushAll(redis.host(), redis.port());
+		Verification.flushAll(endpoint);
 		String idleTopic = "idle-" + number;
 		kafka.createTopic(idleTopic, options.partitions());
 		long idleRecords = (long) options.idleRate() * options.idleDuration().toSeconds();
@@ -95,20 +109,22 @@ final class Cell {
 			});
 			await(idle, idleRecords, Duration.ofMinutes(3));
 		}
-		idleVerified = Verification.verify(redis.host(), redis.port(), workload, idleRecords, options.verifySample(),
-				options.ttl());
+		idleVerified = Verification.verify(endpoint, workload, idleRecords, options.verifySample(), options.ttl());
 		ok &= idle.records() >= idleRecords && idleVerified.ok();
 	}
 
-	/** One busy drain of the backlog; the first is preceded by the ceiling next to it. */
-	void drain() throws Exception {
+	/**
+	 * One busy drain of the backlog; the first is preceded by the ceiling next to it.
+	 * @param of how many drains this cell makes in the run, for the status line
+	 */
+	void drain(int of) throws Exception {
 		int drain = drains.size() + 1;
-		if (drain == 1 && !options.quick() && !warmUp) {
+		if (drain == 1 && !options.quick() && !warmUp && !endpoint.cluster()) {
 			ceiling = run.ceilingNextTo(label, redis);
 		}
-		String which = drainsWanted() == 1 ? "" : String.format(Locale.ROOT, " (drain %d of %d)", drain, drainsWanted());
-		Verification.flushAll(redis.host(), redis.port());
-		BatchRecorder busy = new BatchRecorder();
+		String which = of == 1 ? "" : String.format(Locale.ROOT, " (drain %d of %d)", drain, of);
+		Verification.flushAll(endpoint);
+		BatchRecorder busy = new BatchRecorder(ConsumerCpu::nanos, options.backlog());
 		long fullGcsBefore = fullGcs();
 		status.step("busy: " + label + which, options.backlog(), busy::records);
 		try (AutoCloseable consumer = run.consumer(strategy, kafka, "backlog", "busy-" + number + "-" + drain, batch,
@@ -117,8 +133,8 @@ final class Cell {
 		}
 		peakHeap = Math.max(peakHeap, status.peakHeapBytes());
 		fullGcs += fullGcs() - fullGcsBefore;
-		Verification.Result verified = Verification.verify(redis.host(), redis.port(), workload, options.backlog(),
-				options.verifySample(), options.ttl());
+		Verification.Result verified = Verification.verify(endpoint, workload, options.backlog(), options.verifySample(),
+				options.ttl());
 		BatchRecorder.Summary summary = busy.summary();
 		boolean complete = summary.records() >= options.backlog();
 		ok &= complete && verified.ok();
@@ -127,11 +143,49 @@ final class Cell {
 		String idlePart = drain == 1
 				? String.format(Locale.ROOT, "idle P99 %9s, ", Report.ms(idle.summary().write().p99())) : "";
 		status.println(String.format(Locale.ROOT,
-				"%-38s write: %sbusy P50 %9s P99 %9s max %9s | busy poll→commit P99 %9s | %,9.0f records/s, drained in %s | %sbusy %s",
+				"%-38s write: %sbusy P50 %9s P99 %9s max %9s | busy poll→commit P99 %9s | %,9.0f records/s, %s CPU per record, "
+						+ "drained in %s | %sbusy %s",
 				label + which, idlePart, Report.ms(summary.write().p50()), Report.ms(summary.write().p99()),
 				Report.ms(summary.write().max()), Report.ms(summary.pollToCommit().p99()), summary.recordsPerSecond(),
-				Report.duration(summary.spanNanos() / 1e9), drain == 1 ? "idle " + idleVerified.text() + " | " : "",
-				verified.text()));
+				Report.micros(summary.cpuNanosPerRecord()), Report.duration(summary.spanNanos() / 1e9),
+				drain == 1 ? "idle " + idleVerified.text() + " | " : "", verified.text()));
+	}
+
+	/**
+	 * The steady load, after the first drain: a producer at half the records per second that drain
+	 * measured, for {@code --steady-seconds}. The consumer first reads {@value #PRIMER} records produced
+	 * before it starts, so that group join and start-up are over (and not a backlog of their own) when
+	 * the measured records begin; only those are recorded.
+	 */
+	void steady() throws Exception {
+		int rate = (int) Math.max(1, drains.get(0).summary().recordsPerSecond() / 2);
+		long records = PRIMER + (long) rate * options.steadyDuration().toSeconds();
+		Verification.flushAll(endpoint);
+		String topic = "steady-" + number;
+		kafka.createTopic(topic, options.partitions());
+		Producing.produce(kafka.bootstrapServers(), topic, workload, 0, PRIMER, 0, n -> {
+		});
+		steady = new BatchRecorder();
+		try (AutoCloseable consumer = run.consumer(strategy, kafka, topic, topic, batch, endpoint, steady)) {
+			status.step("steady (start-up): " + label, PRIMER, steady::records);
+			await(steady, PRIMER, Duration.ofMinutes(2));
+			steady.restart();
+			status.step(String.format(Locale.ROOT, "steady at %,d records/s: %s", rate, label), records - PRIMER,
+					steady::records);
+			Producing.produce(kafka.bootstrapServers(), topic, workload, PRIMER, records, rate, n -> {
+			});
+			await(steady, records - PRIMER, Duration.ofMinutes(3));
+		}
+		Verification.Result verified = Verification.verify(endpoint, workload, records, options.verifySample(),
+				options.ttl());
+		BatchRecorder.Summary summary = steady.summary();
+		boolean complete = summary.records() >= records - PRIMER;
+		ok &= complete && verified.ok();
+		drainsVerified.add("steady " + verified.text() + (complete ? "" : "; INCOMPLETE (timed out)"));
+		status.println(String.format(Locale.ROOT,
+				"%-38s steady at %,d records/s (consumed at %,.0f, %,d batches): write P50 %9s P99 %9s max %9s | %s", label,
+				rate, summary.recordsPerSecond(), summary.batches(), Report.ms(summary.write().p50()),
+				Report.ms(summary.write().p99()), Report.ms(summary.write().max()), verified.text()));
 	}
 
 	Row row() {
@@ -144,7 +198,8 @@ final class Cell {
 					busy.recordsPerSecond(), busy.write().samples(), Report.ms(busy.write().p50()),
 					Report.ms(busy.write().p99()), Report.ms(busy.write().max())));
 		}
-		return new Row(strategy, endpoint.rtt(), batch, idle.summary(), busy, null, ok,
+		return new Row(strategy, endpoint.rtt(), endpoint.cluster(), batch, idle.summary(), busy,
+				steady == null ? null : steady.summary(), null, ok,
 				"idle " + idleVerified.text() + "; " + String.join("; ", drainsVerified), fullGcs, peakHeap, ceiling);
 	}
 

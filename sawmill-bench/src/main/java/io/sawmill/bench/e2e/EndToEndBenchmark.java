@@ -7,8 +7,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,16 +19,20 @@ import java.util.stream.Stream;
 
 import io.sawmill.testkit.KafkaBrokerProcess;
 import io.sawmill.testkit.LatencyProxy;
+import io.sawmill.testkit.RedisClusterProcess;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
  * The end-to-end benchmark: everything on loopback — a KRaft broker in a JVM of its own, a real
- * redis-server, a {@link LatencyProxy} in this JVM in front of it per RTT — and three ways of moving JSON records
- * from Kafka to Redis as HSET + EXPIRE, measured in the same run: one command per round trip
- * (sequential), a plain loop with {@code RedisTemplate.executePipelined} (template), and the real
- * Sawmill service with its defaults (sawmill). Each runs an idle load (a fixed rate well under
- * capacity) and a busy one (a backlog drained flat out, by Sawmill {@code --sawmill-drains} times, in
- * rounds over the RTTs); every run is verified against Redis.
+ * redis-server, a {@link LatencyProxy} in this JVM in front of it per RTT, a Redis Cluster of three
+ * masters — and three ways of moving JSON records from Kafka to Redis as HSET + EXPIRE, measured in
+ * the same run: one command per round trip (sequential), a plain loop with
+ * {@code RedisTemplate.executePipelined} (template), and the real Sawmill service with its defaults
+ * (sawmill; the only one also run against the cluster). Each runs an idle load (a fixed rate well
+ * under capacity) and a busy one (a backlog drained flat out, by Sawmill several times, in rounds),
+ * Sawmill also a steady one (half its busy rate); every run is verified against Redis. The consumers
+ * run in this JVM, one at a time, so the JVM's CPU time over a drain is the consumer's
+ * ({@link ConsumerCpu}).
  * Writes results.md, results.csv and PNG plots to {@code --out}; exits 1 when a run fails to verify.
  * <p>
  * {@code java -jar sawmill-bench/target/sawmill-bench.jar [--quick] [--help]}
@@ -83,7 +89,7 @@ public final class EndToEndBenchmark implements Cell.Run {
 			note(redisVersion() + " on 127.0.0.1:" + redis.port()
 					+ "; Kafka KRaft broker in a JVM of its own (-Xmx512m -XX:+UseSerialGC) at " + kafka.bootstrapServers());
 			ceiling = ceiling(redis);
-			Verification.flushAll(redis.host(), redis.port());
+			Verification.flushAll(Endpoint.standalone(0, null, redis));
 
 			kafka.createTopic("backlog", options.partitions());
 			AtomicLong produced = new AtomicLong();
@@ -92,15 +98,17 @@ public final class EndToEndBenchmark implements Cell.Run {
 			Producing.produce(kafka.bootstrapServers(), "backlog", workload, options.backlog(), 0, produced::set);
 			note(String.format(Locale.ROOT, "backlog of %,d records produced in %.1f s", options.backlog(),
 					(System.nanoTime() - t0) / 1e9));
-			warmUp(kafka, redis);
-
 			List<Endpoint> endpoints = new ArrayList<>();
+			RedisClusterProcess cluster = options.cluster() ? startCluster() : null;
 			try {
+				Optional<Endpoint> clusterEndpoint = Optional.ofNullable(cluster).map(Endpoint::cluster);
+				warmUp(kafka, redis, clusterEndpoint);
 				for (double rtt : options.rttsMillis()) {
-					endpoints.add(new Endpoint(rtt, rtt == 0 ? null
+					endpoints.add(Endpoint.standalone(rtt, rtt == 0 ? null
 							: LatencyProxy.start(redis.host(), redis.port(), Duration.ofNanos((long) (rtt * 1e6 / 2)),
 									options.proxyPriority()), redis));
 				}
+				clusterEndpoint.ifPresent(endpoints::add);
 				measure(kafka, redis, endpoints);
 			}
 			finally {
@@ -109,6 +117,9 @@ public final class EndToEndBenchmark implements Cell.Run {
 						note("proxy at RTT " + Row.rttLabel(endpoint.rtt()) + ": " + endpoint.proxy().stats());
 						endpoint.proxy().close();
 					}
+				}
+				if (cluster != null) {
+					cluster.close();
 				}
 			}
 		}
@@ -120,43 +131,66 @@ public final class EndToEndBenchmark implements Cell.Run {
 	}
 
 	/**
-	 * Every row, in the table's order: per RTT, the sequential sample, then per batch size the
-	 * template loop's cell and Sawmill's (idle, the ceiling, a busy drain). Then Sawmill's further
-	 * drains ({@code --sawmill-drains}), in rounds over all its cells, backwards in even rounds and
-	 * forwards in odd ones: the direct rows come first in the first round and last in the second,
-	 * so a machine that speeds up or slows down over the run does not decide the RTT target.
+	 * Every row, in the table's order: per endpoint (the RTTs, then the cluster), the sequential
+	 * sample, then per batch size the template loop's cell and Sawmill's (idle, the ceiling, a busy
+	 * drain, for Sawmill the steady load); the cluster runs Sawmill only. Then Sawmill's further
+	 * drains, in the {@link DrainRounds}.
 	 */
 	private void measure(KafkaBrokerProcess kafka, RedisServerProcess redis, List<Endpoint> endpoints) throws Exception {
 		List<Supplier<Row>> table = new ArrayList<>();
-		List<Cell> sawmillCells = new ArrayList<>();
+		Map<DrainRounds.Slot, Cell> sawmillCells = new LinkedHashMap<>();
+		List<DrainRounds.Slot> slots = new ArrayList<>();
 		for (Endpoint endpoint : endpoints) {
-			if (options.strategies().contains("sequential")) {
+			for (int batch : options.batchSizes()) {
+				slots.add(new DrainRounds.Slot(endpoint.rtt(), endpoint.cluster(), batch));
+			}
+		}
+		DrainRounds rounds = new DrainRounds(slots, options.sawmillDrains(), options.rttPairs());
+		for (Endpoint endpoint : endpoints) {
+			if (options.strategies().contains("sequential") && !endpoint.cluster()) {
 				sequential(redis, endpoint).forEach(row -> table.add(() -> row));
 			}
 			for (int batch : options.batchSizes()) {
 				for (String strategy : List.of("template", "sawmill")) {
-					if (options.strategies().contains(strategy)) {
+					if (options.strategies().contains(strategy) && (strategy.equals("sawmill") || !endpoint.cluster())) {
 						Cell cell = new Cell(this, kafka, redis, strategy, endpoint, batch, false);
+						DrainRounds.Slot slot = new DrainRounds.Slot(endpoint.rtt(), endpoint.cluster(), batch);
+						boolean sawmill = strategy.equals("sawmill");
 						cell.idle();
-						cell.drain();
-						table.add(cell::row);
-						if (strategy.equals("sawmill")) {
-							sawmillCells.add(cell);
+						cell.drain(sawmill ? rounds.drains(slot) : 1);
+						if (sawmill) {
+							cell.steady();
+							sawmillCells.put(slot, cell);
 						}
+						table.add(cell::row);
 					}
 				}
 			}
 		}
-		for (int round = 2; round <= options.sawmillDrains(); round++) {
-			List<Cell> order = new ArrayList<>(sawmillCells);
-			if (round % 2 == 0) {
-				Collections.reverse(order);
-			}
-			for (Cell cell : order) {
-				cell.drain();
+		for (List<DrainRounds.Slot> round : rounds.rounds(options.batchSizes())) {
+			for (DrainRounds.Slot slot : round) {
+				Cell cell = sawmillCells.get(slot);
+				if (cell != null) {
+					cell.drain(rounds.drains(slot));
+				}
 			}
 		}
 		table.forEach(row -> rows.add(row.get()));
+	}
+
+	/** The three-master cluster, or null (noted) when it cannot be formed here. */
+	private RedisClusterProcess startCluster() {
+		status.step("forming a Redis Cluster of three masters", 0, () -> 0);
+		try {
+			RedisClusterProcess cluster = RedisClusterProcess.startNew();
+			note("Redis Cluster: three masters (redis-server, no replicas) on 127.0.0.1:" + cluster.ports()
+					+ ", Sawmill only, directly (no proxy)");
+			return cluster;
+		}
+		catch (RuntimeException ex) {
+			note("Redis Cluster: not measured, " + ex.getMessage());
+			return null;
+		}
 	}
 
 	/** The opening ceiling, before anything else runs. */
@@ -196,12 +230,11 @@ public final class EndToEndBenchmark implements Cell.Run {
 	 * strategy runs later. A strategy left out of {@code --strategies} is not warmed up either: its
 	 * code would only change the JIT's profile of the libraries both use (Lettuce, the Kafka client).
 	 * Then (not with {@code --quick}, which must stay under 2 minutes) each runs one whole cell (idle
-	 * and busy, direct, the first batch size), unreported: after
-	 * the drain alone, the first rows still ran 20–40% slower than the same cell later in the run,
-	 * also after a minute's pause, after a 1,000,000-record drain and after three drains by
-	 * consumers started afresh.
+	 * and busy, direct, the first batch size), unreported, because after the drain alone the first
+	 * rows still ran slower than the same cell later in the run (docs/benchmarks.md, Method). Sawmill
+	 * then drains the warm-up backlog into the cluster as well, whose path runs other code.
 	 */
-	private void warmUp(KafkaBrokerProcess kafka, RedisServerProcess redis) throws Exception {
+	private void warmUp(KafkaBrokerProcess kafka, RedisServerProcess redis, Optional<Endpoint> cluster) throws Exception {
 		int records = options.warmUp();
 		List<String> consumers = Stream.of("template", "sawmill").filter(options.strategies()::contains).toList();
 		if (records == 0 || consumers.isEmpty()) {
@@ -210,39 +243,51 @@ public final class EndToEndBenchmark implements Cell.Run {
 		kafka.createTopic("warm-up", options.partitions());
 		Producing.produce(kafka.bootstrapServers(), "warm-up", workload, records, 0, n -> {
 		});
+		Endpoint direct = Endpoint.standalone(0, null, redis);
 		for (String strategy : consumers) {
-			BatchRecorder recorder = new BatchRecorder();
-			status.step("warm-up " + strategy, records, recorder::records);
-			try (AutoCloseable consumer = consumer(strategy, kafka, "warm-up", "warm-up-" + strategy, 1000,
-					new Endpoint(0, null, redis), recorder)) {
-				Cell.await(recorder, records, Duration.ofMinutes(2));
-			}
+			warmUpDrain(kafka, strategy, direct, records);
 		}
 		for (String strategy : options.quick() ? List.<String>of() : consumers) {
-			Cell cell = new Cell(this, kafka, redis, strategy, new Endpoint(0, null, redis), options.batchSizes().get(0), true);
+			Cell cell = new Cell(this, kafka, redis, strategy, direct, options.batchSizes().get(0), true);
 			cell.idle();
-			cell.drain();
+			cell.drain(1);
 		}
-		Verification.flushAll(redis.host(), redis.port());
+		if (consumers.contains("sawmill") && cluster.isPresent()) {
+			// the cluster path runs other code (Lettuce's cluster API): warm it up too, after the standalone path
+			warmUpDrain(kafka, "sawmill", cluster.get(), records);
+			Verification.flushAll(cluster.get());
+		}
+		Verification.flushAll(direct);
 	}
 
-	private List<Row> sequential(RedisServerProcess redis, Endpoint endpoint) {
+	private void warmUpDrain(KafkaBrokerProcess kafka, String strategy, Endpoint endpoint, int records) throws Exception {
+		BatchRecorder recorder = new BatchRecorder();
+		status.step("warm-up " + strategy + (endpoint.cluster() ? " (cluster)" : ""), records, recorder::records);
+		try (AutoCloseable consumer = consumer(strategy, kafka, "warm-up",
+				"warm-up-" + strategy + (endpoint.cluster() ? "-cluster" : ""), 1000, endpoint, recorder)) {
+			Cell.await(recorder, records, Duration.ofMinutes(2));
+		}
+	}
+
+	private List<Row> sequential(RedisServerProcess redis, Endpoint endpoint) throws InterruptedException {
 		double rtt = endpoint.rtt();
-		Verification.flushAll(redis.host(), redis.port());
+		Endpoint direct = Endpoint.standalone(0, null, redis);
+		Verification.flushAll(direct);
 		AtomicLong done = new AtomicLong();
 		status.step("sequential sample at RTT " + Row.rttLabel(rtt), options.sequentialSample(), done::get);
 		SequentialSample.Result sample = SequentialSample.run(workload, options.sequentialSample(),
 				Duration.ofSeconds(options.quick() ? 5 : 15), endpoint.host(), endpoint.port(), options.ttl(), done::set);
-		Verification.Result verified = Verification.verify(redis.host(), redis.port(), workload, sample.records(),
-				options.verifySample(), options.ttl());
+		Verification.Result verified = Verification.verify(direct, workload, sample.records(), options.verifySample(),
+				options.ttl());
 		note(String.format(Locale.ROOT,
-				"sequential at RTT %s: measured %,d records (2 round trips each), %.3f ms per record (P50 %.3f, P99 %.3f); "
-						+ "batch numbers are that × batch size. Redis %s",
+				"sequential at RTT %s: measured %,d records (2 round trips each), %.3f ms per record (P50 %.3f, P99 %.3f), "
+						+ "%s CPU per record; batch numbers are that × batch size. Redis %s",
 				Row.rttLabel(rtt), sample.records(), sample.perRecordNanos() / 1e6, sample.p50() / 1e6, sample.p99() / 1e6,
-				verified.text()));
+				Report.micros(sample.cpuNanosPerRecord()), verified.text()));
 		return options.batchSizes()
 			.stream()
-			.map(batch -> new Row("sequential", rtt, batch, null, null, sample, verified.ok(), verified.text(), 0, 0, null))
+			.map(batch -> new Row("sequential", rtt, false, batch, null, null, null, sample, verified.ok(), verified.text(),
+					0, 0, null))
 			.toList();
 	}
 
@@ -260,11 +305,12 @@ public final class EndToEndBenchmark implements Cell.Run {
 	@Override
 	public AutoCloseable consumer(String strategy, KafkaBrokerProcess kafka, String topic, String group, int batch,
 			Endpoint endpoint, BatchRecorder recorder) {
-		String host = endpoint.host();
-		int port = endpoint.port();
 		if (strategy.equals("template")) {
-			TemplateLoop loop = new TemplateLoop(kafka.bootstrapServers(), topic, group, batch, host, port, options.ttl(),
-					recorder);
+			if (endpoint.cluster()) {
+				throw new IllegalArgumentException("the template loop runs against one server only");
+			}
+			TemplateLoop loop = new TemplateLoop(kafka.bootstrapServers(), topic, group, batch, endpoint.host(),
+					endpoint.port(), options.ttl(), recorder);
 			return () -> {
 				loop.close();
 				if (loop.failure() != null) {
@@ -272,7 +318,7 @@ public final class EndToEndBenchmark implements Cell.Run {
 				}
 			};
 		}
-		return new SawmillRunner(kafka.bootstrapServers(), topic, group, batch, host, port, options.ttl(), recorder);
+		return new SawmillRunner(kafka.bootstrapServers(), topic, group, batch, endpoint, options.ttl(), recorder);
 	}
 
 	private boolean report(RedisCeiling.Result ceiling, double seconds) throws Exception {
@@ -280,24 +326,10 @@ public final class EndToEndBenchmark implements Cell.Run {
 		List<String> targets = Report.targets(rows, ceiling);
 		List<String> plots = Plots.write(options.out(), rows, ceiling);
 		boolean verified = rows.stream().allMatch(Row::verified) && !rows.isEmpty();
-		StringBuilder md = new StringBuilder("# Sawmill end-to-end benchmark\n\n");
-		md.append(String.format(Locale.ROOT, "Run: `java -jar sawmill-bench/target/sawmill-bench.jar%s`, %.1f min.%n%n",
-				args.stream().map(arg -> " " + arg).collect(Collectors.joining()), seconds / 60));
-		notes.forEach(note -> md.append("- ").append(note).append('\n'));
-		md.append('\n').append(table).append('\n');
-		md.append("`*` sequential: measured on the sample above and extrapolated (batch time = time per record × batch size; "
-				+ "drain time = backlog ÷ measured rate).\n"
-				+ "Per batch, the write runs from the send of its first command to the arrival of its last reply, and "
-				+ "poll→commit from the return of the poll to the end of the offset commit. Idle batches are as "
-				+ "large as the idle rate fills them; busy batches are full.\n\n");
-		md.append("## Targets (measured, not asserted)\n\n");
-		targets.forEach(t -> md.append("- ").append(t).append('\n'));
-		md.append("\n## Plots\n\n");
-		plots.forEach(p -> md.append("![").append(p).append("](").append(p).append(")\n"));
-		md.append("\n## Verification\n\n");
-		rows.forEach(r -> md.append("- ").append(r.strategy()).append(", RTT ").append(Row.rttLabel(r.rttMs()))
-			.append(", batch ").append(r.batchSize()).append(": ").append(r.verification()).append('\n'));
-		Files.writeString(options.out().resolve("results.md"), md.toString(), StandardCharsets.UTF_8);
+		String run = String.format(Locale.ROOT, "`java -jar sawmill-bench/target/sawmill-bench.jar%s`, %.1f min",
+				args.stream().map(arg -> " " + arg).collect(Collectors.joining()), seconds / 60);
+		String md = Report.resultsMarkdown(run, notes, table, targets, plots, rows);
+		Files.writeString(options.out().resolve("results.md"), md, StandardCharsets.UTF_8);
 		Files.writeString(options.out().resolve("results.csv"), Report.csv(rows), StandardCharsets.UTF_8);
 
 		OUT.println();

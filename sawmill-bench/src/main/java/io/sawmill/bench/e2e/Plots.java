@@ -6,7 +6,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeSet;
+import java.util.LinkedHashSet;
 
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
@@ -23,8 +23,9 @@ import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
 /**
- * The PNG plots of a run: P99 per batch vs batch size for each RTT (the batch's Redis write, idle and
- * busy, and its poll-to-commit span, busy), and throughput per strategy per RTT.
+ * The PNG plots of a run: P99 per batch vs batch size for each endpoint (an RTT, or the cluster: the
+ * batch's Redis write, idle and busy, and its poll-to-commit span, busy), and throughput per strategy
+ * per endpoint.
  */
 final class Plots {
 
@@ -35,7 +36,7 @@ final class Plots {
 	static List<String> write(Path dir, List<Row> rows, RedisCeiling.Result ceiling) throws IOException {
 		System.setProperty("java.awt.headless", "true");
 		List<String> files = new ArrayList<>();
-		for (double rtt : new TreeSet<>(rows.stream().map(Row::rttMs).toList())) {
+		for (String endpoint : new LinkedHashSet<>(rows.stream().map(Row::endpointLabel).toList())) {
 			XYSeriesCollection data = new XYSeriesCollection();
 			for (String strategy : BenchOptions.ALL_STRATEGIES) {
 				boolean sequential = strategy.equals("sequential");
@@ -43,7 +44,7 @@ final class Plots {
 				XYSeries idle = new XYSeries(strategy + " idle, write");
 				XYSeries busyCommit = new XYSeries(strategy + " busy, poll→commit");
 				for (Row row : rows) {
-					if (row.strategy().equals(strategy) && row.rttMs() == rtt) {
+					if (row.strategy().equals(strategy) && row.endpointLabel().equals(endpoint)) {
 						add(busy, row.batchSize(), row.busyWrite());
 						add(idle, row.batchSize(), row.idle() == null ? null : row.idle().write());
 						if (!sequential) {
@@ -57,7 +58,7 @@ final class Plots {
 					}
 				}
 			}
-			JFreeChart chart = ChartFactory.createXYLineChart("Per-batch P99 vs batch size, RTT " + Row.rttLabel(rtt),
+			JFreeChart chart = ChartFactory.createXYLineChart("Per-batch P99 vs batch size, " + endpoint,
 					"batch size (records)", "P99 per batch (ms, log scale)", data, PlotOrientation.VERTICAL, true, false,
 					false);
 			XYPlot plot = chart.getXYPlot();
@@ -73,7 +74,7 @@ final class Plots {
 				renderer.setSeriesStroke(i, new BasicStroke(2f));
 			}
 			plot.setRenderer(renderer);
-			String name = "p99-vs-batch-" + Row.rttLabel(rtt).replace(" ", "") + ".png";
+			String name = "p99-vs-batch-" + endpoint.replace(" ", "") + ".png";
 			ChartUtils.saveChartAsPNG(dir.resolve(name).toFile(), chart, 800, 500);
 			files.add(name);
 		}
@@ -82,9 +83,10 @@ final class Plots {
 		for (Row row : rows) {
 			String series = row.strategy().equals("sequential") ? "sequential (extrapolated)"
 					: row.strategy() + " b=" + row.batchSize();
-			throughput.addValue(row.recordsPerSecond(), series, Row.rttLabel(row.rttMs()));
+			throughput.addValue(row.recordsPerSecond(), series, row.endpointLabel());
 		}
-		JFreeChart bars = ChartFactory.createBarChart("Throughput draining the backlog, per strategy and RTT", "RTT to Redis",
+		JFreeChart bars = ChartFactory.createBarChart("Throughput draining the backlog, per strategy and endpoint",
+				"Redis: RTT to one server, or the cluster",
 				"records/s", throughput, PlotOrientation.VERTICAL, true, false, false);
 		CategoryPlot plot = bars.getCategoryPlot();
 		plot.setBackgroundPaint(Color.WHITE);

@@ -21,7 +21,13 @@ final class Producing {
 	 */
 	static void produce(String bootstrapServers, String topic, Workload workload, long records, int perSecond,
 			LongConsumer progress) {
-		// Not idempotent, one request in flight: on this loaded 2-core machine a produce request can time out
+		produce(bootstrapServers, topic, workload, 0, records, perSecond, progress);
+	}
+
+	/** Records {@code from…to-1}; {@code progress} is called with the number of them sent so far. */
+	static void produce(String bootstrapServers, String topic, Workload workload, long from, long to, int perSecond,
+			LongConsumer progress) {
+		// Not idempotent, one request in flight: on a loaded machine a produce request can time out
 		// right after topic creation, and the idempotent producer then got stuck retrying on
 		// OUT_OF_ORDER_SEQUENCE_NUMBER. One request in flight keeps each key's records in order even when
 		// a retry duplicates one (a duplicate rewrites the same hash).
@@ -33,9 +39,9 @@ final class Producing {
 		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
 				new ByteArraySerializer())) {
 			long started = System.nanoTime();
-			for (long seq = 0; seq < records; seq++) {
+			for (long seq = from; seq < to; seq++) {
 				if (perSecond > 0) {
-					long due = started + seq * 1_000_000_000L / perSecond;
+					long due = started + (seq - from) * 1_000_000_000L / perSecond;
 					long wait = due - System.nanoTime();
 					if (wait > 200_000) {
 						LockSupport.parkNanos(wait);
@@ -43,11 +49,11 @@ final class Producing {
 				}
 				producer.send(new ProducerRecord<>(topic, workload.kafkaKey(seq), workload.json(seq)));
 				if (seq % 10_000 == 0) {
-					progress.accept(seq);
+					progress.accept(seq - from);
 				}
 			}
 			producer.flush();
-			progress.accept(records);
+			progress.accept(to - from);
 		}
 	}
 }

@@ -15,7 +15,8 @@ import io.sawmill.app.SawmillApplication;
 
 /**
  * Strategy 3: the real Sawmill service (sawmill-app) started in this JVM with its defaults; only the
- * topic, group, batch size, mapping (key template and TTL) and the Kafka and Redis addresses are set.
+ * topic, group, batch size, mapping (key template and TTL) and the Kafka and Redis addresses (one
+ * server, or a cluster's masters) are set.
  * Per-batch timings come from Sawmill's own {@code sawmill.batch.duration} meter.
  */
 final class SawmillRunner implements AutoCloseable {
@@ -24,14 +25,16 @@ final class SawmillRunner implements AutoCloseable {
 
 	private final ConfigurableApplicationContext context;
 
-	SawmillRunner(String bootstrapServers, String topic, String group, int batchSize, String redisHost, int redisPort,
-			Duration ttl, BatchRecorder recorder) {
+	SawmillRunner(String bootstrapServers, String topic, String group, int batchSize, Endpoint redis, Duration ttl,
+			BatchRecorder recorder) {
 		List<String> args = new ArrayList<>(List.of("--sawmill.topics=" + topic, "--sawmill.group-id=" + group,
 				"--sawmill.batch-size=" + batchSize, "--sawmill.mapping.key-template=" + Workload.KEY_TEMPLATE,
 				"--sawmill.mapping.ttl=" + ttl.toSeconds() + "s", "--spring.kafka.bootstrap-servers=" + bootstrapServers,
-				"--spring.data.redis.host=" + redisHost, "--spring.data.redis.port=" + redisPort, "--server.port=0",
-				"--spring.main.banner-mode=off", "--logging.level.root=WARN",
-				"--logging.level.org.apache.kafka=ERROR"));
+				"--server.port=0", "--spring.main.banner-mode=off", "--logging.level.root=WARN",
+				"--logging.level.org.apache.kafka=ERROR",
+				// the workload's Kafka key is its id, so the key template's {id} is the key (no {@key} warning per start)
+				"--logging.level.io.sawmill.autoconfigure.SawmillConfigAdapter=ERROR"));
+		args.addAll(redis.springArguments());
 		synchronized (SawmillRunner.class) {
 			current = recorder;
 			context = new SpringApplicationBuilder(SawmillApplication.class, Capture.class).bannerMode(Banner.Mode.OFF)

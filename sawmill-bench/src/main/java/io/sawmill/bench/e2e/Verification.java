@@ -6,17 +6,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
+import java.util.concurrent.TimeUnit;
+
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 /**
- * Reads Redis back after a run, directly (not through the proxy): the key count must equal the
- * distinct keys written, and a sample of hashes must equal the last record written for their key,
- * with a TTL in (0, ttl].
+ * Reads Redis back after a run, directly (not through the proxy): the key count (of a cluster, summed
+ * over its masters) must equal the distinct keys written, and a sample of hashes must equal the last
+ * record written for their key, with a TTL in (0, ttl].
  */
 final class Verification {
 
@@ -24,13 +27,13 @@ final class Verification {
 	record Result(boolean ok, String text) {
 	}
 
-	static Result verify(String host, int port, Workload workload, long records, int sample, Duration ttl) {
-		RedisClient client = RedisClient.create(RedisURI.create(host, port));
-		try (StatefulRedisConnection<String, String> connection = client.connect()) {
-			RedisCommands<String, String> sync = connection.sync();
+	private static final long TIMEOUT_SECONDS = 60;
+
+	static Result verify(Endpoint endpoint, Workload workload, long records, int sample, Duration ttl) {
+		try (Direct direct = new Direct(endpoint)) {
+			RedisClusterAsyncCommands<String, String> async = direct.async();
 			long expectedKeys = workload.distinctKeys(records);
-			long keys = sync.dbsize();
-			RedisAsyncCommands<String, String> async = connection.async();
+			long keys = async.dbsize().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
 			SplittableRandom random = new SplittableRandom(records);
 			List<Long> ids = new ArrayList<>();
 			List<RedisFuture<Map<String, String>>> hashes = new ArrayList<>();
@@ -45,8 +48,8 @@ final class Verification {
 			int bad = 0;
 			String example = "";
 			for (int i = 0; i < checks; i++) {
-				Map<String, String> actual = hashes.get(i).get();
-				long seconds = ttls.get(i).get();
+				Map<String, String> actual = hashes.get(i).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+				long seconds = ttls.get(i).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
 				Map<String, String> expected = workload.expectedHash(ids.get(i), records);
 				if (!expected.equals(actual) || seconds <= 0 || seconds > ttl.toSeconds()) {
 					if (bad++ == 0) {
@@ -62,17 +65,67 @@ final class Verification {
 		catch (Exception ex) {
 			return new Result(false, "FAILED: could not read Redis back: " + ex);
 		}
-		finally {
-			client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+	}
+
+	/** Empties the endpoint's server (every master of a cluster). */
+	static void flushAll(Endpoint endpoint) {
+		try (Direct direct = new Direct(endpoint)) {
+			direct.async().flushall().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("could not flush Redis at " + endpoint.directPorts() + ": " + ex, ex);
 		}
 	}
 
-	static void flushAll(String host, int port) {
-		RedisClient client = RedisClient.create(RedisURI.create(host, port));
-		try (StatefulRedisConnection<String, String> connection = client.connect()) {
-			connection.sync().flushall();
+	/**
+	 * A connection to the endpoint's servers without the proxy; for a cluster, Lettuce's cluster API,
+	 * whose DBSIZE sums the masters' and whose FLUSHALL runs on each.
+	 */
+	private static final class Direct implements AutoCloseable {
+
+		private final AbstractRedisClient client;
+		private final StatefulConnection<String, String> connection;
+		private final RedisClusterAsyncCommands<String, String> async;
+
+		Direct(Endpoint endpoint) {
+			if (endpoint.cluster()) {
+				RedisClusterClient cluster = RedisClusterClient.create(endpoint.directPorts()
+					.stream()
+					.map(port -> RedisURI.create(endpoint.directHost(), port))
+					.toList());
+				client = cluster;
+				var clusterConnection = connect(cluster, cluster::connect);
+				connection = clusterConnection;
+				async = clusterConnection.async();
+			}
+			else {
+				RedisClient standalone = RedisClient
+					.create(RedisURI.create(endpoint.directHost(), endpoint.directPorts().get(0)));
+				client = standalone;
+				var standaloneConnection = connect(standalone, standalone::connect);
+				connection = standaloneConnection;
+				async = standaloneConnection.async();
+			}
 		}
-		finally {
+
+		/** Connects, or shuts the client down and rethrows. */
+		private static <C> C connect(AbstractRedisClient client, java.util.function.Supplier<C> connect) {
+			try {
+				return connect.get();
+			}
+			catch (RuntimeException ex) {
+				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+				throw ex;
+			}
+		}
+
+		RedisClusterAsyncCommands<String, String> async() {
+			return async;
+		}
+
+		@Override
+		public void close() {
+			connection.close();
 			client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 		}
 	}

@@ -2,6 +2,8 @@ package io.sawmill.bench.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -53,6 +55,55 @@ class BatchRecorderTests {
 
 		assertThat(BatchRecorder.pooled(List.of(drain))).isEqualTo(drain.summary());
 		assertThat(drain.summary().recordsPerSecond()).isEqualTo(1_000.0);
+	}
+
+	@Test
+	void shouldMeasureTheCpuPerRecordFromTheFirstBatchToTheBatchThatCompletesTheExpectedRecords() {
+		// the consumer's CPU clock as the recorder reads it: at the first batch, then at the 10th
+		Deque<Long> cpu = new ArrayDeque<>(List.of(5_000_000L, 7_700_000L));
+		BatchRecorder recorder = new BatchRecorder(cpu::removeFirst, 1_000);
+
+		for (int i = 1; i <= 10; i++) {
+			assertThat(recorder.cpuPerRecord()).isEmpty();
+			recorder.record(i * 1_000L, 1_000, 100);
+		}
+		recorder.record(11_000L, 1_000, 100);
+
+		// 2.7 ms over the 900 records after the first batch; a batch after the expected records reads no clock
+		assertThat(recorder.cpuPerRecord()).containsExactly(3_000.0);
+		assertThat(recorder.summary().cpuNanosPerRecord()).isEqualTo(3_000.0);
+		assertThat(cpu).isEmpty();
+	}
+
+	@Test
+	void shouldTakeTheMedianCpuPerRecordOfSeveralDrainsAndNaNWhenNoneMeasuredIt() {
+		List<BatchRecorder> drains = List.of(drainWithCpu(4_000), drainWithCpu(1_000), drainWithCpu(2_000));
+
+		assertThat(BatchRecorder.pooled(drains).cpuPerRecord()).containsExactly(4_000.0, 1_000.0, 2_000.0);
+		assertThat(BatchRecorder.pooled(drains).cpuNanosPerRecord()).isEqualTo(2_000.0);
+		assertThat(drain(1_000_000_000L, 1).summary().cpuNanosPerRecord()).isNaN();
+	}
+
+	@Test
+	void shouldForgetEverythingOnRestart() {
+		BatchRecorder recorder = drain(1_000_000_000L, 1);
+
+		recorder.restart();
+		recorder.record(5_000, 1_000, 7);
+
+		assertThat(recorder.records()).isEqualTo(7);
+		assertThat(recorder.summary().write().samples()).isZero();
+		assertThat(recorder.summary().pollToCommit().samples()).isEqualTo(1);
+		assertThat(recorder.spanNanos()).isEqualTo(1_000);
+	}
+
+	/** Two batches of 100 records; the consumer's CPU clock advances by 100 × {@code perRecord} between them. */
+	private static BatchRecorder drainWithCpu(long perRecord) {
+		Deque<Long> cpu = new ArrayDeque<>(List.of(0L, 100 * perRecord));
+		BatchRecorder recorder = new BatchRecorder(cpu::removeFirst, 200);
+		recorder.record(1_000, 1_000, 100);
+		recorder.record(2_000, 1_000, 100);
+		return recorder;
 	}
 
 	/** 10 batches of 100 records back to back over {@code spanNanos}; batch i wrote in i × {@code factor} ms. */

@@ -3,6 +3,7 @@ package io.sawmill.bench.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -23,6 +24,9 @@ class BenchOptionsTests {
 		assertThat(options.valueBytes()).isEqualTo(20);
 		assertThat(options.warmUp()).isEqualTo(300_000);
 		assertThat(options.sawmillDrains()).isEqualTo(3);
+		assertThat(options.rttPairs()).isEqualTo(5);
+		assertThat(options.steadyDuration()).isEqualTo(Duration.ofSeconds(5));
+		assertThat(options.cluster()).isTrue();
 		assertThat(options.proxyPriority()).isEqualTo(LatencyProxy.Priority.NORMAL);
 	}
 
@@ -41,6 +45,25 @@ class BenchOptionsTests {
 		assertThat(options.rttsMillis()).containsExactly(1.0);
 		assertThat(options.strategies()).isEqualTo(List.of("sawmill"));
 		assertThat(options.sawmillDrains()).isEqualTo(1);
+		assertThat(options.rttPairs()).isLessThan(Report.MIN_RTT_PAIRS);
+		assertThat(options.steadyDuration()).isLessThan(Duration.ofSeconds(5));
+		// the RTT target's pair, without 0.1 ms
+		assertThat(BenchOptions.parse("--quick").rttsMillis()).containsExactly(0.0, 1.0);
+	}
+
+	@Test
+	void shouldTakeThePairsTheSteadyShapeAndTheClusterFromTheCommandLine() {
+		BenchOptions options = BenchOptions.parse("--rtt-pairs=7", "--steady-seconds=10", "--cluster=off");
+
+		assertThat(options.rttPairs()).isEqualTo(7);
+		assertThat(options.steadyDuration()).isEqualTo(Duration.ofSeconds(10));
+		assertThat(options.cluster()).isFalse();
+		assertThat(BenchOptions.parse("--cluster").cluster()).isTrue();
+	}
+
+	@Test
+	void shouldDocumentEveryOptionInTheHelp() {
+		assertThat(BenchOptions.help()).contains("--rtt-pairs=5", "--steady-seconds=5", "--cluster=on", "--sawmill-drains=3");
 	}
 
 	@Test
@@ -55,5 +78,11 @@ class BenchOptionsTests {
 			.withMessage("--sawmill-drains must be at least 1, but was 0");
 		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--proxy-priority=high"))
 			.withMessage("--proxy-priority must be normal or realtime, but was high");
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--rtt-pairs=-1"))
+			.withMessage("--rtt-pairs must be zero or more, but was -1");
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--steady-seconds=0"))
+			.withMessage("--steady-seconds must be at least 1, but was 0");
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--cluster=maybe"))
+			.withMessage("--cluster must be on or off, but was maybe");
 	}
 }

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
+import io.sawmill.mapping.internal.KeyTemplate;
+
 /**
  * Immutable configuration of {@link JsonHashMapper}: which key each record goes to, which fields
  * it writes, and how long the hash lives. Build with {@link #custom()}; invalid values fail at
@@ -18,12 +20,14 @@ public final class JsonHashMapperConfig {
 	public static final String DEFAULT_PATH_SEPARATOR = ".";
 
 	private final KeyTemplate keyTemplate;
+	private final KeyEncoding keyEncoding;
 	private final List<String> fields;
 	private final Duration ttl;
 	private final String pathSeparator;
 
 	private JsonHashMapperConfig(Builder builder) {
-		this.keyTemplate = KeyTemplate.parse(builder.keyTemplate);
+		this.keyTemplate = KeyTemplate.parse(builder.keyTemplate, builder.keyEncoding);
+		this.keyEncoding = builder.keyEncoding;
 		this.fields = List.copyOf(builder.fields);
 		this.ttl = builder.ttl;
 		this.pathSeparator = builder.pathSeparator;
@@ -36,6 +40,7 @@ public final class JsonHashMapperConfig {
 	public static Builder from(JsonHashMapperConfig base) {
 		Builder builder = new Builder();
 		builder.keyTemplate = base.keyTemplate.source();
+		builder.keyEncoding = base.keyEncoding;
 		builder.fields = base.fields;
 		builder.ttl = base.ttl;
 		builder.pathSeparator = base.pathSeparator;
@@ -49,6 +54,20 @@ public final class JsonHashMapperConfig {
 	/** The key template as configured, e.g. {@code user:{userId}}. */
 	public String keyTemplateSource() {
 		return keyTemplate.source();
+	}
+
+	/** How {@code {@key}} writes the Kafka key; {@link KeyEncoding#UTF8} by default. */
+	public KeyEncoding keyEncoding() {
+		return keyEncoding;
+	}
+
+	/**
+	 * Whether the key template contains {@code {@key}}. A template that does not, on a topic
+	 * partitioned by another key, can send one Redis key's records through several partitions, whose
+	 * order Kafka does not keep (docs/reliability.md).
+	 */
+	public boolean keyTemplateUsesRecordKey() {
+		return keyTemplate.usesRecordKey();
 	}
 
 	/** The selected top-level fields; empty means all. */
@@ -68,6 +87,7 @@ public final class JsonHashMapperConfig {
 	public static final class Builder {
 
 		private String keyTemplate;
+		private KeyEncoding keyEncoding = KeyEncoding.DEFAULT;
 		private List<String> fields = List.of();
 		private Duration ttl = DEFAULT_TTL;
 		private String pathSeparator = DEFAULT_PATH_SEPARATOR;
@@ -78,10 +98,21 @@ public final class JsonHashMapperConfig {
 		/**
 		 * The Redis key of each record: literal text with {@code {field}} placeholders taken from the
 		 * JSON value (dot paths reach into nested objects) and {@code {@key}}, {@code {@topic}},
-		 * {@code {@partition}} taken from the record, e.g. {@code user:{userId}}.
+		 * {@code {@partition}} taken from the record, e.g. {@code user:{userId}}. <code>&#123;&#123;</code> and
+		 * <code>&#125;&#125;</code> are literal braces, e.g. {@code {{user}}:{userId}} for the Redis Cluster hash tag
+		 * {@code {user}}.
 		 */
 		public Builder keyTemplate(String keyTemplate) {
 			this.keyTemplate = keyTemplate;
+			return this;
+		}
+
+		/** How {@code {@key}} writes the Kafka key as text; {@link KeyEncoding#UTF8} by default. */
+		public Builder keyEncoding(KeyEncoding keyEncoding) {
+			if (keyEncoding == null) {
+				throw new IllegalArgumentException("keyEncoding must be one of UTF8, HEX or BASE64, but was null");
+			}
+			this.keyEncoding = keyEncoding;
 			return this;
 		}
 

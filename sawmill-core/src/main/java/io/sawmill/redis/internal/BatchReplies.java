@@ -4,6 +4,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+
+import io.sawmill.redis.PipelineResult;
+import io.sawmill.redis.RedisBatchWriter.Sent;
 
 /**
  * Counts the replies of one batch down and keeps the time the last one arrived, so that the round
@@ -59,5 +63,20 @@ final class BatchReplies implements BiConsumer<Object, Throwable> {
 	long lastArrivedNanos() {
 		long last = lastArrivedNanos;
 		return last != 0 ? last : System.nanoTime();
+	}
+
+	/** The batch on the wire whose replies land here; {@code collect} waits for them and reads their outcome. */
+	Sent sent(Supplier<PipelineResult> collect) {
+		return new Sent() {
+			@Override
+			public PipelineResult await() {
+				return collect.get();
+			}
+
+			@Override
+			public long lastReplyNanos() {
+				return lastArrivedNanos();
+			}
+		};
 	}
 }

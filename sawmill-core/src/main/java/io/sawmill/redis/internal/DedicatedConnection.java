@@ -1,13 +1,22 @@
 package io.sawmill.redis.internal;
 
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
@@ -31,11 +40,20 @@ final class DedicatedConnection implements AutoCloseable {
 
 	private final KeyOrder keyOrder;
 
+	/** The cluster client, to refresh its topology when a master is down; null on a standalone connection. */
+	private final RedisClusterClient clusterClient;
+
+	/** When the topology was last refreshed for a down master ({@link System#nanoTime()}). */
+	private long refreshedNanos = System.nanoTime() - REFRESH_INTERVAL_NANOS;
+
+	private static final long REFRESH_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+
 	private DedicatedConnection(StatefulConnection<byte[], byte[]> connection,
-			RedisClusterAsyncCommands<byte[], byte[]> commands, boolean standalone) {
+			RedisClusterAsyncCommands<byte[], byte[]> commands, RedisClusterClient clusterClient) {
 		this.connection = connection;
 		this.commands = commands;
-		this.standalone = standalone;
+		this.standalone = clusterClient == null;
+		this.clusterClient = clusterClient;
 		this.keyOrder = standalone ? null : new KeyOrder();
 		connection.setAutoFlushCommands(false);
 	}
@@ -43,13 +61,13 @@ final class DedicatedConnection implements AutoCloseable {
 	static DedicatedConnection open(AbstractRedisClient client) {
 		if (client instanceof RedisClusterClient cluster) {
 			StatefulRedisClusterConnection<byte[], byte[]> connection = cluster.connect(ByteArrayCodec.INSTANCE);
-			DedicatedConnection dedicated = new DedicatedConnection(connection, connection.async(), false);
+			DedicatedConnection dedicated = new DedicatedConnection(connection, connection.async(), cluster);
 			dedicated.connectMasters();
 			return dedicated;
 		}
 		if (client instanceof RedisClient standalone) {
 			StatefulRedisConnection<byte[], byte[]> connection = standalone.connect(ByteArrayCodec.INSTANCE);
-			return new DedicatedConnection(connection, connection.async(), true);
+			return new DedicatedConnection(connection, connection.async(), null);
 		}
 		throw new IllegalStateException("unsupported Redis client " + client.getClass().getName());
 	}
@@ -79,6 +97,91 @@ final class DedicatedConnection implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * The master a command to {@code key} is routed to now, on a cluster connection; null on a
+	 * standalone one (or when no master serves the slot).
+	 */
+	RedisClusterNode routeOf(byte[] key) {
+		return connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster
+				? cluster.getPartitions().getMasterBySlot(SlotHash.getSlot(key)) : null;
+	}
+
+	/**
+	 * On a cluster connection, the commands of the connection to {@code master} that slot-routed
+	 * commands use (looked up by host and port, as Lettuce routes them), so that a command sent on it
+	 * follows the writes routed there; null on a standalone connection, or when that connection is
+	 * not open by {@code deadline}.
+	 */
+	RedisClusterAsyncCommands<byte[], byte[]> masterCommands(RedisClusterNode master, long deadline) {
+		if (!(connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster)) {
+			return null;
+		}
+		try {
+			return cluster.getConnectionAsync(master.getUri().getHost(), master.getUri().getPort())
+				.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)
+				.async();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return null;
+		}
+		catch (ExecutionException | TimeoutException | RuntimeException ex) {
+			log.debug("No connection to Redis master {}", master.getUri(), ex);
+			return null;
+		}
+	}
+
+	/**
+	 * Whether this is a cluster connection whose topology gives every master serving slots at least
+	 * one replica: then a replica can take a master over, and a batch should wait for one.
+	 */
+	boolean everyMasterReplicated() {
+		if (!(connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster)) {
+			return false;
+		}
+		List<RedisClusterNode> nodes = List.copyOf(cluster.getPartitions().getPartitions());
+		List<RedisClusterNode> masters = nodes.stream()
+			.filter(node -> node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.getSlots().isEmpty())
+			.toList();
+		return !masters.isEmpty() && masters.stream()
+			.allMatch(master -> nodes.stream().anyMatch(node -> (node.is(RedisClusterNode.NodeFlag.REPLICA) || node.is(RedisClusterNode.NodeFlag.SLAVE))
+					&& !node.is(RedisClusterNode.NodeFlag.FAIL) && master.getNodeId().equals(node.getSlaveOf())));
+	}
+
+	/**
+	 * Whether the link to {@code master} is known to be down: its connection lost its channel (Lettuce
+	 * is reconnecting) or could not be opened. With a null master, whether this (standalone)
+	 * connection is down. Never blocks: a connection still being opened counts as up.
+	 */
+	boolean isDown(RedisClusterNode master) {
+		if (master == null || !(connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster)) {
+			return !connection.isOpen();
+		}
+		try {
+			CompletableFuture<StatefulRedisConnection<byte[], byte[]>> link = cluster
+				.getConnectionAsync(master.getUri().getHost(), master.getUri().getPort());
+			return link.isDone() && (link.isCompletedExceptionally() || !link.join().isOpen());
+		}
+		catch (RuntimeException ex) {
+			return true; // not a master of the cluster's view any more
+		}
+	}
+
+	/**
+	 * Asks the cluster for its topology again, at most once a second, so that commands go to the
+	 * master a failover promoted; a no-op on a standalone connection. Does not wait for the answer.
+	 */
+	void refreshTopology() {
+		long now = System.nanoTime();
+		if (clusterClient != null && now - refreshedNanos >= REFRESH_INTERVAL_NANOS) {
+			refreshedNanos = now;
+			clusterClient.refreshPartitionsAsync().exceptionally(ex -> {
+				log.debug("Refreshing the Redis Cluster topology failed", ex);
+				return null;
+			});
+		}
+	}
+
 	RedisClusterAsyncCommands<byte[], byte[]> commands() {
 		return commands;
 	}
@@ -98,6 +201,23 @@ final class DedicatedConnection implements AutoCloseable {
 	 */
 	Channel directChannel() {
 		return standalone ? EndpointChannel.of(connection) : null;
+	}
+
+	/** Sends PING and waits for its answer; throws when none comes within {@code timeout}. */
+	void ping(Duration timeout) {
+		RedisFuture<String> pong = commands.ping();
+		flush();
+		try {
+			pong.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("interrupted while waiting for PING", ex);
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			Throwable cause = ex instanceof ExecutionException && ex.getCause() != null ? ex.getCause() : ex;
+			throw new IllegalStateException("Redis did not answer PING within " + timeout + ": " + cause, ex);
+		}
 	}
 
 	void flush() {

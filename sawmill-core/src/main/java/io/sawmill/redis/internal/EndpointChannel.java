@@ -21,7 +21,7 @@ import io.netty.channel.Channel;
  * <p>
  * Lettuce has no public accessor for the channel; it is read from {@link DefaultEndpoint}'s
  * {@code channel} field, the one the endpoint itself writes to. If a Lettuce version changes that,
- * {@link #of} returns null and the writer queues commands through the endpoint as before — slower,
+ * {@link #of} returns null and the writer queues commands through the endpoint ({@link EndpointSend}) — slower,
  * never wrong. {@code LettucePipelinedWriterTests} fails on such an upgrade.
  */
 final class EndpointChannel {

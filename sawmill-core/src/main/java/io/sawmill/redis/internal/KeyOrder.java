@@ -35,6 +35,11 @@ import io.sawmill.redis.PipelineResult;
  * a write whose reply is handled after that of a later write to its key on another master, though it
  * was applied first, is written again for nothing.
  * <p>
+ * The writer never sends an overtaken write again itself: Redis did apply it, and only the listener
+ * knows whether it may be repeated ({@code RedisWrite#idempotent()}). It is reported as a transient
+ * failure, so the listener writes it again with the later writes to its keys, or, when its batch
+ * holds a write that may not be repeated, polls the whole batch again.
+ * <p>
  * {@link #batch}, {@link Batch#track} and {@link Batch#completed} are called on the connection's owner
  * thread; the callbacks {@code track} returns run on Lettuce's event loops, which complete the replies
  * of one master in the order it applied the writes (the writer never waits on a reply's future, whose

@@ -1,15 +1,19 @@
 package io.sawmill.redis.internal;
 
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.Iterator;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.lettuce.core.RedisFuture;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
@@ -17,16 +21,21 @@ import io.sawmill.redis.RedisBatchWriter.Sent;
 
 /**
  * A batch counts as written only once {@link PipelineConfig#waitForReplicas()} replicas confirmed
- * it: the batch's await sends Redis {@code WAIT} on the batch's connection, after the batch's
- * commands, so it covers all of them, and reads its reply. When fewer replicas confirmed it in
- * {@link PipelineConfig#replicaTimeout()}, every command of the batch fails with
- * {@link NotConfirmed}, a transient failure: the batch is written again and its offsets are not
- * committed. That is what keeps a failover from losing committed records. The replica a Sentinel
- * promotes stops replicating from the old master, so whatever the old master acknowledges after
- * that is never confirmed, and the old master drops it when it becomes the new master's replica.
+ * it: the batch's await sends Redis {@code WAIT} after the batch's commands, on the connection that
+ * carried them, so it covers all of them, and reads its reply. On a standalone or Sentinel-managed
+ * connection that is one {@code WAIT}; on Redis Cluster, one on each master connection that carried
+ * part of the batch (the connection slot-routed commands go to), and each master's reply decides
+ * for its share of the batch only. When fewer replicas confirmed a share in
+ * {@link PipelineConfig#replicaTimeout()}, or its link failed first, every command of that share
+ * fails with {@link NotConfirmed}, a transient failure: it is written again and its offsets are not
+ * committed. That is what keeps a failover from losing committed records. The replica that is
+ * promoted (by a Sentinel, or by the cluster's vote) stops replicating from the old master, so
+ * whatever the old master acknowledges after that is never confirmed, and the old master drops it
+ * when it becomes the new master's replica.
  * <p>
- * A standalone or Sentinel-managed connection only: on Redis Cluster, {@code WAIT} would have to go
- * to every master the batch touched.
+ * On a cluster, a command is counted in the share of the master its slot was routed to when the
+ * batch was sent. A command that a MOVED or ASK redirect sent on to another master is confirmed by
+ * that master's {@code WAIT} when the batch also carried commands to it.
  */
 final class ReplicaWait {
 
@@ -34,36 +43,23 @@ final class ReplicaWait {
 	}
 
 	/**
-	 * The batch {@code sent}, awaited with a {@code WAIT} that goes out when the batch is awaited,
-	 * not when it is sent: by then the thread has usually sent its next batch, and Redis works on
-	 * that one while the replica applies this one ({@code WAIT} covers every write the connection
-	 * sent before it).
+	 * The batch {@code sent}, awaited with {@code WAIT}s that go out when the batch is awaited, not
+	 * when it is sent: by then the thread has usually sent its next batch, and Redis works on that one
+	 * while the replicas apply this one ({@code WAIT} covers every write the connection sent before it).
+	 * Called right after the batch was sent, while the routing is the one its commands took.
 	 */
 	static Sent after(Sent sent, DedicatedConnection connection, List<RedisWrite> writes, PipelineConfig config,
 			long deadline) {
+		Shares shares = Shares.of(connection, writes);
 		AtomicLong waited = new AtomicLong();
 		return new Sent() {
 			@Override
 			public PipelineResult await() {
 				PipelineResult result = sent.await();
-				if (LettucePipelinedWriter.isConnectionFailure(result.failures())) {
-					// the connection is replaced; what it wrote before it failed is not known to be replicated
-					return failEveryOther(result, writes,
-							new NotConfirmed("the connection failed before the batch could be confirmed", null));
-				}
 				long asked = System.nanoTime();
-				RedisFuture<Long> confirmed;
-				try {
-					confirmed = connection.commands().waitForReplication(config.waitForReplicas(),
-							config.replicaTimeout().toMillis());
-					connection.flush();
-				}
-				catch (RuntimeException ex) {
-					return failEveryOther(result, writes, new NotConfirmed("WAIT could not be sent: " + ex, ex));
-				}
-				NotConfirmed shortfall = shortfall(confirmed, config, deadline);
+				NotConfirmed[] causes = shares.confirm(connection, result, config, deadline);
 				waited.set(System.nanoTime() - asked);
-				return shortfall == null ? result : failEveryOther(result, writes, shortfall);
+				return failUnconfirmed(result, writes, shares, causes);
 			}
 
 			/**
@@ -77,39 +73,28 @@ final class ReplicaWait {
 		};
 	}
 
-	/** Why the batch is not confirmed, or null when enough replicas confirmed it. */
-	private static NotConfirmed shortfall(RedisFuture<Long> confirmed, PipelineConfig config, long deadline) {
-		try {
-			long replicas = confirmed.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-			return replicas >= config.waitForReplicas() ? null
-					: new NotConfirmed(replicas + " of " + config.waitForReplicas() + " replicas confirmed the batch within "
-							+ config.replicaTimeout() + " (sawmill.pipeline.wait-for-replicas, replica-timeout)", null);
+	/**
+	 * The batch's own failures, and for every other command of a share that was not confirmed, that
+	 * share's cause; in index order.
+	 */
+	private static PipelineResult failUnconfirmed(PipelineResult result, List<RedisWrite> writes, Shares shares,
+			NotConfirmed[] causes) {
+		boolean anyUnconfirmed = false;
+		for (NotConfirmed cause : causes) {
+			anyUnconfirmed |= cause != null;
 		}
-		catch (ExecutionException ex) {
-			return new NotConfirmed("WAIT failed: " + ex.getCause(), ex.getCause());
+		if (!anyUnconfirmed) {
+			return result;
 		}
-		catch (TimeoutException ex) {
-			return new NotConfirmed("no reply to WAIT within " + config.timeout() + " (sawmill.pipeline.timeout)", ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return new NotConfirmed("interrupted while waiting for WAIT", ex);
-		}
-	}
-
-	/** The batch's own failures, and {@code cause} for every command that did not fail on its own. */
-	private static PipelineResult failEveryOther(PipelineResult result, List<RedisWrite> writes, NotConfirmed cause) {
+		PipelineResult.Failure[] byIndex = new PipelineResult.Failure[writes.size()];
+		result.failures().forEach(failure -> byIndex[failure.index()] = failure);
 		List<PipelineResult.Failure> failures = new ArrayList<>(writes.size());
-		List<PipelineResult.Failure> sorted = new ArrayList<>(result.failures());
-		sorted.sort(Comparator.comparingInt(PipelineResult.Failure::index));
-		Iterator<PipelineResult.Failure> own = sorted.iterator();
-		PipelineResult.Failure next = own.hasNext() ? own.next() : null;
 		for (int i = 0; i < writes.size(); i++) {
-			if (next != null && next.index() == i) {
-				failures.add(next);
-				next = own.hasNext() ? own.next() : null;
+			NotConfirmed cause = causes[shares.of(i)];
+			if (byIndex[i] != null) {
+				failures.add(byIndex[i]);
 			}
-			else {
+			else if (cause != null) {
 				failures.add(new PipelineResult.Failure(i, writes.get(i), cause));
 			}
 		}
@@ -117,9 +102,142 @@ final class ReplicaWait {
 	}
 
 	/**
-	 * Fewer replicas than {@code sawmill.pipeline.wait-for-replicas} confirmed a batch: a transient
-	 * failure, which also replaces the connection, so that a Sentinel-managed one is opened to the
-	 * master the Sentinels name now.
+	 * The parts of a batch that one {@code WAIT} each confirms: the whole batch on a standalone
+	 * connection, each master's commands on a cluster connection.
+	 */
+	private static final class Shares {
+
+		/** The master of each share, or a single null for the one link of a standalone connection. */
+		private final List<RedisClusterNode> masters;
+
+		/** The share of each command; null when there is one share. */
+		private final int[] shareOf;
+
+		private Shares(List<RedisClusterNode> masters, int[] shareOf) {
+			this.masters = masters;
+			this.shareOf = shareOf;
+		}
+
+		static Shares of(DedicatedConnection connection, List<RedisWrite> writes) {
+			if (connection.keyOrder() == null) { // a standalone or Sentinel-managed connection: one link
+				return new Shares(Collections.singletonList(null), null);
+			}
+			// by host and port: the routing's node objects change with each topology refresh
+			Map<String, Integer> byAddress = new LinkedHashMap<>();
+			List<RedisClusterNode> masters = new ArrayList<>(3);
+			int[] shareOf = new int[writes.size()];
+			for (int i = 0; i < writes.size(); i++) {
+				RedisClusterNode master = connection.routeOf(writes.get(i).key());
+				String address = master == null ? "" : master.getUri().getHost() + ":" + master.getUri().getPort();
+				Integer share = byAddress.get(address);
+				if (share == null) {
+					share = masters.size();
+					byAddress.put(address, share);
+					masters.add(master);
+				}
+				shareOf[i] = share;
+			}
+			return new Shares(masters, shareOf);
+		}
+
+		int of(int index) {
+			return shareOf == null ? 0 : shareOf[index];
+		}
+
+		/**
+		 * Sends a {@code WAIT} for each share whose link did not fail, then reads their replies.
+		 * @return per share, why it is not confirmed, or null when enough replicas confirmed it
+		 */
+		NotConfirmed[] confirm(DedicatedConnection connection, PipelineResult result, PipelineConfig config,
+				long deadline) {
+			NotConfirmed[] causes = new NotConfirmed[masters.size()];
+			boolean[] linkFailed = new boolean[masters.size()];
+			result.failures().forEach(failure -> linkFailed[of(failure.index())] |= ConnectionFailures
+				.isConnectionFailure(List.of(failure)));
+			List<RedisFuture<Long>> confirmed = new ArrayList<>(masters.size());
+			try {
+				for (int share = 0; share < masters.size(); share++) {
+					RedisClusterNode master = masters.get(share);
+					if (linkFailed[share]) {
+						// the connection is replaced; what it wrote before it failed is not known to be replicated
+						causes[share] = new NotConfirmed("the connection" + to(master)
+								+ " failed before the batch could be confirmed", null);
+						confirmed.add(null);
+						continue;
+					}
+					if (master == null && shareOf != null) {
+						causes[share] = new NotConfirmed("no Redis master served the slot when the batch was sent", null);
+						confirmed.add(null);
+						continue;
+					}
+					RedisClusterAsyncCommands<byte[], byte[]> commands = master == null ? connection.commands()
+							: connection.masterCommands(master, deadline);
+					if (commands == null) {
+						causes[share] = new NotConfirmed("no connection" + to(master) + " to send WAIT on", null);
+						confirmed.add(null);
+						continue;
+					}
+					confirmed.add(commands.waitForReplication(config.waitForReplicas(), config.replicaTimeout().toMillis()));
+				}
+				connection.flush();
+			}
+			catch (RuntimeException ex) {
+				NotConfirmed unsent = new NotConfirmed("WAIT could not be sent: " + ex, ex);
+				Arrays.fill(causes, unsent);
+				return causes;
+			}
+			for (int share = 0; share < masters.size(); share++) {
+				if (confirmed.get(share) != null) {
+					causes[share] = shortfall(confirmed.get(share), masters.get(share), config, deadline);
+				}
+			}
+			return causes;
+		}
+
+		/** Why a share is not confirmed, or null when enough replicas confirmed it. */
+		private static NotConfirmed shortfall(RedisFuture<Long> confirmed, RedisClusterNode master,
+				PipelineConfig config, long deadline) {
+			try {
+				long replicas = confirmed.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+				return replicas >= config.waitForReplicas() ? null
+						: new NotConfirmed(replicas + " of " + config.waitForReplicas() + " replicas" + of(master)
+								+ " confirmed the batch within " + config.replicaTimeout()
+								+ " (sawmill.pipeline.wait-for-replicas, replica-timeout)", null);
+			}
+			catch (ExecutionException ex) {
+				return new NotConfirmed("WAIT failed" + on(master) + ": " + ex.getCause(), ex.getCause());
+			}
+			catch (TimeoutException ex) {
+				return new NotConfirmed("no reply to WAIT" + on(master) + " within " + config.timeout()
+						+ " (sawmill.pipeline.timeout)", ex);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return new NotConfirmed("interrupted while waiting for WAIT", ex);
+			}
+		}
+
+		private static String to(RedisClusterNode master) {
+			return master == null ? "" : " to Redis master " + address(master);
+		}
+
+		private static String of(RedisClusterNode master) {
+			return master == null ? "" : " of Redis master " + address(master);
+		}
+
+		private static String on(RedisClusterNode master) {
+			return master == null ? "" : " on Redis master " + address(master);
+		}
+
+		private static String address(RedisClusterNode master) {
+			return master.getUri().getHost() + ":" + master.getUri().getPort();
+		}
+	}
+
+	/**
+	 * Fewer replicas than {@code sawmill.pipeline.wait-for-replicas} confirmed (a share of) a batch: a
+	 * transient failure, which also replaces the connection, so that a Sentinel-managed one is opened
+	 * to the master the Sentinels name now, and a cluster one routes by a refreshed topology.
 	 */
 	static final class NotConfirmed extends RuntimeException {
 

@@ -17,8 +17,11 @@ import io.sawmill.mapping.RedisWrite;
  * <p>
  * Not thread-safe: filled by the writing thread before the chunk is handed to the channel, which
  * publishes it to the event loop.
+ * <p>
+ * Public only so that sawmill-bench can measure it; not an API for users, and it may change in any
+ * release.
  */
-final class RespEncoder {
+public final class RespEncoder {
 
 	private static final byte[] HSET = bulk("HSET");
 
@@ -42,7 +45,8 @@ final class RespEncoder {
 
 	private byte[] lastNumberBytes;
 
-	RespEncoder(int expectedBytes) {
+	/** @param expectedBytes the array's first size; it grows as the commands need */
+	public RespEncoder(int expectedBytes) {
 		this.bytes = new byte[Math.max(64, expectedBytes)];
 	}
 
@@ -51,19 +55,20 @@ final class RespEncoder {
 		return bytes;
 	}
 
-	int size() {
+	/** How many bytes the commands appended so far take. */
+	public int size() {
 		return size;
 	}
 
 	/** Appends one command and returns the offset it starts at. */
-	int append(RedisWrite write) {
+	public int append(RedisWrite write) {
 		int start = size;
 		encode(write, this);
 		return start;
 	}
 
 	/** Writes a slice of this encoding to Lettuce's buffer. */
-	void copyTo(ByteBuf out, int offset, int length) {
+	public void copyTo(ByteBuf out, int offset, int length) {
 		out.writeBytes(bytes, offset, length);
 	}
 

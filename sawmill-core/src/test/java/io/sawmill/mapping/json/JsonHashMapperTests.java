@@ -93,13 +93,22 @@ class JsonHashMapperTests {
 		}
 
 		@Test
-		void shouldReadAMalformedKafkaKeyAsUtf8WithReplacementCharacters() {
+		void shouldRejectAMalformedKafkaKeyInsteadOfReplacingItsBytes() {
 			byte[] malformed = { 'k', (byte) 0xC3, '-', (byte) 0xFF };
 			ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>("orders", 0, 1L, malformed, utf8("{\"a\":1}"));
 
-			List<RedisWrite> writes = mapper("user:{@key}").map(record);
+			assertThatThrownBy(() -> mapper("user:{@key}").map(record)).isInstanceOf(RecordMappingException.class)
+				.hasMessageContaining("not valid UTF-8 (byte 0x2d at index 2 of 4)");
+		}
 
-			assertThat(writes.get(0).key()).isEqualTo(utf8("user:k\uFFFD-\uFFFD"));
+		@Test
+		void shouldWriteABinaryKafkaKeyInTheConfiguredEncoding() {
+			byte[] binary = { 'k', (byte) 0xC3, '-', (byte) 0xFF };
+			ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>("orders", 0, 1L, binary, utf8("{\"a\":1}"));
+			JsonHashMapper hex = JsonHashMapper
+				.of(JsonHashMapperConfig.custom().keyTemplate("user:{@key}").keyEncoding(KeyEncoding.HEX).build());
+
+			assertThat(text(hex.map(record).get(0).key())).isEqualTo("user:6bc32dff");
 		}
 
 		@Test
@@ -467,6 +476,7 @@ class JsonHashMapperTests {
 		void shouldKeepEverySettingWhenCopied() {
 			JsonHashMapperConfig base = JsonHashMapperConfig.custom()
 				.keyTemplate("user:{id}")
+				.keyEncoding(KeyEncoding.BASE64)
 				.fields(List.of("name"))
 				.ttl(Duration.ofSeconds(30))
 				.build();
@@ -474,6 +484,7 @@ class JsonHashMapperTests {
 			JsonHashMapperConfig copy = JsonHashMapperConfig.from(base).build();
 
 			assertThat(copy.keyTemplateSource()).isEqualTo("user:{id}");
+			assertThat(copy.keyEncoding()).isEqualTo(KeyEncoding.BASE64);
 			assertThat(copy.fields()).containsExactly("name");
 			assertThat(copy.ttl()).isEqualTo(Duration.ofSeconds(30));
 			assertThat(copy.pathSeparator()).isEqualTo(".");

@@ -178,6 +178,16 @@ class LettucePipelinedWriterClusterTests {
 	}
 
 	@Test
+	void shouldNotWaitForReplicasByDefaultOnAClusterWhoseMastersHaveNone() {
+		LettucePipelinedWriter writer = new LettucePipelinedWriter(() -> writerClient, PipelineConfig.ofDefaults(), true);
+		writers.add(writer);
+
+		writer.open(1);
+
+		assertThat(writer.waitForReplicas()).as("WAIT 1 could never be confirmed here").isZero();
+	}
+
+	@Test
 	void shouldWriteHashesAndExpiriesOfManyKeysToEveryMaster() {
 		LettucePipelinedWriter writer = connectedWriter(6_000); // the whole batch in one chunk
 		List<String> keys = keys(3_000);

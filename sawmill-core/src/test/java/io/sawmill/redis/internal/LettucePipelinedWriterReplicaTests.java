@@ -33,7 +33,7 @@ import io.sawmill.testkit.RedisServerProcess;
  */
 class LettucePipelinedWriterReplicaTests {
 
-	private static final int RECORDS = 1_000;
+	static final int RECORDS = 1_000;
 
 	private static RedisSentinelProcess replicated;
 
@@ -145,17 +145,26 @@ class LettucePipelinedWriterReplicaTests {
 
 	/** A writer that waits for one replica per batch, for 200 ms at most. */
 	private LettucePipelinedWriter writer(RedisClient writerClient) {
-		PipelineConfig config = PipelineConfig.custom()
-			.timeout(Duration.ofSeconds(10))
-			.waitForReplicas(1)
-			.replicaTimeout(Duration.ofMillis(200))
-			.build();
-		LettucePipelinedWriter writer = new LettucePipelinedWriter(() -> writerClient, config);
+		LettucePipelinedWriter writer = new LettucePipelinedWriter(() -> writerClient, waitingForOne());
 		writers.add(writer);
 		return writer;
 	}
 
+	/** One replica per batch (per master's share on a cluster), for 200 ms at most. */
+	static PipelineConfig waitingForOne() {
+		return PipelineConfig.custom()
+			.timeout(Duration.ofSeconds(10))
+			.waitForReplicas(1)
+			.replicaTimeout(Duration.ofMillis(200))
+			.build();
+	}
+
 	private List<RedisWrite> batch(String name) {
+		return batch(prefix, name);
+	}
+
+	/** An HSET and an EXPIRE per record: command {@code i} writes record {@code i / 2}, key {@code prefix name:i/2}. */
+	static List<RedisWrite> batch(String prefix, String name) {
 		List<RedisWrite> writes = new ArrayList<>(2 * RECORDS);
 		for (int i = 0; i < RECORDS; i++) {
 			String key = prefix + name + ":" + i;

@@ -41,11 +41,7 @@ class RedisKilledMidStreamIT {
 		try (ConfigurableApplicationContext app = SawmillApp.run(properties);
 				Admin admin = Kafka.admin(servers.kafka().bootstrapServers())) {
 			MeterRegistry registry = app.getBean(MeterRegistry.class);
-			CompletableFuture<Void> producing = CompletableFuture.runAsync(() -> {
-				for (long from = 0; from < WORKLOAD.records(); from += 1_000) {
-					WORKLOAD.produce(servers.kafka().bootstrapServers(), TOPIC, from, from + 1_000);
-				}
-			});
+			CompletableFuture<Void> producing = WORKLOAD.produceAllInBackground(servers.kafka().bootstrapServers(), TOPIC);
 			await().atMost(Duration.ofMinutes(1)).until(() -> written(registry) >= 5_000);
 			servers.redis().kill();
 			Thread.sleep(5_000); // the outage the scenario asks for, not a wait for a result

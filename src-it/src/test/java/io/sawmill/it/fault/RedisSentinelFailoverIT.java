@@ -66,7 +66,7 @@ class RedisSentinelFailoverIT {
 	 * keeps taking writes until the Sentinel turns it into the new master's replica, and then drops
 	 * them: Redis replicates asynchronously. With {@code wait-for-replicas} those writes are never
 	 * confirmed (the promoted replica no longer replicates from the old master), so they are written
-	 * again and not committed. Run with {@code -Dsawmill.it.sentinel.wait-for-replicas=0} to see
+	 * again and not committed. Run with {@code -Dsawmill-it.sentinel.wait-for-replicas=0} to see
 	 * what a master's acknowledgement alone loses: then this test fails with the keys that went back
 	 * to an older version.
 	 */
@@ -86,9 +86,9 @@ class RedisSentinelFailoverIT {
 		drainThrough("sentinel-crash", "sentinel-crash", waitForReplicas(), redis::crashMaster);
 	}
 
-	/** 1, or what {@code -Dsawmill.it.sentinel.wait-for-replicas} says, to see what 0 loses. */
+	/** 1, or what {@code -Dsawmill-it.sentinel.wait-for-replicas} says, to see what 0 loses. */
 	private static int waitForReplicas() {
-		return Integer.getInteger("sawmill.it.sentinel.wait-for-replicas", 1);
+		return Integer.getInteger("sawmill-it.sentinel.wait-for-replicas", 1);
 	}
 
 	/**

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -17,7 +18,7 @@ import io.sawmill.it.support.Kafka;
  * way it is deployed, so that it can be SIGKILLed. The jar is the one {@code sawmill-app} packages
  * before {@code src-it} runs in the reactor build; its output goes to a log file.
  */
-final class SawmillProcess implements AutoCloseable {
+public final class SawmillProcess implements AutoCloseable {
 
 	private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
 
@@ -30,7 +31,7 @@ final class SawmillProcess implements AutoCloseable {
 	}
 
 	/** {@code ../sawmill-app/target/sawmill-app-*-exec.jar} from the src-it module directory. */
-	static Path execJar() {
+	public static Path execJar() {
 		Path target = Path.of(System.getProperty("basedir", System.getProperty("user.dir")))
 			.resolve("../sawmill-app/target")
 			.normalize();
@@ -46,12 +47,31 @@ final class SawmillProcess implements AutoCloseable {
 	}
 
 	static SawmillProcess start(Map<String, Object> properties, Path log) {
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", execJar().toString()));
+		return start(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", execJar().toString()),
+				null, properties, log);
+	}
+
+	/**
+	 * The start-up layout {@code sawmill-app} packages ({@code target/sawmill-app}: the extracted jar
+	 * and its CDS archive), started as documented, from its directory, with {@code -Xshare:on}: the
+	 * JVM refuses to start unless it can use the archive.
+	 */
+	static SawmillProcess startFromCdsLayout(Map<String, Object> properties, Path log) {
+		Path layout = execJar().resolveSibling("sawmill-app");
+		return start(List.of("-Xmx256m", "-Xshare:on", "-XX:SharedArchiveFile=sawmill-app.jsa", "-jar", "sawmill-app.jar"),
+				layout, properties, log);
+	}
+
+	private static SawmillProcess start(List<String> jvmArguments, Path directory, Map<String, Object> properties,
+			Path log) {
+		List<String> command = new ArrayList<>();
+		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+		command.addAll(jvmArguments);
 		command.addAll(Kafka.args(properties));
 		try {
 			Files.createDirectories(log.getParent());
-			Process process = new ProcessBuilder(command).redirectErrorStream(true)
+			Process process = new ProcessBuilder(command).directory(directory == null ? null : directory.toFile())
+				.redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.to(log.toFile()))
 				.start();
 			return new SawmillProcess(process, log);
@@ -67,6 +87,12 @@ final class SawmillProcess implements AutoCloseable {
 
 	long pid() {
 		return process.pid();
+	}
+
+	/** Waits up to {@code timeout} for the JVM to exit by itself: its exit code, or empty while it still runs. */
+	OptionalInt awaitExitCode(Duration timeout) throws InterruptedException {
+		return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? OptionalInt.of(process.exitValue())
+				: OptionalInt.empty();
 	}
 
 	/** SIGKILL: the JVM dies at once, with no shutdown hook, no graceful stop, no last commit. */

@@ -26,7 +26,7 @@ import io.sawmill.it.support.SawmillApp;
  */
 class SawmillProcessTerminatedIT {
 
-	private static final String SCENARIO = "3b-sawmill-process-sigterm";
+	private static final String SCENARIO = "10-sawmill-process-sigterm";
 	private static final String TOPIC = "fault-terminated-app";
 	private static final String GROUP = "fault-terminated-app";
 	private static final VersionedEvents EVENTS = new VersionedEvents(10_000, 2_500);

@@ -47,6 +47,15 @@ record VersionedEvents(long records, int keys) {
 				i -> SampleEvents.json(id(i), version(i)));
 	}
 
+	/** Produces every record in chunks of 1,000 on another thread, while the test injects its fault. */
+	java.util.concurrent.CompletableFuture<Void> produceAllInBackground(String bootstrapServers, String topic) {
+		return java.util.concurrent.CompletableFuture.runAsync(() -> {
+			for (long from = 0; from < records; from += 1_000) {
+				produce(bootstrapServers, topic, from, Math.min(records, from + 1_000));
+			}
+		});
+	}
+
 	/** Reads Redis back on loopback: every key holds its last version, with a TTL in (0, {@code ttl}]. */
 	RedisVerifier.Result verify(String host, int port, java.time.Duration ttl) {
 		return RedisVerifier.verify(host, port, keys, SampleEvents::key, this::finalHash, ttl);

@@ -16,10 +16,27 @@ import org.junit.jupiter.api.Test;
 class ChartPlacementTest {
 
   @Test
-  void shouldNotConstrainPlacementByDefault() {
+  void shouldSpreadOverNodesAndZonesWithoutEverLeavingAPodPendingByDefault() {
     SawmillChart.Manifests defaults = render("defaults");
 
-    assertThat(defaults.podSpec()).doesNotContainKeys("affinity", "topologySpreadConstraints");
+    assertThat(defaults.podSpec()).doesNotContainKey("affinity");
+    List<Object> spread = list(defaults.podSpec(), "topologySpreadConstraints");
+    assertThat(spread).extracting(c -> asMap(c).get("topologyKey"))
+        .containsExactly("kubernetes.io/hostname", "topology.kubernetes.io/zone");
+    assertThat(spread).allSatisfy(c -> {
+      assertThat(asMap(c)).containsEntry("whenUnsatisfiable", "ScheduleAnyway").containsEntry("maxSkew", 1);
+      assertThat(map(asMap(c), "labelSelector.matchLabels")).isEqualTo(map(defaults.workload(), "spec.selector.matchLabels"));
+    });
+  }
+
+  @Test
+  void shouldDropASpreadThatIsSwitchedOffAndKeepExtraConstraintsAfterTheRest() {
+    SawmillChart.Manifests rendered = render("defaults", Map.of("topologySpread.nodes.enabled", false,
+        "topologySpreadConstraints[0].maxSkew", 2, "topologySpreadConstraints[0].topologyKey", "example.com/rack",
+        "topologySpreadConstraints[0].whenUnsatisfiable", "DoNotSchedule"));
+
+    assertThat(list(rendered.podSpec(), "topologySpreadConstraints")).extracting(c -> asMap(c).get("topologyKey"))
+        .containsExactly("topology.kubernetes.io/zone", "example.com/rack");
   }
 
   @Test
@@ -40,7 +57,8 @@ class ChartPlacementTest {
         .containsEntry("key", "topology.kubernetes.io/zone")
         .containsEntry("values", List.of("eu-west-1a"));
 
-    Map<String, Object> spread = asMap(list(pod, "topologySpreadConstraints").get(0));
+    Map<String, Object> spread = list(pod, "topologySpreadConstraints").stream().map(SawmillChart::asMap)
+        .filter(c -> "topology.kubernetes.io/zone".equals(c.get("topologyKey"))).findFirst().orElseThrow();
     assertThat(spread)
         .containsEntry("topologyKey", "topology.kubernetes.io/zone")
         .containsEntry("whenUnsatisfiable", "ScheduleAnyway")

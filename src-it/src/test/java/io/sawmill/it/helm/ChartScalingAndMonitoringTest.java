@@ -85,7 +85,7 @@ class ChartScalingAndMonitoringTest {
     Map<String, Object> lag = rule("SawmillLagHigh");
 
     assertThat(lag.get("expr").toString())
-        .startsWith("sum by (topic, partition) (sawmill_lag_records")
+        .startsWith("max by (topic, partition) (sawmill_group_lag_records")
         .endsWith("> 1000");
     assertThat(lag.get("for")).isEqualTo("1m");
   }

@@ -19,7 +19,10 @@ class ChartSchemaTest {
       "sawmill.concurency, 4, concurency",
       "replicas, 3, replicas",
       "redis.password, hunter2, password",
-      "zoneAware.spread.whenUnsatisfiable, Sometimes, /zoneAware/spread/whenUnsatisfiable",
+      "topologySpread.zones.whenUnsatisfiable, Sometimes, /topologySpread/zones/whenUnsatisfiable",
+      "kafka.groupProtocol, streams, /kafka/groupProtocol",
+      "kafka.autoOffsetReset, none, /kafka/autoOffsetReset",
+      "kafka.sessionTimeoutMs, 3000, /kafka/sessionTimeoutMs",
       "rackAwareness.source, guess, /rackAwareness/source",
   })
   void shouldRejectABadValue(String key, String value, String named) {

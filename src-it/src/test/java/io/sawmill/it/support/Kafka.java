@@ -45,11 +45,21 @@ public final class Kafka {
 
 	/** Produces one record with raw bytes and waits for the acknowledgement. */
 	public static void produceOne(String bootstrapServers, String topic, byte[] key, byte[] value) {
+		produceOne(bootstrapServers, topic, key, value, null, null);
+	}
+
+	/** The same with one header (none when {@code header} is null). */
+	public static void produceOne(String bootstrapServers, String topic, byte[] key, byte[] value, String header,
+			byte[] headerValue) {
 		Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
 				ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024);
 		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
 				new ByteArraySerializer())) {
-			producer.send(new ProducerRecord<>(topic, key, value)).get();
+			ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, key, value);
+			if (header != null) {
+				record.headers().add(header, headerValue);
+			}
+			producer.send(record).get();
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException(ex);

@@ -13,7 +13,7 @@ import io.sawmill.testkit.LocalKafkaBroker;
 
 /**
  * The Kafka broker of an integration test: a Testcontainers {@code apache/kafka} container where a
- * Docker engine runs, otherwise a real KRaft broker in this JVM. {@code -Dsawmill.it.kafka=embedded}
+ * Docker engine runs, otherwise a real KRaft broker in this JVM. {@code -Dsawmill-it.kafka=embedded}
  * or {@code =container} forces one.
  */
 public interface KafkaServer extends AutoCloseable {
@@ -26,7 +26,7 @@ public interface KafkaServer extends AutoCloseable {
 	void close();
 
 	static KafkaServer start() {
-		String choice = System.getProperty("sawmill.it.kafka", "auto");
+		String choice = System.getProperty("sawmill-it.kafka", "auto");
 		boolean container = "container".equals(choice) || ("auto".equals(choice) && dockerAvailable());
 		return container ? new Container() : new Local(KafkaTestBroker.start());
 	}

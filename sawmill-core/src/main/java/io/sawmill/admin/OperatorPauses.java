@@ -1,0 +1,83 @@
+package io.sawmill.admin;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.apache.kafka.common.TopicPartition;
+import org.springframework.kafka.listener.MessageListenerContainer;
+
+/**
+ * The topics an operator paused on this instance. They are paused partition by partition
+ * ({@link MessageListenerContainer#pausePartition}), while the Redis circuit and the dead-letter
+ * brake pause the whole container: the two never undo each other, so the circuit closing does not
+ * resume a topic an operator paused, and an operator's resume does not bypass an open circuit or
+ * an engaged brake. A container pauses only partitions it owns, so {@link #apply} runs again after
+ * every assignment.
+ */
+final class OperatorPauses {
+
+	/** How often a pause is checked for having reached the consumers. */
+	private static final Duration CONFIRM_POLL = Duration.ofMillis(50);
+
+	private final MessageListenerContainer container;
+	private final Set<String> topics = ConcurrentHashMap.newKeySet();
+
+	OperatorPauses(MessageListenerContainer container) {
+		this.container = container;
+	}
+
+	/**
+	 * Pauses the topics and waits, at most {@code wait}, until the consumers have paused every
+	 * owned partition of them: after that no new batch of theirs is delivered (a batch polled before
+	 * may still be being written).
+	 * @return whether every owned partition of them was paused within {@code wait}
+	 */
+	boolean pause(Set<String> paused, Duration wait) throws InterruptedException {
+		topics.addAll(paused);
+		long deadline = System.nanoTime() + wait.toNanos();
+		while (true) {
+			apply();
+			boolean all = container.getAssignedPartitions().stream()
+				.filter(partition -> paused.contains(partition.topic()))
+				.allMatch(container::isPartitionPaused);
+			if (all || System.nanoTime() > deadline) {
+				return all;
+			}
+			Thread.sleep(CONFIRM_POLL.toMillis());
+		}
+	}
+
+	void resume(Set<String> resumed) {
+		topics.removeAll(resumed);
+		for (TopicPartition partition : container.getAssignedPartitions()) {
+			if (resumed.contains(partition.topic())) {
+				container.resumePartition(partition);
+			}
+		}
+	}
+
+	/**
+	 * Requests a pause of every owned partition of a paused topic that is not paused yet (a
+	 * concurrent container knows only its consumers' pauses, not the requests made through it).
+	 */
+	void apply() {
+		if (topics.isEmpty()) {
+			return;
+		}
+		for (TopicPartition partition : container.getAssignedPartitions()) {
+			if (topics.contains(partition.topic()) && !container.isPartitionPaused(partition)) {
+				container.pausePartition(partition);
+			}
+		}
+	}
+
+	boolean paused(String topic) {
+		return topics.contains(topic);
+	}
+
+	Set<String> topics() {
+		return new TreeSet<>(topics);
+	}
+}

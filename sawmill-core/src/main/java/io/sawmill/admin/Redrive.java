@@ -1,0 +1,166 @@
+package io.sawmill.admin;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.springframework.kafka.support.KafkaHeaders;
+
+import io.sawmill.deadletter.KafkaDeadLetterPublisher;
+
+/**
+ * Re-drives a range of a dead-letter topic: each dead letter's key, value and original headers are
+ * produced again to the topic and partition it came from (the DLT headers name them), with
+ * {@link SawmillOperations#REDRIVEN_FROM_HEADER}, so the normal consumer path takes them with all
+ * its guarantees (ordering behind what is already in that partition, commit after Redis, dead
+ * letter again if still failing). Dead letters published without their value cannot be re-driven
+ * from the DLT and are reported as skipped.
+ */
+final class Redrive {
+
+	private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
+
+	private final SawmillOperations operations;
+
+	Redrive(SawmillOperations operations) {
+		this.operations = operations;
+	}
+
+	Map<String, Object> run(String topic, int partition, long from, long to) throws Exception {
+		TopicPartition source = new TopicPartition(topic, partition);
+		List<ConsumerRecord<byte[], byte[]>> deadLetters = read(source, from, to);
+		List<Map<String, Object>> skipped = new ArrayList<>();
+		List<Future<RecordMetadata>> sent = new ArrayList<>();
+		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProperties(),
+				new ByteArraySerializer(), new ByteArraySerializer())) {
+			for (ConsumerRecord<byte[], byte[]> deadLetter : deadLetters) {
+				String why = unredrivable(deadLetter);
+				if (why != null) {
+					Map<String, Object> skip = new LinkedHashMap<>();
+					skip.put("offset", deadLetter.offset());
+					skip.put("reason", why);
+					skipped.add(skip);
+					continue;
+				}
+				sent.add(producer.send(toOriginal(deadLetter, topic + "-" + partition + "@" + deadLetter.offset())));
+			}
+			producer.flush();
+			for (Future<RecordMetadata> send : sent) {
+				send.get(SawmillOperations.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+			}
+		}
+		Map<String, Object> result = new LinkedHashMap<>();
+		result.put("topic", topic);
+		result.put("partition", partition);
+		result.put("from", from);
+		result.put("to", to);
+		result.put("read", deadLetters.size());
+		result.put("redriven", sent.size());
+		result.put("skipped", skipped);
+		return result;
+	}
+
+	/** Why a record cannot be re-driven, or null. */
+	private String unredrivable(ConsumerRecord<byte[], byte[]> deadLetter) {
+		String original = text(deadLetter, KafkaHeaders.DLT_ORIGINAL_TOPIC);
+		if (original == null || deadLetter.headers().lastHeader(KafkaHeaders.DLT_ORIGINAL_PARTITION) == null) {
+			return "not a dead letter: no " + KafkaHeaders.DLT_ORIGINAL_TOPIC + " header";
+		}
+		if (!operations.topics.contains(original)) {
+			return "its original topic " + original + " is not one of this service's topics " + operations.topics;
+		}
+		String dropped = text(deadLetter, KafkaDeadLetterPublisher.VALUE_DROPPED_HEADER);
+		if (dropped != null) {
+			return "dead-lettered without its value (" + dropped + "); its value is still at " + original + "-"
+					+ originalPartition(deadLetter) + "@" + originalOffset(deadLetter) + " in the source topic";
+		}
+		return null;
+	}
+
+	private static ProducerRecord<byte[], byte[]> toOriginal(ConsumerRecord<byte[], byte[]> deadLetter, String from) {
+		RecordHeaders headers = new RecordHeaders();
+		for (Header header : deadLetter.headers()) {
+			String key = header.key();
+			if (!key.startsWith(KafkaHeaders.PREFIX + "dlt-") && !key.startsWith("sawmill-")) {
+				headers.add(header);
+			}
+		}
+		headers.add(SawmillOperations.REDRIVEN_FROM_HEADER, from.getBytes(StandardCharsets.UTF_8));
+		return new ProducerRecord<>(text(deadLetter, KafkaHeaders.DLT_ORIGINAL_TOPIC), originalPartition(deadLetter),
+				deadLetter.key(), deadLetter.value(), headers);
+	}
+
+	/** The records at offsets [from, to) of the partition, or up to its end if that comes first. */
+	private List<ConsumerRecord<byte[], byte[]>> read(TopicPartition partition, long from, long to) {
+		Map<String, Object> properties = new HashMap<>(operations.consumerProperties);
+		properties.remove(ConsumerConfig.GROUP_ID_CONFIG);
+		properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+		properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+		properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1000);
+		properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "sawmill-redrive");
+		List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+		try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
+				new ByteArrayDeserializer())) {
+			List<TopicPartition> assigned = List.of(partition);
+			consumer.assign(assigned);
+			long end = Math.min(to, consumer.endOffsets(assigned, READ_TIMEOUT).get(partition));
+			long start = Math.max(from, consumer.beginningOffsets(assigned, READ_TIMEOUT).get(partition));
+			consumer.seek(partition, start);
+			long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
+			while (consumer.position(partition, READ_TIMEOUT) < end) {
+				if (System.nanoTime() > deadline) {
+					throw new IllegalStateException("could not read " + partition + " from " + start + " to " + end
+							+ " within " + READ_TIMEOUT + "; nothing was re-driven");
+				}
+				for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+					if (record.offset() < end) {
+						records.add(record);
+					}
+				}
+			}
+		}
+		return records;
+	}
+
+	private Map<String, Object> producerProperties() {
+		Map<String, Object> properties = new HashMap<>(operations.producerProperties);
+		properties.put(ProducerConfig.ACKS_CONFIG, "all");
+		properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+		properties.put(ProducerConfig.CLIENT_ID_CONFIG, "sawmill-redrive");
+		properties.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
+		return properties;
+	}
+
+	private static int originalPartition(ConsumerRecord<byte[], byte[]> record) {
+		return ByteBuffer.wrap(record.headers().lastHeader(KafkaHeaders.DLT_ORIGINAL_PARTITION).value()).getInt();
+	}
+
+	private static Object originalOffset(ConsumerRecord<byte[], byte[]> record) {
+		Header offset = record.headers().lastHeader(KafkaHeaders.DLT_ORIGINAL_OFFSET);
+		return offset == null ? "?" : ByteBuffer.wrap(offset.value()).getLong();
+	}
+
+	private static String text(ConsumerRecord<byte[], byte[]> record, String header) {
+		Header found = record.headers().lastHeader(header);
+		return found == null ? null : new String(found.value(), StandardCharsets.UTF_8);
+	}
+}

@@ -1,0 +1,210 @@
+package io.sawmill.admin;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.kafka.listener.MessageListenerContainer;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sawmill.deadletter.DeadLetterBrake;
+import io.sawmill.listener.RedisCircuit;
+
+/**
+ * What an operator sees and does on one instance of the service (the {@code sawmill} Actuator
+ * endpoint's {@code partitions}, {@code pause}, {@code resume} and {@code redrive}):
+ * <ul>
+ * <li>{@link #partitions()}: every partition of the topics, owned here or not, its consumer thread,
+ * lag in records and seconds, whether it is paused and why; the Redis circuit, the brake, dead
+ * letters per topic;</li>
+ * <li>{@link #pause} / {@link #resume}: an operator's pause of a topic, a route's topics or all, on this instance;
+ * independent of the circuit's and the brake's pauses (each must be lifted for records to flow);</li>
+ * <li>{@link #redrive}: a bounded range of a dead-letter topic produced again to the records'
+ * original topic and partition, so the normal path writes them once their cause is fixed.</li>
+ * </ul>
+ * Operator pauses live in memory: they apply to the instance called and end with it.
+ */
+public final class SawmillOperations implements ConsumerRebalanceListener, AutoCloseable {
+
+	/** The header a re-driven record carries: the dead letter it came from, {@code topic-partition@offset}. */
+	public static final String REDRIVEN_FROM_HEADER = "sawmill-redriven-from";
+
+	/** The largest range {@link #redrive} accepts unless configured otherwise. */
+	public static final int DEFAULT_MAX_REDRIVE_RECORDS = 10_000;
+
+	static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+	/** How often operator pauses are re-applied to partitions assigned since (besides after each assignment). */
+	private static final Duration REAPPLY = Duration.ofSeconds(1);
+
+	private static final Logger log = LoggerFactory.getLogger(SawmillOperations.class);
+
+	final MessageListenerContainer container;
+	final Admin admin;
+	final List<String> topics;
+	final String group;
+	final RedisCircuit circuit;
+	final @Nullable DeadLetterBrake brake;
+	final MeterRegistry registry;
+	final Map<String, Object> consumerProperties;
+	final Map<String, Object> producerProperties;
+	final OperatorPauses pauses;
+	private final Map<String, List<String>> routesByName = new java.util.concurrent.ConcurrentHashMap<>();
+	private final int maxRedriveRecords;
+	private final ScheduledExecutorService reapply;
+
+	/**
+	 * @param brake null when the brake is off
+	 * @param consumerProperties the Kafka client properties to read dead letters with (security, bootstrap servers)
+	 * @param producerProperties the Kafka client properties to re-drive them with
+	 * @param maxRedriveRecords the largest range {@link #redrive} accepts
+	 */
+	public SawmillOperations(MessageListenerContainer container, Admin admin, List<String> topics, String group,
+			RedisCircuit circuit, @Nullable DeadLetterBrake brake, MeterRegistry registry,
+			Map<String, Object> consumerProperties, Map<String, Object> producerProperties, int maxRedriveRecords) {
+		if (maxRedriveRecords < 1) {
+			throw new IllegalArgumentException("maxRedriveRecords must be at least 1, but was " + maxRedriveRecords);
+		}
+		this.container = container;
+		this.admin = admin;
+		this.topics = List.copyOf(topics);
+		this.group = group;
+		this.circuit = circuit;
+		this.brake = brake;
+		this.registry = registry;
+		this.consumerProperties = Map.copyOf(consumerProperties);
+		this.producerProperties = Map.copyOf(producerProperties);
+		this.maxRedriveRecords = maxRedriveRecords;
+		this.pauses = new OperatorPauses(container);
+		this.reapply = Executors.newSingleThreadScheduledExecutor(runnable -> {
+			Thread thread = new Thread(runnable, "sawmill-operator-pauses");
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.reapply.scheduleWithFixedDelay(this::reapply, REAPPLY.toMillis(), REAPPLY.toMillis(), TimeUnit.MILLISECONDS);
+	}
+
+	/**
+	 * Lets {@link #pause} and {@link #resume} take a route's name for its topics.
+	 * @param routes route name to the topics it reads
+	 */
+	public SawmillOperations withRoutes(Map<String, List<String>> routes) {
+		routes.forEach((name, routed) -> routed.forEach(topic -> chosen(topic)));
+		this.routesByName.putAll(routes);
+		return this;
+	}
+
+	/** Every partition of the topics with its owner, lag and pauses; the circuit, the brake, dead letters per topic. */
+	public Map<String, Object> partitions() throws Exception {
+		return new PartitionsView(this).read();
+	}
+
+	/**
+	 * Pauses consumption of {@code topic} (every topic when null) on this instance until
+	 * {@link #resume}, and returns once the consumers have paused its partitions (at most
+	 * {@link #TIMEOUT}; {@code confirmed} says whether they did): from then on no new batch of them
+	 * is delivered, though one polled before may still be finishing.
+	 * @throws IllegalArgumentException when it is not one of the service's topics
+	 */
+	public Map<String, Object> pause(@Nullable String topic) throws InterruptedException {
+		Set<String> chosen = chosen(topic);
+		boolean confirmed = pauses.pause(chosen, TIMEOUT);
+		log.warn("Operator paused consumption of {} on this instance{}", chosen,
+				confirmed ? "" : " (not confirmed by every consumer within " + TIMEOUT + ")");
+		Map<String, Object> result = state("paused", chosen);
+		result.put("confirmed", confirmed);
+		return result;
+	}
+
+	/**
+	 * Lifts an operator's pause of {@code topic} (every topic when null); a pause by the Redis
+	 * circuit or the dead-letter brake stays until they lift it.
+	 */
+	public Map<String, Object> resume(@Nullable String topic) {
+		Set<String> chosen = chosen(topic);
+		pauses.resume(chosen);
+		log.warn("Operator resumed consumption of {} on this instance", chosen);
+		return state("resumed", chosen);
+	}
+
+	/**
+	 * Re-drives the dead letters at offsets {@code [from, to)} of {@code topic}-{@code partition}.
+	 * @return what was read, re-driven and skipped (with why)
+	 * @throws IllegalArgumentException for a range that is empty, negative or larger than the maximum
+	 */
+	public Map<String, Object> redrive(String topic, int partition, long from, long to) throws Exception {
+		if (topic == null || topic.isBlank() || partition < 0 || from < 0 || to <= from) {
+			throw new IllegalArgumentException("redrive needs a topic, a partition >= 0 and offsets 0 <= from < to, but was "
+					+ "topic=" + topic + " partition=" + partition + " from=" + from + " to=" + to);
+		}
+		if (to - from > maxRedriveRecords) {
+			throw new IllegalArgumentException("redrive range " + from + ".." + to + " is " + (to - from)
+					+ " records, more than the maximum of " + maxRedriveRecords
+					+ " (sawmill.dead-letter.max-redrive-records): re-drive it in smaller ranges");
+		}
+		Map<String, Object> result = new Redrive(this).run(topic, partition, from, to);
+		log.warn("Operator re-drove dead letters {}-{} [{}, {}): {} re-driven, {} skipped", topic, partition, from, to,
+				result.get("redriven"), ((List<?>) result.get("skipped")).size());
+		return result;
+	}
+
+	private Set<String> chosen(@Nullable String topic) {
+		if (topic == null || topic.isBlank()) {
+			return Set.copyOf(topics);
+		}
+		if (topics.contains(topic)) {
+			return Set.of(topic);
+		}
+		if (routesByName.containsKey(topic)) {
+			return Set.copyOf(routesByName.get(topic));
+		}
+		throw new IllegalArgumentException("topic must be one of " + topics
+				+ (routesByName.isEmpty() ? "" : " or a route of " + new java.util.TreeSet<>(routesByName.keySet()))
+				+ ", but was '" + topic + "'");
+	}
+
+	private Map<String, Object> state(String done, Set<String> chosen) {
+		Map<String, Object> result = new LinkedHashMap<>();
+		result.put(done, new java.util.TreeSet<>(chosen));
+		result.put("operatorPaused", pauses.topics());
+		result.put("circuit", circuit.state().name());
+		result.put("brakeEngaged", brake != null && brake.engaged().isPresent());
+		return result;
+	}
+
+	private void reapply() {
+		try {
+			pauses.apply();
+		}
+		catch (RuntimeException ex) {
+			log.warn("Could not re-apply operator pauses: {}", ex.toString());
+		}
+	}
+
+	@Override
+	public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+		// not on the consumer thread: the container's pause takes a lock its stop holds while waiting for that thread
+		reapply.execute(this::reapply);
+	}
+
+	@Override
+	public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+	}
+
+	@Override
+	public void close() {
+		reapply.shutdownNow();
+	}
+}

@@ -1,0 +1,46 @@
+package io.sawmill.autoconfigure;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationListener;
+
+import io.sawmill.doctor.Doctor;
+import io.sawmill.doctor.DoctorReport;
+import io.sawmill.doctor.Finding;
+
+/**
+ * The doctor's report, condensed, once the application is ready: one INFO line per finding that is
+ * not OK and one summary line. Runs on a thread of its own so that readiness does not wait for it.
+ */
+final class DoctorStartupLog implements ApplicationListener<ApplicationReadyEvent> {
+
+	private static final Logger log = LoggerFactory.getLogger(Doctor.class);
+
+	private final Doctor doctor;
+
+	DoctorStartupLog(Doctor doctor) {
+		this.doctor = doctor;
+	}
+
+	@Override
+	public void onApplicationEvent(ApplicationReadyEvent event) {
+		Thread thread = new Thread(this::logReport, "sawmill-doctor-startup");
+		thread.setDaemon(true);
+		thread.start();
+	}
+
+	void logReport() {
+		try {
+			DoctorReport report = doctor.examine();
+			for (Finding finding : report.problems()) {
+				log.info("Sawmill doctor {}", finding.oneLine());
+			}
+			log.info("Sawmill doctor: {} ({}); the full report: GET /actuator/sawmill or java -jar sawmill-app.jar doctor",
+					report.verdict(), report.summary());
+		}
+		catch (RuntimeException ex) {
+			log.warn("Sawmill doctor could not examine this host: {}", ex.toString());
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package io.sawmill.autoconfigure;
+
+import java.time.Duration;
+
+import io.sawmill.doctor.DoctorConfig;
+
+/** The doctor (docs/operations.md#doctor-findings): the report at start-up, at /actuator/sawmill and from the doctor command. */
+public class SawmillDoctorProperties {
+
+	/** Whether the doctor runs: its start-up log lines and the sawmill endpoint's report. */
+	private boolean enabled = true;
+
+	/** Whether start-up logs one INFO line per finding that is not OK, and a summary line. */
+	private boolean startupLog = true;
+
+	/** This pod's zone, e.g. eu-west-1a (the chart sets SAWMILL_DOCTOR_ZONE with rackAwareness.enabled). */
+	private String zone;
+
+	/** The zone of the Redis master(s); overrides redis-zone-pattern. */
+	private String redisZone;
+
+	/** A regular expression whose first group is the zone in a Redis master's host name, e.g. 'redis-([a-z0-9-]+)\.' . */
+	private String redisZonePattern;
+
+	/** Instances of the service consuming the topics (the chart sets SAWMILL_DOCTOR_REPLICAS when autoscaling is off). */
+	private Integer replicas;
+
+	/** The directory under which proc/ and sys/ are read; '/' except in tests. */
+	private String hostRoot = DoctorConfig.DEFAULT_HOST_ROOT.toString();
+
+	/** PINGs to each Redis master per examination; the finding reports their median. */
+	private int pings = DoctorConfig.DEFAULT_PINGS;
+
+	/** How long the Redis and the Kafka part of an examination may take each. */
+	private Duration timeout = DoctorConfig.DEFAULT_TIMEOUT;
+
+	public boolean isEnabled() {
+		return enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public boolean isStartupLog() {
+		return startupLog;
+	}
+
+	public void setStartupLog(boolean startupLog) {
+		this.startupLog = startupLog;
+	}
+
+	public String getZone() {
+		return zone;
+	}
+
+	public void setZone(String zone) {
+		this.zone = zone;
+	}
+
+	public String getRedisZone() {
+		return redisZone;
+	}
+
+	public void setRedisZone(String redisZone) {
+		this.redisZone = redisZone;
+	}
+
+	public String getRedisZonePattern() {
+		return redisZonePattern;
+	}
+
+	public void setRedisZonePattern(String redisZonePattern) {
+		this.redisZonePattern = redisZonePattern;
+	}
+
+	public Integer getReplicas() {
+		return replicas;
+	}
+
+	public void setReplicas(Integer replicas) {
+		this.replicas = replicas;
+	}
+
+	public String getHostRoot() {
+		return hostRoot;
+	}
+
+	public void setHostRoot(String hostRoot) {
+		this.hostRoot = hostRoot;
+	}
+
+	public int getPings() {
+		return pings;
+	}
+
+	public void setPings(int pings) {
+		this.pings = pings;
+	}
+
+	public Duration getTimeout() {
+		return timeout;
+	}
+
+	public void setTimeout(Duration timeout) {
+		this.timeout = timeout;
+	}
+}

@@ -1,0 +1,110 @@
+package io.sawmill.autoconfigure;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+
+import org.jspecify.annotations.Nullable;
+
+import io.sawmill.admin.SawmillOperations;
+import io.sawmill.deadletter.DeadLetterBrake;
+import io.sawmill.doctor.Doctor;
+import io.sawmill.doctor.DoctorReport;
+import io.sawmill.health.DeadLetterBrakeHealth;
+
+/**
+ * Sawmill's Actuator endpoint. The dead-letter brake: {@code GET /actuator/sawmill/brake} shows it,
+ * {@code POST /actuator/sawmill/brake} with {@code {"action":"release"}} releases it. Like every
+ * endpoint it is reachable over HTTP (or JMX) only where the operator exposes it
+ * ({@code management.endpoints.web.exposure.include=sawmill}), and should be secured as Boot's own
+ * write operations are; with the brake off, {@code brake} answers 404. {@code GET /actuator/sawmill}
+ * is the doctor's report when the doctor is on (the same operation as {@link DoctorEndpoint}'s, which
+ * stands in where the data path is off).
+ * <p>
+ * The operator's operations ({@link SawmillOperations}, docs/operations.md#admin-operations):
+ * {@code GET /actuator/sawmill/partitions}; {@code POST /actuator/sawmill/pause} and
+ * {@code /resume} with {@code {"topic":"orders"}} (every topic without one);
+ * {@code POST /actuator/sawmill/redrive} with {@code {"topic":"orders.DLT","partition":0,"from":100,"to":200}}.
+ */
+@Endpoint(id = "sawmill")
+final class SawmillEndpoint {
+
+	static final String BRAKE = "brake";
+
+	static final String PARTITIONS = "partitions";
+
+	private final @Nullable DeadLetterBrake brake;
+
+	private final @Nullable Doctor doctor;
+
+	private final @Nullable SawmillOperations operations;
+
+	SawmillEndpoint(DeadLetterBrake brake) {
+		this(brake, null, null);
+	}
+
+	/**
+	 * @param brake null when the dead-letter brake is off
+	 * @param doctor null when the doctor is off
+	 * @param operations null where there is no listener container (its operations answer 404)
+	 */
+	SawmillEndpoint(@Nullable DeadLetterBrake brake, @Nullable Doctor doctor, @Nullable SawmillOperations operations) {
+		this.brake = brake;
+		this.doctor = doctor;
+		this.operations = operations;
+	}
+
+	/** The doctor's report, measured afresh; null (404) when the doctor is off. */
+	@ReadOperation
+	public DoctorReport report() {
+		return doctor == null ? null : doctor.examine();
+	}
+
+	/**
+	 * {@code brake}: the brake's state, as its health contribution reports it; {@code partitions}:
+	 * {@link SawmillOperations#partitions()}; null (404) for anything else.
+	 */
+	@ReadOperation
+	public Map<String, Object> read(@Selector String part) throws Exception {
+		if (PARTITIONS.equals(part) && operations != null) {
+			return operations.partitions();
+		}
+		if (!BRAKE.equals(part) || brake == null) {
+			return null;
+		}
+		return new DeadLetterBrakeHealth(brake).check().details();
+	}
+
+	/**
+	 * {@code brake} with {@code action=release}: consumption resumes, the refused batches are polled
+	 * again; returns what was released ({@code released: false} when the brake was not engaged).
+	 * {@code pause}, {@code resume} (optional {@code topic}) and {@code redrive} ({@code topic},
+	 * {@code partition}, {@code from}, {@code to}): see {@link SawmillOperations}. A bad argument
+	 * answers 400 with what to change.
+	 */
+	@WriteOperation
+	public Map<String, Object> act(@Selector String part, @Nullable String action, @Nullable String topic,
+			@Nullable Integer partition, @Nullable Long from, @Nullable Long to) throws Exception {
+		if (operations != null && SawmillEndpointOperations.handles(part)) {
+			return SawmillEndpointOperations.act(operations, part, topic, partition, from, to);
+		}
+		if (!BRAKE.equals(part) || brake == null) {
+			return null;
+		}
+		if (!"release".equals(action)) {
+			throw new InvalidEndpointRequestException("Unknown action '" + action + "' on the dead-letter brake",
+					"action must be 'release', but was '" + action + "'");
+		}
+		Map<String, Object> result = new LinkedHashMap<>();
+		brake.release().ifPresentOrElse(trip -> {
+			result.put("released", true);
+			result.put("was", trip.describe());
+		}, () -> result.put("released", false));
+		return result;
+	}
+}

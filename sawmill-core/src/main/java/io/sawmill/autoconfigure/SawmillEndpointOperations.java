@@ -1,0 +1,42 @@
+package io.sawmill.autoconfigure;
+
+import java.util.Map;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+
+import io.sawmill.admin.SawmillOperations;
+
+/** The {@code sawmill} endpoint's write operations on {@link SawmillOperations}: arguments checked, bad ones a 400. */
+final class SawmillEndpointOperations {
+
+	private static final Set<String> PARTS = Set.of("pause", "resume", "redrive");
+
+	private SawmillEndpointOperations() {
+	}
+
+	static boolean handles(String part) {
+		return PARTS.contains(part);
+	}
+
+	static Map<String, Object> act(SawmillOperations operations, String part, @Nullable String topic,
+			@Nullable Integer partition, @Nullable Long from, @Nullable Long to) throws Exception {
+		try {
+			return switch (part) {
+				case "pause" -> operations.pause(topic);
+				case "resume" -> operations.resume(topic);
+				default -> {
+					if (topic == null || partition == null || from == null || to == null) {
+						throw new IllegalArgumentException("redrive needs topic, partition, from and to (offsets, to "
+								+ "exclusive), e.g. {\"topic\":\"orders.DLT\",\"partition\":0,\"from\":100,\"to\":200}");
+					}
+					yield operations.redrive(topic, partition, from, to);
+				}
+			};
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage());
+		}
+	}
+}

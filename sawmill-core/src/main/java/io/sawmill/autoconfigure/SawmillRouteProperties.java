@@ -1,0 +1,220 @@
+package io.sawmill.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.sawmill.mapping.route.HashUpdate;
+import io.sawmill.mapping.route.ListEnd;
+import io.sawmill.mapping.route.NullFields;
+import io.sawmill.mapping.route.RedisType;
+import io.sawmill.mapping.route.ValueFormat;
+
+/**
+ * One entry of {@code sawmill.routes}: a mapping ({@code key-template}, {@code key-encoding}, {@code fields},
+ * {@code ttl}, as in {@code sawmill.mapping}) with its topics, Redis type and value format (docs/mapping.md).
+ */
+public class SawmillRouteProperties extends SawmillProperties.Mapping {
+
+	/** The route's name, used in log lines and errors. */
+	private String name;
+
+	/** The topics this route reads; a topic belongs to one route. */
+	private List<String> topics = new ArrayList<>();
+
+	/**
+	 * A Java regular expression the whole topic name must match, instead of topics: the route reads
+	 * every topic it matches, also ones created later. Needs dead-letter-topic while dead letters are on.
+	 */
+	private String topicPattern;
+
+	/** The Redis type written: HASH, STRING, SORTED_SET, SET, LIST, STREAM or DELETE. */
+	private RedisType type = RedisType.HASH;
+
+	/** Value field holding a record's TTL in seconds. */
+	private String ttlField;
+
+	/** Kafka header holding a record's TTL in seconds. */
+	private String ttlHeader;
+
+	/** What a JSON null does to a HASH field: SKIP (keeps it) or DELETE (HDEL). */
+	private NullFields nullFields = NullFields.SKIP;
+
+	/** How a HASH is updated: MERGE (HSET) or REPLACE (atomically becomes exactly the record's fields). */
+	private HashUpdate hashUpdate = HashUpdate.MERGE;
+
+	/** The field STRING and LIST write; unset writes the whole value. */
+	private String valueField;
+
+	/** The value field holding a SORTED_SET member's score. */
+	private String scoreField;
+
+	/** The member of a SET or SORTED_SET, in key-template syntax, e.g. '{@key}'. */
+	private String member;
+
+	/** Where LIST pushes: LEFT (LPUSH, newest first) or RIGHT (RPUSH). */
+	private ListEnd listEnd = ListEnd.LEFT;
+
+	/** Cap of a LIST (LTRIM) or STREAM (XADD MAXLEN ~); 0 means none. */
+	private long maxLength = 0;
+
+	/** How values are read: JSON, STRING, AVRO or DESERIALIZER. */
+	private ValueFormat valueFormat = ValueFormat.JSON;
+
+	/** The Avro schema (JSON) of AVRO values. */
+	private String avroSchema;
+
+	/** The Kafka Deserializer class of DESERIALIZER values. */
+	private String valueDeserializer;
+
+	/** Properties passed to the value deserializer's configure(), e.g. schema.registry.url. */
+	private Map<String, String> valueDeserializerProperties = new LinkedHashMap<>();
+
+	/** This route's dead-letter topic; unset uses '<source topic>' + sawmill.dead-letter.topic-suffix. */
+	private String deadLetterTopic;
+
+	public String getName() {
+		return name;
+	}
+
+	public void setName(String name) {
+		this.name = name;
+	}
+
+	public String getTopicPattern() {
+		return topicPattern;
+	}
+
+	public void setTopicPattern(String topicPattern) {
+		this.topicPattern = topicPattern;
+	}
+
+	public List<String> getTopics() {
+		return topics;
+	}
+
+	public void setTopics(List<String> topics) {
+		this.topics = topics;
+	}
+
+	public RedisType getType() {
+		return type;
+	}
+
+	public void setType(RedisType type) {
+		this.type = type;
+	}
+
+	public String getTtlField() {
+		return ttlField;
+	}
+
+	public void setTtlField(String ttlField) {
+		this.ttlField = ttlField;
+	}
+
+	public String getTtlHeader() {
+		return ttlHeader;
+	}
+
+	public void setTtlHeader(String ttlHeader) {
+		this.ttlHeader = ttlHeader;
+	}
+
+	public NullFields getNullFields() {
+		return nullFields;
+	}
+
+	public void setNullFields(NullFields nullFields) {
+		this.nullFields = nullFields;
+	}
+
+	public HashUpdate getHashUpdate() {
+		return hashUpdate;
+	}
+
+	public void setHashUpdate(HashUpdate hashUpdate) {
+		this.hashUpdate = hashUpdate;
+	}
+
+	public String getValueField() {
+		return valueField;
+	}
+
+	public void setValueField(String valueField) {
+		this.valueField = valueField;
+	}
+
+	public String getScoreField() {
+		return scoreField;
+	}
+
+	public void setScoreField(String scoreField) {
+		this.scoreField = scoreField;
+	}
+
+	public String getMember() {
+		return member;
+	}
+
+	public void setMember(String member) {
+		this.member = member;
+	}
+
+	public ListEnd getListEnd() {
+		return listEnd;
+	}
+
+	public void setListEnd(ListEnd listEnd) {
+		this.listEnd = listEnd;
+	}
+
+	public long getMaxLength() {
+		return maxLength;
+	}
+
+	public void setMaxLength(long maxLength) {
+		this.maxLength = maxLength;
+	}
+
+	public ValueFormat getValueFormat() {
+		return valueFormat;
+	}
+
+	public void setValueFormat(ValueFormat valueFormat) {
+		this.valueFormat = valueFormat;
+	}
+
+	public String getAvroSchema() {
+		return avroSchema;
+	}
+
+	public void setAvroSchema(String avroSchema) {
+		this.avroSchema = avroSchema;
+	}
+
+	public String getValueDeserializer() {
+		return valueDeserializer;
+	}
+
+	public void setValueDeserializer(String valueDeserializer) {
+		this.valueDeserializer = valueDeserializer;
+	}
+
+	public Map<String, String> getValueDeserializerProperties() {
+		return valueDeserializerProperties;
+	}
+
+	public void setValueDeserializerProperties(Map<String, String> valueDeserializerProperties) {
+		this.valueDeserializerProperties = valueDeserializerProperties;
+	}
+
+	public String getDeadLetterTopic() {
+		return deadLetterTopic;
+	}
+
+	public void setDeadLetterTopic(String deadLetterTopic) {
+		this.deadLetterTopic = deadLetterTopic;
+	}
+}

@@ -1,0 +1,180 @@
+package io.sawmill.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeMap;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.core.Ordered;
+import org.springframework.core.PriorityOrdered;
+import org.springframework.core.annotation.MergedAnnotation;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+/**
+ * Fails start-up on a {@code sawmill.*} property that nothing binds, naming the nearest valid name:
+ * a typo such as {@code sawmill.bach-size} would otherwise leave the default in force without a
+ * word. Valid names are those of {@link SawmillProperties} and of any other
+ * {@code @ConfigurationProperties} bean whose prefix starts with {@code sawmill}, in any relaxed
+ * form Boot binds ({@code sawmill.batchSize}, {@code SAWMILL_BATCH_SIZE}, {@code sawmill.topics[0]}).
+ * Runs as a bean factory post-processor, before any bean is created or anything connects.
+ * <p>
+ * An unknown name that comes from an environment variable is logged as a WARN instead: Kubernetes
+ * gives every pod a {@code <SERVICE>_SERVICE_HOST}, {@code <SERVICE>_PORT}, … variable per Service in
+ * its namespace, so a Service named {@code sawmill} (the chart's default release name) would
+ * otherwise stop every pod from starting.
+ */
+final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, EnvironmentAware, PriorityOrdered {
+
+	private static final Logger log = LoggerFactory.getLogger(UnknownPropertiesCheck.class);
+
+	private static final String PREFIX = "sawmill";
+
+	private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of(PREFIX);
+
+	private Environment environment;
+
+	@Override
+	public void setEnvironment(Environment environment) {
+		this.environment = environment;
+	}
+
+	@Override
+	public int getOrder() {
+		return Ordered.LOWEST_PRECEDENCE;
+	}
+
+	@Override
+	public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
+		SawmillPropertyNames names = new SawmillPropertyNames().with(PREFIX, SawmillProperties.class);
+		for (String bean : beanFactory.getBeanDefinitionNames()) {
+			Class<?> type = beanFactory.getType(bean, false);
+			if (type != null && type != SawmillProperties.class) {
+				MergedAnnotation<ConfigurationProperties> properties = MergedAnnotations.from(type)
+					.get(ConfigurationProperties.class);
+				String prefix = properties.isPresent() ? properties.getString("prefix") : "";
+				if (!prefix.isEmpty() && ROOT.isAncestorOf(ConfigurationPropertyName.of(prefix))) {
+					names.with(prefix, type);
+				}
+			}
+		}
+		check(environment, names);
+	}
+
+	/**
+	 * Throws a {@link SawmillConfigurationException} listing every unknown {@code sawmill.*} name set
+	 * outside the environment variables; logs one WARN per unknown environment variable.
+	 */
+	static void check(Environment environment, SawmillPropertyNames names) {
+		TreeMap<String, String> unknown = new TreeMap<>();
+		TreeMap<String, String> unknownVariables = new TreeMap<>();
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+			if (!(source instanceof IterableConfigurationPropertySource iterable)) {
+				continue;
+			}
+			boolean environmentVariables = isEnvironmentVariables(source.getUnderlyingSource());
+			TreeMap<String, String> into = environmentVariables ? unknownVariables : unknown;
+			iterable.filter(ROOT::isAncestorOf)
+				.stream()
+				.filter(name -> !names.isKnown(name, environmentVariables))
+				.forEach(name -> into.putIfAbsent(name.toString(), describe(source.getConfigurationProperty(name))));
+		}
+		unknownVariables.forEach((name, origin) -> log.warn("{}; an environment variable, so it does not stop start-up "
+				+ "(Kubernetes sets <SERVICE>_* variables for every Service)", problem(name, origin, names.names())));
+		if (!unknown.isEmpty()) {
+			List<String> problems = new ArrayList<>();
+			unknown.forEach((name, origin) -> problems.add(problem(name, origin, names.names())));
+			throw new SawmillConfigurationException(String.join("\n", problems),
+					"Correct or remove the propert" + (problems.size() == 1 ? "y" : "ies")
+							+ ". Every sawmill.* property is listed, with its default, in the README's configuration "
+							+ "section and in your IDE's completion (META-INF/spring-configuration-metadata.json).");
+		}
+	}
+
+	/** Boot reads a source as environment variables only under these names (SpringConfigurationPropertySource). */
+	private static boolean isEnvironmentVariables(Object source) {
+		return source instanceof SystemEnvironmentPropertySource environment
+				&& (environment.getName().equals(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME) || environment
+					.getName()
+					.endsWith("-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME));
+	}
+
+	private static String describe(ConfigurationProperty property) {
+		return (property != null && property.getOrigin() != null) ? " (" + property.getOrigin() + ")" : "";
+	}
+
+	private static String problem(String name, String origin, List<String> valid) {
+		String nearest = NearestName.of(name, valid);
+		return "Unknown property " + name
+				+ ((nearest != null) ? "; did you mean " + nearest + "?" : "; no sawmill property has a similar name.")
+				+ origin;
+	}
+
+	/** The valid name closest to a misspelt one by edit distance, compared without dashes or case. */
+	static final class NearestName {
+
+		private NearestName() {
+		}
+
+		static String of(String name, List<String> valid) {
+			String target = comparable(name);
+			String best = null;
+			int bestDistance = Integer.MAX_VALUE;
+			for (String candidate : valid) {
+				int distance = distance(target, comparable(candidate));
+				if (distance < bestDistance) {
+					best = candidate;
+					bestDistance = distance;
+				}
+			}
+			int lastElement = target.length() - target.lastIndexOf('.') - 1;
+			return (bestDistance <= Math.max(2, lastElement / 3)) ? best : null;
+		}
+
+		/** Indices dropped, dashes and case ignored: how Boot compares names. */
+		private static String comparable(String name) {
+			ConfigurationPropertyName parsed = ConfigurationPropertyName.adapt(name, '.');
+			StringBuilder out = new StringBuilder();
+			for (int i = 0; i < parsed.getNumberOfElements(); i++) {
+				if (!parsed.isNumericIndex(i)) {
+					out.append(out.length() > 0 ? "." : "").append(parsed.getElement(i, Form.UNIFORM));
+				}
+			}
+			return out.toString().toLowerCase(Locale.ROOT);
+		}
+
+		/** Levenshtein distance. */
+		static int distance(String a, String b) {
+			int[] previous = new int[b.length() + 1];
+			int[] current = new int[b.length() + 1];
+			for (int j = 0; j <= b.length(); j++) {
+				previous[j] = j;
+			}
+			for (int i = 1; i <= a.length(); i++) {
+				current[0] = i;
+				for (int j = 1; j <= b.length(); j++) {
+					int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+					current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+				}
+				int[] swap = previous;
+				previous = current;
+				current = swap;
+			}
+			return previous[b.length()];
+		}
+	}
+}

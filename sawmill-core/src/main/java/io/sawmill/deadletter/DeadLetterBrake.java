@@ -1,0 +1,170 @@
+package io.sawmill.deadletter;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.sawmill.metrics.RecordOutcome;
+
+/**
+ * Stops Sawmill from draining a topic into its dead-letter topic. When too many recent records
+ * are dead-lettered ({@link DeadLetterBrakeConfig}: a share of a partition's last records, or a
+ * number per minute), the brake engages: the batch that tripped it is neither published nor
+ * committed, every later batch is refused too, and the {@link #onEngaged} actions run (Sawmill
+ * pauses its listener containers). It stays engaged until an operator {@link #release releases} it.
+ * <p>
+ * The rules are checked <em>before</em> the dead letters are handed on, so that a batch that
+ * breaks them leaves nothing in the dead-letter topic and nothing committed: at most
+ * {@link DeadLetterBrakeConfig#deadLettersToTrip()} − 1 dead letters of one partition are
+ * published before the brake engages. Its state lives in memory only: a restarted instance
+ * starts with an empty window and, if the cause persists, engages again after the same bound.
+ * <p>
+ * Thread-safe: listener threads publish through {@link #guard guarded} publishers concurrently.
+ */
+public final class DeadLetterBrake {
+
+	private static final Logger log = LoggerFactory.getLogger(DeadLetterBrake.class);
+
+	private final DeadLetterBrakeConfig config;
+	private final Clock clock;
+	private final DeadLetterWindow window;
+	private final List<Runnable> onEngaged = new CopyOnWriteArrayList<>();
+	private final List<Runnable> onReleased = new CopyOnWriteArrayList<>();
+	private volatile Trip trip;
+
+	/**
+	 * Why the brake engaged.
+	 * @param topic the source topic of the dead letter that tripped it
+	 * @param partition its partition
+	 * @param offset its offset
+	 * @param reason why that record could not be written
+	 * @param rule the rule it broke, with the configured limit
+	 * @param at when
+	 */
+	public record Trip(String topic, int partition, long offset, String reason, String rule, Instant at) {
+
+		/** One line for logs, health and exceptions. */
+		public String describe() {
+			return rule + "; last: " + topic + "-" + partition + "@" + offset + ": " + reason;
+		}
+	}
+
+	private DeadLetterBrake(DeadLetterBrakeConfig config, Clock clock) {
+		this.config = config;
+		this.clock = clock;
+		this.window = new DeadLetterWindow(config);
+	}
+
+	public static DeadLetterBrake of(DeadLetterBrakeConfig config, Clock clock) {
+		return new DeadLetterBrake(config, clock);
+	}
+
+	/** A publisher that hands dead letters to {@code delegate} only while the brake is released. */
+	public DeadLetterPublisher guard(DeadLetterPublisher delegate) {
+		return new Guarded(delegate);
+	}
+
+	/**
+	 * Runs {@code action} when the brake engages and again at each refused batch (so a container
+	 * that something else resumed is paused again): it must be idempotent and must not block.
+	 */
+	public void onEngaged(Runnable action) {
+		onEngaged.add(action);
+	}
+
+	/** Runs {@code action} when an engaged brake is released. */
+	public void onReleased(Runnable action) {
+		onReleased.add(action);
+	}
+
+	/** Why the brake is engaged, or empty while it is released. */
+	public Optional<Trip> engaged() {
+		return Optional.ofNullable(trip);
+	}
+
+	public DeadLetterBrakeConfig config() {
+		return config;
+	}
+
+	/**
+	 * Releases the brake: the windows start empty, the {@link #onReleased} actions run (Sawmill
+	 * resumes its containers) and the refused batches are polled again. If their records still
+	 * fail, the brake engages again after the same bound.
+	 * @return the trip released, or empty if the brake was not engaged
+	 */
+	public Optional<Trip> release() {
+		Trip released;
+		synchronized (this) {
+			released = trip;
+			window.clear();
+			trip = null;
+		}
+		if (released != null) {
+			log.warn("Dead-letter brake released by an operator (it engaged at {}: {}); consumption resumes",
+					released.at(), released.describe());
+			onReleased.forEach(Runnable::run);
+		}
+		return Optional.ofNullable(released);
+	}
+
+	/**
+	 * @throws DeadLetterBrakeEngagedException when the brake is engaged, or these dead letters
+	 *     engage it
+	 */
+	void check(List<DeadLetter> deadLetters) {
+		Trip engaged = trip;
+		if (engaged == null && !deadLetters.isEmpty()) {
+			synchronized (this) {
+				engaged = trip;
+				if (engaged == null) {
+					DeadLetterWindow.Breach breach = window.add(deadLetters, clock.millis());
+					if (breach != null) {
+						engaged = engage(breach);
+					}
+				}
+			}
+		}
+		if (engaged != null) {
+			onEngaged.forEach(Runnable::run);
+			throw new DeadLetterBrakeEngagedException("dead-letter brake engaged, batch not committed until an operator "
+					+ "releases it: " + engaged.describe());
+		}
+	}
+
+	private Trip engage(DeadLetterWindow.Breach breach) {
+		DeadLetter deadLetter = breach.deadLetter();
+		Trip engaged = new Trip(deadLetter.record().topic(), deadLetter.record().partition(), deadLetter.record().offset(),
+				deadLetter.reason(), breach.rule(), clock.instant());
+		trip = engaged;
+		log.error("Dead-letter brake engaged: {}. Consumption is paused and nothing more is committed or dead-lettered "
+				+ "until an operator releases it (POST /actuator/sawmill/brake {\"action\":\"release\"}, "
+				+ "docs/operations.md#dead-letter-brake).", engaged.describe());
+		return engaged;
+	}
+
+	/** The brake in front of a publisher. */
+	private final class Guarded implements DeadLetterPublisher {
+
+		private final DeadLetterPublisher delegate;
+
+		Guarded(DeadLetterPublisher delegate) {
+			this.delegate = delegate;
+		}
+
+		@Override
+		public void publish(List<DeadLetter> deadLetters) {
+			check(deadLetters);
+			delegate.publish(deadLetters);
+		}
+
+		@Override
+		public RecordOutcome outcome() {
+			return delegate.outcome();
+		}
+	}
+}

@@ -1,0 +1,101 @@
+package io.sawmill.listener;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import io.sawmill.deadletter.DeadLetter;
+import io.sawmill.mapping.RedisWrite;
+import io.sawmill.redis.FailureClass;
+import io.sawmill.redis.PipelineResult;
+
+/**
+ * What one round trip did to each record sent, computed once from its replies by {@link #of}, a pure
+ * function. A record whose writes all succeeded is done. A record with a {@link FailureClass#PERMANENT}
+ * failure and no transient one is a dead letter. A record with a {@link FailureClass#TRANSIENT}
+ * failure is to be sent again, together with every later record of the round trip that writes one
+ * of its keys, so that per key the writes stay in offset order.
+ * <p>
+ * The pipeline retries by it and the circuit breaker counts a round trip with transient failures
+ * as failed by it.
+ *
+ * @param retry the records to send again, in their original order
+ * @param permanent the records Redis rejected, as dead letters
+ * @param result the round trip's replies
+ */
+record Outcomes(List<MappedRecord> retry, List<DeadLetter> permanent, PipelineResult result) {
+
+	/**
+	 * @param records the records sent, in order
+	 * @param result the replies to their writes, flattened in the same order
+	 */
+	static Outcomes of(List<MappedRecord> records, PipelineResult result) {
+		if (result.succeeded()) {
+			return new Outcomes(List.of(), List.of(), result);
+		}
+		int[] owner = owners(records);
+		Throwable[] transientCause = new Throwable[records.size()];
+		Throwable[] permanentCause = new Throwable[records.size()];
+		for (PipelineResult.Failure failure : result.failures()) {
+			int r = owner[failure.index()];
+			Throwable[] causes = FailureClass.of(failure.cause()) == FailureClass.TRANSIENT ? transientCause
+					: permanentCause;
+			if (causes[r] == null) {
+				causes[r] = failure.cause();
+			}
+		}
+		List<MappedRecord> retry = new ArrayList<>(0);
+		List<DeadLetter> permanent = new ArrayList<>(0);
+		Set<ByteBuffer> retriedKeys = new HashSet<>();
+		for (int r = 0; r < records.size(); r++) {
+			MappedRecord record = records.get(r);
+			boolean sharesRetriedKey = !retriedKeys.isEmpty() && writesAnyOf(record, retriedKeys);
+			if (transientCause[r] != null || sharesRetriedKey) {
+				retry.add(record);
+				record.writes().forEach(write -> retriedKeys.add(ByteBuffer.wrap(write.key())));
+			}
+			else if (permanentCause[r] != null) {
+				permanent.add(new DeadLetter(record.record(), "Redis rejected a write: " + permanentCause[r].getMessage(),
+						permanentCause[r]));
+			}
+		}
+		return new Outcomes(retry, permanent, result);
+	}
+
+	/** Whether some record must be sent again. */
+	boolean hasTransientFailures() {
+		return !retry.isEmpty();
+	}
+
+	/** The writes of {@code records} in order, as one round trip sends them. */
+	static List<RedisWrite> writes(List<MappedRecord> records) {
+		List<RedisWrite> writes = new ArrayList<>(records.size() * 2);
+		for (MappedRecord record : records) {
+			writes.addAll(record.writes());
+		}
+		return writes;
+	}
+
+	/** For each write of the round trip, the index of the record it belongs to. */
+	private static int[] owners(List<MappedRecord> records) {
+		int[] owner = new int[records.stream().mapToInt(r -> r.writes().size()).sum()];
+		int w = 0;
+		for (int r = 0; r < records.size(); r++) {
+			for (int i = 0; i < records.get(r).writes().size(); i++) {
+				owner[w++] = r;
+			}
+		}
+		return owner;
+	}
+
+	private static boolean writesAnyOf(MappedRecord record, Set<ByteBuffer> keys) {
+		for (RedisWrite write : record.writes()) {
+			if (keys.contains(ByteBuffer.wrap(write.key()))) {
+				return true;
+			}
+		}
+		return false;
+	}
+}

@@ -1,0 +1,96 @@
+package io.sawmill.redis.internal;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelPromise;
+import io.sawmill.mapping.RedisWrite;
+import io.sawmill.redis.PipelineConfig;
+import io.sawmill.redis.PipelineResult;
+import io.sawmill.redis.RedisBatchWriter.Sent;
+
+/**
+ * Sends a batch on a standalone (or Sentinel-managed) connection: each chunk is written to the
+ * connection's channel as one message of {@link ReplySlot}s, encoded up front by {@link RespEncoder}.
+ * Lettuce's command handler puts a chunk's commands on its reply stack in order and encodes them into
+ * one buffer: one event loop task, one buffer and one flush per chunk, one small object per command.
+ * <p>
+ * Shared by the writing threads; each batch's state is its own.
+ */
+final class ChannelSend {
+
+	/** A chunk's array starts no larger than this and grows as its commands need. */
+	private static final int MAX_INITIAL_CHUNK_BYTES = 64 << 20;
+
+	private final PipelineConfig config;
+
+	/**
+	 * The average encoded size of the last batch's commands, to size the next chunk's array so it
+	 * rarely grows. Shared by the threads without locking: a stale value only costs a regrowth.
+	 */
+	private volatile int bytesPerCommand = 128;
+
+	ChannelSend(PipelineConfig config) {
+		this.config = config;
+	}
+
+	/** Writes the batch's chunks to {@code channel}; the returned batch awaits their replies until {@code deadline}. */
+	Sent send(Channel channel, List<RedisWrite> writes, long deadline) {
+		int count = writes.size();
+		int max = config.maxCommandsPerChunk();
+		BatchReplies replies = new BatchReplies(count);
+		ReplySlot[] slots = new ReplySlot[count];
+		int chunks = 0;
+		long encodedBytes = 0;
+		for (int start = 0; start < count; start += max) {
+			int end = Math.min(count, start + max);
+			RespEncoder encoding = new RespEncoder(
+					(int) Math.min(MAX_INITIAL_CHUNK_BYTES, (long) (end - start) * bytesPerCommand));
+			for (int i = start; i < end; i++) {
+				slots[i] = new ReplySlot(writes.get(i), encoding, replies);
+			}
+			List<ReplySlot> chunk = Arrays.asList(slots).subList(start, end);
+			encodedBytes += encoding.size();
+			ChannelPromise written = channel.newPromise();
+			written.addListener(future -> {
+				if (!future.isSuccess()) {
+					chunk.forEach(slot -> slot.completeExceptionally(future.cause()));
+				}
+			});
+			channel.writeAndFlush(chunk, written);
+			chunks++;
+		}
+		bytesPerCommand = (int) Math.min(1 << 20, encodedBytes / count + 8);
+		int flushes = chunks;
+		return replies.sent(() -> collect(channel, writes, slots, replies, flushes, deadline));
+	}
+
+	private PipelineResult collect(Channel channel, List<RedisWrite> writes, ReplySlot[] slots, BatchReplies replies,
+			int flushes, long deadline) {
+		boolean interrupted = false;
+		try {
+			// in slices: replies that cannot arrive, because the channel died, fail at once
+			long left;
+			while (!replies.await(Math.min(DeadLinks.CHECK_INTERVAL_NANOS, Math.max(0, left = deadline - System.nanoTime())))
+					&& left > 0) {
+				DeadLinks.failIfInactive(channel, slots);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			interrupted = true;
+		}
+		List<PipelineResult.Failure> failures = new ArrayList<>(0);
+		for (int i = 0; i < slots.length; i++) {
+			ReplySlot slot = slots[i];
+			if (!slot.succeeded()) {
+				Throwable cause = slot.failure();
+				failures.add(new PipelineResult.Failure(i, writes.get(i), cause != null ? cause
+						: interrupted ? new InterruptedException() : ConnectionFailures.timeout(config.timeout())));
+			}
+		}
+		return new PipelineResult(slots.length, flushes, failures);
+	}
+}

@@ -1,0 +1,60 @@
+package io.sawmill.redis.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisFuture;
+import io.sawmill.mapping.RedisWrite;
+import io.sawmill.redis.FailureClass;
+import io.sawmill.redis.PipelineResult;
+
+/**
+ * The writer's side of failure classification, next to {@link FailureClass} (which says whether a
+ * failed command may be sent again): whether a failure left the connection in an unknown state, so
+ * that it must be replaced, and the failures the writer makes itself.
+ */
+final class ConnectionFailures {
+
+	private ConnectionFailures() {
+	}
+
+	/**
+	 * Whether a failure left the connection in an unknown state: anything but an error reply (after
+	 * which the connection carries on) or an overtaken write ({@link KeyOrder.Overtaken}). The
+	 * connection is then replaced, and a batch waiting for replicas is not confirmed.
+	 */
+	static boolean isConnectionFailure(List<PipelineResult.Failure> failures) {
+		for (PipelineResult.Failure failure : failures) {
+			if (!(failure.cause() instanceof RedisCommandExecutionException)
+					&& !(failure.cause() instanceof KeyOrder.Overtaken)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** Every write failed with {@code cause}; the replies already queued are cancelled. */
+	static List<PipelineResult.Failure> failAll(List<RedisWrite> writes, List<? extends RedisFuture<?>> replies,
+			RuntimeException cause) {
+		List<PipelineResult.Failure> failures = new ArrayList<>(writes.size());
+		for (int i = 0; i < writes.size(); i++) {
+			failures.add(new PipelineResult.Failure(i, writes.get(i), cause));
+		}
+		replies.forEach(reply -> reply.cancel(true));
+		return failures;
+	}
+
+	/** A batch whose every write failed with {@code cause} before any was sent. */
+	static PipelineResult failed(List<RedisWrite> writes, int chunks, List<? extends RedisFuture<?>> replies,
+			RuntimeException cause) {
+		return new PipelineResult(writes.size(), chunks, failAll(writes, replies, cause));
+	}
+
+	/** No reply within the writer's timeout. */
+	static RedisCommandTimeoutException timeout(Duration timeout) {
+		return new RedisCommandTimeoutException("no reply within " + timeout + " (sawmill.pipeline.timeout)");
+	}
+}

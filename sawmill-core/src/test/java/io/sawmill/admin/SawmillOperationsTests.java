@@ -1,0 +1,77 @@
+package io.sawmill.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.ContainerProperties;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sawmill.listener.RedisCircuit;
+
+class SawmillOperationsTests {
+
+	private final RedisCircuit circuit = RedisCircuit.disabled("test");
+
+	private final SawmillOperations operations = new SawmillOperations(
+			new ConcurrentMessageListenerContainer<>(new DefaultKafkaConsumerFactory<>(Map.of()),
+					new ContainerProperties("orders", "users")),
+			null, List.of("orders", "users"), "group", circuit, null, new SimpleMeterRegistry(), Map.of(), Map.of(), 100);
+
+	@AfterEach
+	void close() {
+		operations.close();
+	}
+
+	@Test
+	void shouldRefuseARangeOverTheMaximumNamingTheMaximumAndTheProperty() {
+		assertThatIllegalArgumentException().isThrownBy(() -> operations.redrive("orders.DLT", 0, 0, 101))
+			.withMessageContaining("101 records, more than the maximum of 100")
+			.withMessageContaining("sawmill.dead-letter.max-redrive-records");
+	}
+
+	@Test
+	void shouldRefuseAnEmptyOrNegativeRange() {
+		assertThatIllegalArgumentException().isThrownBy(() -> operations.redrive("orders.DLT", 0, 5, 5))
+			.withMessageContaining("from=5 to=5");
+		assertThatIllegalArgumentException().isThrownBy(() -> operations.redrive("orders.DLT", -1, 0, 5))
+			.withMessageContaining("partition=-1");
+	}
+
+	@Test
+	void shouldRefuseToPauseATopicThatIsNotOneOfTheService() {
+		assertThatIllegalArgumentException().isThrownBy(() -> operations.pause("payments"))
+			.withMessage("topic must be one of [orders, users], but was 'payments'");
+	}
+
+	@Test
+	void shouldPauseOneTopicOrAllAndResumeOnlyWhatIsNamed() throws Exception {
+		assertThat(operations.pause("orders")).containsEntry("operatorPaused", java.util.Set.of("orders"));
+		assertThat(operations.pause(null).get("operatorPaused")).asString().isEqualTo("[orders, users]");
+		assertThat(operations.resume("users").get("operatorPaused")).asString().isEqualTo("[orders]");
+		assertThat(operations.resume(null).get("operatorPaused")).asString().isEqualTo("[]");
+	}
+
+	@Test
+	void shouldPauseARouteByNameAsItsTopics() throws Exception {
+		operations.withRoutes(Map.of("scores", List.of("users")));
+		assertThat(operations.pause("scores").get("operatorPaused")).asString().isEqualTo("[users]");
+		assertThat(operations.resume("scores").get("operatorPaused")).asString().isEqualTo("[]");
+		assertThatIllegalArgumentException().isThrownBy(() -> operations.pause("payments"))
+			.withMessage("topic must be one of [orders, users] or a route of [scores], but was 'payments'");
+	}
+
+	@Test
+	void shouldRefuseAMaximumBelowOne() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new SawmillOperations(null, null, List.of("orders"), "group", circuit, null,
+					new SimpleMeterRegistry(), Map.of(), Map.of(), 0))
+			.withMessage("maxRedriveRecords must be at least 1, but was 0");
+	}
+}

@@ -1,0 +1,151 @@
+package io.sawmill.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.BeanWrapperImpl;
+import org.springframework.boot.convert.ApplicationConversionService;
+import org.springframework.core.convert.ConversionService;
+import org.springframework.core.convert.TypeDescriptor;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The IDE metadata that the configuration processor generates from {@code sawmill.*} properties,
+ * merged with {@code META-INF/additional-spring-configuration-metadata.json}: every property has a
+ * description, and a default exactly when the properties object has one, equal to it.
+ */
+class ConfigurationMetadataTests {
+
+	private static JsonNode metadata;
+
+	private final ConversionService conversion = ApplicationConversionService.getSharedInstance();
+
+	@BeforeAll
+	static void readGeneratedMetadata() throws IOException, URISyntaxException {
+		// the main classes' file: the processor writes another one for the test classes, first on the class path
+		URI classes = SawmillProperties.class.getProtectionDomain().getCodeSource().getLocation().toURI();
+		try (InputStream in = classes.resolve("META-INF/spring-configuration-metadata.json").toURL().openStream()) {
+			metadata = JsonMapper.builder().build().readTree(in);
+		}
+	}
+
+	@Test
+	void shouldDescribeEverySawmillProperty() {
+		assertThat(sawmillProperties()).isNotEmpty().allSatisfy(property -> assertThat(property.path("description").asString(""))
+			.as(property.get("name").asString()).isNotBlank());
+	}
+
+	@Test
+	void shouldDeclareTheDefaultOfEveryPropertyThatHasOneAndNoneOtherwise() {
+		List<String> problems = new ArrayList<>();
+		for (JsonNode property : sawmillProperties()) {
+			String name = property.get("name").asString();
+			Object actual = defaultOf(name);
+			JsonNode declared = property.get("defaultValue");
+			if (declared == null) {
+				if (!isUnset(actual)) {
+					problems.add(name + " has default " + actual + " but the metadata declares none: add it to "
+							+ "META-INF/additional-spring-configuration-metadata.json");
+				}
+			}
+			else {
+				TypeDescriptor type = new BeanWrapperImpl(rootObject(name)).getPropertyTypeDescriptor(path(name));
+				Object converted = conversion.convert(declared.isString() ? declared.asString() : declared.toString(),
+						TypeDescriptor.valueOf(String.class), type);
+				if (!Objects.equals(converted, actual)) {
+					problems.add(name + " declares default " + declared + " but is " + actual);
+				}
+			}
+		}
+		assertThat(problems).isEmpty();
+	}
+
+	@Test
+	void shouldHintValuesForTheTemplateAndTheChoicesThatMatter() {
+		List<String> hinted = new ArrayList<>();
+		metadata.path("hints").forEach(hint -> hinted.add(hint.get("name").asString()));
+		assertThat(hinted).contains("sawmill.mapping.key-template", "sawmill.pipeline.wait-for-replicas",
+				"sawmill.dead-letter.topic-suffix", "sawmill.metrics.slo-buckets");
+		List<String> names = sawmillProperties().stream().map(property -> property.get("name").asString()).toList();
+		assertThat(names).as("every hint names a property").containsAll(hinted);
+	}
+
+	private static List<JsonNode> sawmillProperties() {
+		List<JsonNode> properties = new ArrayList<>();
+		metadata.path("properties").forEach(property -> {
+			if (property.get("name").asString().startsWith("sawmill.")) {
+				properties.add(property);
+			}
+		});
+		return properties;
+	}
+
+	/** The value a freshly created properties object holds, read through the same getters Boot binds. */
+	private static Object defaultOf(String name) {
+		return new BeanWrapperImpl(rootObject(name)).getPropertyValue(path(name));
+	}
+
+	/** A new instance of the {@code @ConfigurationProperties} class (a group without a source method) that binds the name. */
+	private static Object rootObject(String name) {
+		String prefix = prefixOf(name);
+		String type = null;
+		for (JsonNode group : metadata.path("groups")) {
+			if (!group.has("sourceMethod") && group.get("name").asString().equals(prefix)) {
+				type = group.get("type").asString();
+			}
+		}
+		assertThat(type).as("the properties class of " + name).isNotNull();
+		try {
+			return Class.forName(type).getDeclaredConstructor().newInstance();
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new AssertionError("cannot create " + type, ex);
+		}
+	}
+
+	/** {@code sawmill.dead-letter.send-timeout} to the bean path {@code deadLetter.sendTimeout}. */
+	private static String path(String name) {
+		String prefix = prefixOf(name);
+		StringBuilder path = new StringBuilder();
+		boolean upper = false;
+		for (char c : name.substring(prefix.length() + 1).toCharArray()) {
+			if (c == '-') {
+				upper = true;
+			}
+			else {
+				path.append(upper ? Character.toUpperCase(c) : c);
+				upper = false;
+			}
+		}
+		return path.toString();
+	}
+
+	private static String prefixOf(String name) {
+		String best = "";
+		for (JsonNode group : metadata.path("groups")) {
+			String prefix = group.get("name").asString();
+			if (!group.has("sourceMethod") && name.startsWith(prefix + ".") && prefix.length() > best.length()) {
+				best = prefix;
+			}
+		}
+		return best;
+	}
+
+	private static boolean isUnset(Object value) {
+		return value == null || (value instanceof Collection<?> collection && collection.isEmpty())
+				|| (value instanceof Map<?, ?> map && map.isEmpty());
+	}
+}

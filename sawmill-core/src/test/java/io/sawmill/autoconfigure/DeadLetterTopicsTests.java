@@ -1,0 +1,69 @@
+package io.sawmill.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyCollection;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.CreateTopicsResult;
+import org.apache.kafka.clients.admin.DescribeConfigsResult;
+import org.apache.kafka.clients.admin.DescribeTopicsResult;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentCaptor;
+
+/**
+ * What a client that may not read topic configurations gets (the sizing with a real broker is in
+ * {@link DeadLetterAutoConfigurationTests}): a start-up that goes on, with the broker's defaults.
+ */
+class DeadLetterTopicsTests {
+
+	@Test
+	void shouldCreateTheDeadLetterTopicWithTheBrokersDefaultWhenTopicConfigurationsMayNotBeRead() {
+		Admin admin = mock(Admin.class);
+		DescribeConfigsResult configs = mock(DescribeConfigsResult.class);
+		KafkaFuture<Map<org.apache.kafka.common.config.ConfigResource, org.apache.kafka.clients.admin.Config>> refused =
+				KafkaFuture.completedFuture(null).thenApply(ignored -> {
+					throw new TopicAuthorizationException(Set.of("orders"));
+				});
+		when(configs.all()).thenReturn(refused);
+		when(admin.describeConfigs(anyCollection(), any())).thenReturn(configs);
+		DescribeTopicsResult topics = mock(DescribeTopicsResult.class);
+		Node node = new Node(0, "localhost", 9092);
+		when(topics.allTopicNames()).thenReturn(KafkaFuture.completedFuture(Map.of("orders", new TopicDescription("orders",
+				false, List.of(new TopicPartitionInfo(0, node, List.of(node), List.of(node)),
+						new TopicPartitionInfo(1, node, List.of(node), List.of(node)))))));
+		when(admin.describeTopics(anyCollection())).thenReturn(topics);
+		CreateTopicsResult created = mock(CreateTopicsResult.class);
+		when(created.all()).thenReturn(KafkaFuture.completedFuture(null));
+		when(admin.createTopics(any())).thenReturn(created);
+		DeadLetterTopics deadLetterTopics = new DeadLetterTopics(admin, List.of("orders"), true, ".DLT", true,
+				Duration.ofSeconds(5));
+
+		deadLetterTopics.ensure(Set.of("orders"), "localhost:9092");
+
+		@SuppressWarnings("unchecked")
+		ArgumentCaptor<Collection<NewTopic>> newTopics = ArgumentCaptor.forClass(Collection.class);
+		verify(admin).createTopics(newTopics.capture());
+		assertThat(newTopics.getValue()).singleElement().satisfies(topic -> {
+			assertThat(topic.name()).isEqualTo("orders.DLT");
+			assertThat(topic.numPartitions()).isEqualTo(2);
+			assertThat(topic.configs()).isNullOrEmpty();
+		});
+		assertThat(deadLetterTopics.maxRequestSize()).as("Kafka's default").isZero();
+	}
+}

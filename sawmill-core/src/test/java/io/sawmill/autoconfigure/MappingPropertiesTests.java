@@ -1,0 +1,59 @@
+package io.sawmill.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import io.sawmill.mapping.json.KeyEncoding;
+
+/** {@code sawmill.mapping.*} onto {@link io.sawmill.mapping.json.JsonHashMapperConfig}, and what start-up says about it. */
+@ExtendWith(OutputCaptureExtension.class)
+class MappingPropertiesTests {
+
+	private static SawmillProperties properties(String keyTemplate) {
+		SawmillProperties properties = new SawmillProperties();
+		properties.setTopics(List.of("orders"));
+		properties.getMapping().setKeyTemplate(keyTemplate);
+		return properties;
+	}
+
+	@Test
+	void shouldEncodeKafkaKeysAsUtf8UnlessToldOtherwise() {
+		SawmillProperties properties = properties("{@key}");
+		assertThat(SawmillConfigAdapter.mapping(properties).keyEncoding()).isEqualTo(KeyEncoding.UTF8);
+
+		properties.getMapping().setKeyEncoding(KeyEncoding.HEX);
+		assertThat(SawmillConfigAdapter.mapping(properties).keyEncoding()).isEqualTo(KeyEncoding.HEX);
+	}
+
+	@Test
+	void shouldWarnThatATemplateWithoutTheKafkaKeyCanBreakOrderingAndSayWhatToDo(CapturedOutput output) {
+		SawmillConfigAdapter.mapping(properties("user:{userId}"));
+
+		assertThat(output.getOut()).contains("WARN")
+			.contains("sawmill.mapping.key-template 'user:{userId}' does not use {@key}")
+			.contains("an older version can overwrite a newer one")
+			.contains("Use {@key} in the template, or have producers key the topic by the field(s) the template reads");
+	}
+
+	@Test
+	void shouldNotWarnWhenTheTemplateUsesTheKafkaKey(CapturedOutput output) {
+		SawmillConfigAdapter.mapping(properties("{{user}}:{@key}:{region}"));
+
+		assertThat(output.getOut()).doesNotContain("does not use {@key}");
+	}
+
+	@Test
+	void shouldFailStartUpNamingTheTemplateAndThePositionOfAnUnescapedBrace() {
+		assertThatExceptionOfType(SawmillConfigurationException.class)
+			.isThrownBy(() -> SawmillConfigAdapter.mapping(properties("{user}}:{@key}")))
+			.withMessage("Invalid sawmill.mapping.*: keyTemplate '{user}}:{@key}' is invalid: '}' at position 6 has no"
+					+ " matching '{' (write '}}' for a literal '}')");
+	}
+}

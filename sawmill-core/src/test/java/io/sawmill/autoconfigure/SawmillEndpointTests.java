@@ -1,0 +1,58 @@
+package io.sawmill.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import java.time.Instant;
+import java.util.List;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+
+import io.sawmill.deadletter.DeadLetter;
+import io.sawmill.deadletter.DeadLetterBrake;
+import io.sawmill.deadletter.DeadLetterBrakeConfig;
+import io.sawmill.deadletter.DeadLetterBrakeEngagedException;
+import io.sawmill.testkit.MutableClock;
+
+class SawmillEndpointTests {
+
+	private final DeadLetterBrake brake = DeadLetterBrake.of(DeadLetterBrakeConfig.custom().window(1).build(),
+			new MutableClock(Instant.parse("2030-01-01T00:00:00Z")));
+	private final SawmillEndpoint endpoint = new SawmillEndpoint(brake);
+
+	@Test
+	void shouldShowAndReleaseAnEngagedBrake() throws Exception {
+		engage();
+		assertThat(endpoint.read("brake")).containsEntry("state", "engaged");
+
+		assertThat(endpoint.act("brake", "release", null, null, null, null)).containsEntry("released", true)
+			.hasEntrySatisfying("was", was -> assertThat((String) was).contains("orders-0@3"));
+
+		assertThat(brake.engaged()).isEmpty();
+		assertThat(endpoint.read("brake")).containsEntry("state", "released");
+		assertThat(endpoint.act("brake", "release", null, null, null, null)).containsEntry("released", false);
+	}
+
+	@Test
+	void shouldRefuseAnUnknownActionAndAnswerNothingForAnUnknownPart() throws Exception {
+		engage();
+
+		assertThatExceptionOfType(InvalidEndpointRequestException.class).isThrownBy(() -> endpoint.act("brake", "resume", null, null, null, null))
+			.withMessage("Unknown action 'resume' on the dead-letter brake");
+		assertThat(brake.engaged()).isPresent();
+		assertThat(endpoint.read("doctor")).isNull();
+		assertThat(endpoint.act("doctor", "release", null, null, null, null)).isNull();
+	}
+
+	private void engage() {
+		try {
+			brake.guard(deadLetters -> {
+			}).publish(List.of(new DeadLetter(new ConsumerRecord<>("orders", 0, 3, null, new byte[0]), "bad", null)));
+		}
+		catch (DeadLetterBrakeEngagedException expected) {
+			// engaged by its first dead letter (window 1)
+		}
+	}
+}

@@ -1,0 +1,29 @@
+package io.sawmill.listener;
+
+import java.time.Clock;
+import java.util.List;
+
+import io.sawmill.deadletter.DeadLetterPublisher;
+import io.sawmill.mapping.RecordMapper;
+import io.sawmill.metrics.SawmillMetrics;
+
+/** The listener's collaborators as the tests of this package build them: no container, no timer. */
+final class TestListeners {
+
+	private TestListeners() {
+	}
+
+	/** The container's listener, each thread's lane built from these. */
+	static PipelineBatchListener listener(RecordMapper mapper, ListenerConfig config, PerRecordPipeline pipeline,
+			DeadLetterPublisher deadLetters, SawmillMetrics metrics) {
+		Redelivery redelivery = redelivery(metrics);
+		return new PipelineBatchListener(() -> new ConsumerLane(mapper, config, pipeline, deadLetters, metrics, redelivery));
+	}
+
+	/** A redelivery that seeks back and counts, with no container to pause. */
+	static Redelivery redelivery(SawmillMetrics metrics) {
+		ListenerConfig config = ListenerConfig.custom().topics(List.of("test")).build();
+		return new Redelivery(ListenerProgress.of(config, metrics, Clock.systemUTC()),
+				new ContainerPauses((delay, task) -> task.run()), metrics);
+	}
+}

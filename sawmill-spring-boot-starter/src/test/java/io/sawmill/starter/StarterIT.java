@@ -1,0 +1,138 @@
+package io.sawmill.starter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.Banner;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import io.sawmill.mapping.RecordMapper;
+import io.sawmill.mapping.json.JsonHashMapper;
+import io.sawmill.testkit.KafkaTestBroker;
+import io.sawmill.testkit.RedisServerProcess;
+import io.sawmill.testkit.RedisVerifier;
+import io.sawmill.testkit.SampleEvents;
+
+/**
+ * A user's project that depends on {@code sawmill-spring-boot-starter} and nothing else of Sawmill:
+ * its class path is this module's (the starter's dependencies plus the test kit), not sawmill-app's,
+ * so this proves that the starter alone brings everything Sawmill needs. An empty Boot application
+ * and five properties, against a real KRaft broker and a real redis-server: every record is written
+ * as its hash and every offset committed.
+ */
+class StarterIT {
+
+	private static final String TOPIC = "starter-users";
+
+	private static final String GROUP = "starter";
+
+	private static final int PARTITIONS = 3;
+
+	private static final long RECORDS = 5_000;
+
+	private static KafkaTestBroker kafka;
+
+	private static RedisServerProcess redis;
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class UsersApplication {
+
+	}
+
+	@BeforeAll
+	static void startServers() {
+		kafka = KafkaTestBroker.start().createTopic(TOPIC, PARTITIONS);
+		redis = RedisServerProcess.startNew();
+	}
+
+	@AfterAll
+	static void stopServers() {
+		if (kafka != null) {
+			kafka.close();
+		}
+		if (redis != null) {
+			redis.close();
+		}
+	}
+
+	@Test
+	void shouldStartSawmillFromTheStarterAloneAndWriteEveryRecord() throws Exception {
+		try (ConfigurableApplicationContext app = new SpringApplicationBuilder(UsersApplication.class)
+			.web(WebApplicationType.NONE)
+			.bannerMode(Banner.Mode.OFF)
+			.run("--sawmill.topics=" + TOPIC, "--sawmill.group-id=" + GROUP,
+					"--sawmill.mapping.key-template=" + SampleEvents.KEY_TEMPLATE,
+					"--spring.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
+					"--spring.data.redis.host=" + redis.host(), "--spring.data.redis.port=" + redis.port());
+				Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+			assertThat(app.getBean(RecordMapper.class)).isInstanceOf(JsonHashMapper.class);
+
+			produce();
+			Map<TopicPartition, Long> end = endOffsets(admin);
+			assertThat(end.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(RECORDS);
+			await().atMost(Duration.ofMinutes(2))
+				.pollInterval(Duration.ofMillis(500))
+				.until(() -> committedOffsets(admin).equals(end));
+
+			RedisVerifier.Result result = RedisVerifier.verify(redis.host(), redis.port(), RECORDS, SampleEvents::key,
+					SampleEvents::hash, null);
+			assertThat(result.allVerified()).as(result.toString()).isTrue();
+		}
+	}
+
+	private static void produce() {
+		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+				Map.of("bootstrap.servers", kafka.bootstrapServers(), "acks", "all"), new ByteArraySerializer(),
+				new ByteArraySerializer())) {
+			for (long id = 0; id < RECORDS; id++) {
+				producer.send(new ProducerRecord<>(TOPIC, SampleEvents.userId(id).getBytes(StandardCharsets.UTF_8),
+						SampleEvents.json(id)));
+			}
+			producer.flush();
+		}
+	}
+
+	private static Map<TopicPartition, Long> endOffsets(Admin admin) throws Exception {
+		Map<TopicPartition, OffsetSpec> request = IntStream.range(0, PARTITIONS)
+			.boxed()
+			.collect(Collectors.toMap(p -> new TopicPartition(TOPIC, p), p -> OffsetSpec.latest()));
+		return admin.listOffsets(request)
+			.all()
+			.get(30, TimeUnit.SECONDS)
+			.entrySet()
+			.stream()
+			.collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+	}
+
+	private static Map<TopicPartition, Long> committedOffsets(Admin admin) throws Exception {
+		Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(GROUP)
+			.partitionsToOffsetAndMetadata()
+			.get(30, TimeUnit.SECONDS);
+		return committed.entrySet()
+			.stream()
+			.filter(e -> e.getValue() != null)
+			.collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+	}
+}

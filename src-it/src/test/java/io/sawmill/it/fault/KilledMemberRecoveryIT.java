@@ -1,0 +1,118 @@
+package io.sawmill.it.fault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.MemberDescription;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.lettuce.core.RedisURI;
+import io.sawmill.it.support.Kafka;
+import io.sawmill.it.support.KafkaServer;
+import io.sawmill.it.support.SawmillApp;
+import io.sawmill.testkit.RedisServerProcess;
+
+/**
+ * One of two Sawmill JVMs is SIGKILLed with the Helm chart's group settings
+ * ({@code session.timeout.ms=10000}, {@code heartbeat.interval.ms=3000}): the survivor takes over
+ * the dead member's partitions once its session expires, and nothing is lost. Prints how long the
+ * partitions were without a consumer (docs/kubernetes.md quotes it); the time is not asserted.
+ */
+class KilledMemberRecoveryIT {
+
+	private static final String SCENARIO = "killed-member-recovery";
+	private static final String TOPIC = "fault-killed-member";
+	private static final String GROUP = "fault-killed-member";
+	private static final int PARTITIONS = 4;
+	private static final VersionedEvents EVENTS = new VersionedEvents(20_000, 4_000);
+	private static final int RECORDS_PER_SECOND = 500;
+
+	private static RedisServerProcess redis;
+	private static KafkaServer kafka;
+	private static Admin admin;
+
+	@BeforeAll
+	static void startServers() throws Exception {
+		redis = RedisServerProcess.startNew();
+		kafka = KafkaServer.start();
+		admin = Kafka.admin(kafka.bootstrapServers());
+		FaultAssertions.createTopics(admin, TOPIC, PARTITIONS);
+	}
+
+	@AfterAll
+	static void stopServers() {
+		if (admin != null) {
+			admin.close();
+		}
+		if (kafka != null) {
+			kafka.close();
+		}
+		if (redis != null) {
+			redis.close();
+		}
+	}
+
+	@Test
+	@Timeout(value = 5, unit = TimeUnit.MINUTES)
+	void shouldHandAKilledMembersPartitionsToTheSurvivorAfterTheSessionTimeoutAndLoseNothing() throws Exception {
+		Map<String, Object> properties = SawmillApp.baseProperties(kafka, redis, TOPIC, GROUP);
+		properties.put("sawmill.concurrency", 1);
+		// the chart's defaults (helm/sawmill/values.yaml kafka.sessionTimeoutMs, kafka.heartbeatIntervalMs)
+		properties.put("spring.kafka.consumer.properties[session.timeout.ms]", 10000);
+		properties.put("spring.kafka.consumer.properties[heartbeat.interval.ms]", 3000);
+		Path logs = FaultAssertions.target("fault-logs");
+		try (RedisReadBack readBack = RedisReadBack.of(RedisURI.create(redis.host(), redis.port()));
+				EventProducer producer = new EventProducer(kafka.bootstrapServers(), TOPIC, EVENTS);
+				SawmillProcess survivor = SawmillProcess.start(properties, logs.resolve(SCENARIO + "-survivor.log"));
+				SawmillProcess victim = SawmillProcess.start(properties, logs.resolve(SCENARIO + "-victim.log"))) {
+			CompletableFuture<Void> sending = producer.sendAtRate(0, RECORDS_PER_SECOND);
+			await("both members own partitions").atMost(Duration.ofMinutes(2))
+				.pollInterval(Duration.ofMillis(200))
+				.failFast("a Sawmill JVM exited", () -> !survivor.isAlive() || !victim.isAlive())
+				.ignoreExceptions() // the group does not exist until the first member joins
+				.until(() -> owners(describe()) == 2);
+
+			victim.kill();
+			long killed = System.nanoTime();
+			await("one member owns every partition").atMost(Duration.ofMinutes(2))
+				.pollInterval(Duration.ofMillis(100))
+				.until(() -> {
+					ConsumerGroupDescription group = describe();
+					return group.members().size() == 1 && assigned(group) == PARTITIONS;
+				});
+			double seconds = (System.nanoTime() - killed) / 1e9;
+			System.out.printf("FAULT %s: the killed member's partitions were reassigned %.1f s after SIGKILL%n", SCENARIO,
+					seconds);
+
+			sending.get(90, TimeUnit.SECONDS);
+			producer.awaitAllAcknowledged();
+			FaultAssertions.assertNothingLost(SCENARIO, admin, GROUP, TOPIC, PARTITIONS, EVENTS, readBack,
+					Duration.ofMinutes(2));
+			assertThat(survivor.isAlive()).isTrue();
+		}
+	}
+
+	private static ConsumerGroupDescription describe() throws Exception {
+		return admin.describeConsumerGroups(List.of(GROUP)).describedGroups().get(GROUP).get(30, TimeUnit.SECONDS);
+	}
+
+	private static long owners(ConsumerGroupDescription group) {
+		return group.members().stream().filter(member -> !member.assignment().topicPartitions().isEmpty()).count();
+	}
+
+	private static int assigned(ConsumerGroupDescription group) {
+		return group.members().stream().map(MemberDescription::assignment).mapToInt(a -> a.topicPartitions().size()).sum();
+	}
+}

@@ -1,0 +1,86 @@
+package io.sawmill.it.fault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sawmill.it.support.Kafka;
+import io.sawmill.it.support.RealServers;
+import io.sawmill.it.support.SawmillApp;
+import io.sawmill.testkit.RedisVerifier;
+
+/**
+ * Redis cannot persist (a full disk) for 10 s mid-drain: with {@code stop-writes-on-bgsave-error}
+ * it refuses every write with {@code MISCONF}. That is an outage, not the records' fault: nothing is
+ * dead-lettered, and once the disk is "fixed" every record is written and committed.
+ */
+class RedisCannotPersistIT {
+
+	private static final String TOPIC = "misconf";
+	private static final int PARTITIONS = 3;
+	private static final VersionedEvents WORKLOAD = new VersionedEvents(30_000, 10_000);
+
+	@RegisterExtension
+	static final RealServers servers = RealServers.withTopic(TOPIC, PARTITIONS)
+		.redisArgs("--save", "3600 1", "--stop-writes-on-bgsave-error", "yes", "--enable-protected-configs", "yes");
+
+	@Test
+	void shouldDeadLetterNothingAndLoseNothingWhileRedisCannotPersist() throws Exception {
+		Map<String, Object> properties = SawmillApp.baseProperties(servers, TOPIC, "misconf");
+		properties.put("sawmill.batch-size", 500);
+		properties.put("sawmill.circuit-breaker.open-wait", "1s");
+		try (Admin admin = Kafka.admin(servers.kafka().bootstrapServers())) {
+			FaultAssertions.createTopics(admin, TOPIC, PARTITIONS);
+		}
+		try (ConfigurableApplicationContext app = SawmillApp.run(properties);
+				Admin admin = Kafka.admin(servers.kafka().bootstrapServers())) {
+			MeterRegistry registry = app.getBean(MeterRegistry.class);
+			CompletableFuture<Void> producing = WORKLOAD.produceAllInBackground(servers.kafka().bootstrapServers(), TOPIC);
+			await().atMost(Duration.ofMinutes(1)).until(() -> written(registry) >= 5_000);
+
+			// the disk fails: the snapshot's directory is gone, BGSAVE fails, and Redis refuses writes
+			Path disk = Files.createTempDirectory("sawmill-misconf-");
+			assertThat(servers.redis().command("CONFIG", "SET", "dir", disk.toString())).isEqualTo("+OK");
+			Files.delete(disk);
+			assertThat(servers.redis().command("BGSAVE")).startsWith("+");
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> servers.redis().command("SET", "probe", "1").startsWith("-MISCONF"));
+			Thread.sleep(10_000); // the outage the scenario asks for, not a wait for a result
+			assertThat(servers.redis().command("SET", "probe", "1")).startsWith("-MISCONF");
+			assertThat(registry.find("sawmill.records").tag("outcome", "dead_lettered").counter()).isNull();
+
+			// the disk is fixed: a writable directory, a snapshot that succeeds
+			Path fixed = Files.createTempDirectory("sawmill-misconf-fixed-");
+			assertThat(servers.redis().command("CONFIG", "SET", "dir", fixed.toString())).isEqualTo("+OK");
+			assertThat(servers.redis().command("BGSAVE")).startsWith("+");
+			await().atMost(Duration.ofSeconds(30)).until(() -> servers.redis().command("SET", "probe", "1").equals("+OK"));
+			producing.get();
+
+			FaultAssertions.awaitAllCommitted(admin, "misconf", TOPIC, PARTITIONS, WORKLOAD.records(),
+					Duration.ofMinutes(3));
+			RedisVerifier.Result result = WORKLOAD.verify(servers.redis().host(), servers.redis().port(),
+					FaultAssertions.TTL);
+			assertThat(result.allVerified()).as(result.toString()).isTrue();
+			assertThat(registry.find("sawmill.records").tag("outcome", "dead_lettered").counter()).isNull();
+			assertThat(Kafka.sum(Kafka.endOffsets(admin, FaultAssertions.deadLetterTopic(TOPIC), PARTITIONS)))
+				.as("records in the dead-letter topic").isZero();
+		}
+	}
+
+	private static double written(MeterRegistry registry) {
+		return registry.find("sawmill.records").tag("outcome", "written").counters().stream()
+			.mapToDouble(c -> c.count())
+			.sum();
+	}
+}
