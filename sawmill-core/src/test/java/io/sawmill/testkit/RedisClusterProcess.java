@@ -301,6 +301,55 @@ public final class RedisClusterProcess implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Waits until every live node sees every master that serves slots with a connected replica that
+	 * is not failed, and every replica has synced with its master: the state a failover, or a killed
+	 * node's restart, leaves the cluster in once gossip has settled. A client that reads the topology
+	 * before then may be told of a master without a replica.
+	 */
+	public void awaitReplicated(Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		String last = "";
+		while (System.nanoTime() < deadline) {
+			last = unreplicated();
+			if (last.isEmpty()) {
+				return;
+			}
+			RedisServerProcess.sleep(Duration.ofMillis(100));
+		}
+		throw new IllegalStateException("the Redis Cluster on " + ports() + " was not fully replicated within " + timeout
+				+ ": " + last);
+	}
+
+	/** What keeps the cluster from being fully replicated, by some node's view; empty when nothing does. */
+	private String unreplicated() {
+		for (Node node : nodes) {
+			if (!node.process.isAlive()) {
+				continue;
+			}
+			String view;
+			try {
+				if (!synced(node)) {
+					return "node " + node.port + " has not synced with its master";
+				}
+				view = command(node.port, "CLUSTER", "NODES");
+			}
+			catch (IllegalStateException unreachable) {
+				return unreachable.getMessage();
+			}
+			List<String[]> lines = view.lines().map(line -> line.split(" ")).filter(fields -> fields.length >= 8).toList();
+			for (String[] master : lines) {
+				boolean servesSlots = master[2].contains("master") && !master[2].contains("fail") && master.length > 8;
+				boolean replicated = lines.stream().anyMatch(replica -> replica[2].contains("slave")
+						&& !replica[2].contains("fail") && replica[3].equals(master[0]) && replica[7].equals("connected"));
+				if (servesSlots && !replicated) {
+					return "node " + node.port + " sees master " + master[1] + " without a replica: " + view;
+				}
+			}
+		}
+		return "";
+	}
+
 	/** SIGSTOPs the node on {@code port}: it keeps its connections open but answers nothing, as a frozen host. */
 	public void pause(int port) {
 		signal(port, "STOP");

@@ -27,7 +27,14 @@ public final class RedisSentinelProcess implements AutoCloseable {
 	/** The master's name in the Sentinel, what {@code spring.data.redis.sentinel.master} names. */
 	public static final String MASTER_NAME = "sawmill";
 
-	private static final Duration TIMEOUT = Duration.ofSeconds(30);
+	private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+	/**
+	 * How long a node may not answer before the Sentinel counts it down. Long enough that a node
+	 * starved of CPU on a loaded 2-core host (a full sync's fork, a burst of pipelined writes) is not
+	 * failed over by mistake; short enough that a killed master is replaced within seconds.
+	 */
+	private static final Duration DOWN_AFTER = Duration.ofSeconds(5);
 
 	private final List<RedisServerProcess> nodes;
 	private final int sentinelPort;
@@ -58,7 +65,7 @@ public final class RedisSentinelProcess implements AutoCloseable {
 			Path config = dir.resolve("sentinel.conf");
 			Files.writeString(config, String.join("\n", "port " + port, "bind 127.0.0.1", "protected-mode no",
 					"dir " + dir, "sentinel monitor " + MASTER_NAME + " " + master.host() + " " + master.port() + " 1",
-					"sentinel down-after-milliseconds " + MASTER_NAME + " 1000",
+					"sentinel down-after-milliseconds " + MASTER_NAME + " " + DOWN_AFTER.toMillis(),
 					"sentinel failover-timeout " + MASTER_NAME + " 10000", ""), StandardCharsets.UTF_8);
 			process = ChildProcesses.stopOnExit(new ProcessBuilder(binary.toString(), config.toString(), "--sentinel")
 				.redirectErrorStream(true)
@@ -121,7 +128,7 @@ public final class RedisSentinelProcess implements AutoCloseable {
 
 	/**
 	 * SIGKILLs the master, as in a crash, and waits until the Sentinel has promoted the replica
-	 * (it counts a master down after one second without replies). Then restarts the killed node,
+	 * (it counts a master down after {@link #DOWN_AFTER} without replies). Then restarts the killed node,
 	 * empty since nothing is persisted, and waits until the Sentinel has made it the new master's
 	 * replica and it has synced.
 	 */

@@ -76,7 +76,7 @@ class RedisSentinelFailoverIT {
 	}
 
 	/**
-	 * The master is SIGKILLed while a backlog drains: the Sentinel sees it down after a second and
+	 * The master is SIGKILLed while a backlog drains: the Sentinel sees it down after five seconds and
 	 * promotes the replica, and the killed node, restarted empty, becomes the new master's replica.
 	 * What the dead master acknowledged but had not replicated is gone with it; with
 	 * {@code wait-for-replicas} none of that was committed, so it is written again to the new master.
