@@ -1,0 +1,61 @@
+package io.sawmill.mapping.route;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+
+import io.sawmill.mapping.RedisWrite;
+
+/**
+ * Routes on a class path without Apache Avro, as an application that never declared the optional
+ * dependency has: surefire's {@code without-avro} execution runs this class with
+ * {@code org.apache.avro:avro} removed from the test class path (and the default execution skips it).
+ */
+class RoutesWithoutAvroTests {
+
+	private static Routes routes(String topic, RedisType type, String keyTemplate, UnaryOperator<RouteConfig.Builder> options) {
+		return Routes.of(List.of(options.apply(RouteConfig.custom(topic).topics(List.of(topic)).type(type).keyTemplate(keyTemplate)).build()));
+	}
+
+	private static ConsumerRecord<byte[], byte[]> record(String topic, String key, String value) {
+		return new ConsumerRecord<>(topic, 0, 7L, key.getBytes(UTF_8), value == null ? null : value.getBytes(UTF_8));
+	}
+
+	@Test
+	void shouldRunWithoutAvroOnTheClassPath() {
+		assertThatThrownBy(() -> Class.forName("org.apache.avro.generic.GenericRecord"))
+			.as("this class must run with Avro removed from the class path (surefire execution without-avro)")
+			.isInstanceOf(ClassNotFoundException.class);
+	}
+
+	@Test
+	void shouldMapJsonAndStringRoutesWithoutAvro() {
+		Routes routes = Routes.of(List.of(
+				RouteConfig.custom("users").topics(List.of("users")).type(RedisType.HASH).keyTemplate("user:{@key}")
+					.ttl(Duration.ofMinutes(1)).build(),
+				RouteConfig.custom("tags").topics(List.of("tags")).type(RedisType.SET).keyTemplate("tags:{@topic}")
+					.member("{@key}").valueFormat(ValueFormat.STRING).build()));
+		assertThat(routes.map(record("users", "1", "{\"name\":\"Ann\"}")))
+			.hasOnlyElementsOfTypes(RedisWrite.HashSet.class, RedisWrite.Expire.class)
+			.hasSize(2);
+		assertThat(routes.map(record("users", "1", null))).singleElement().isInstanceOf(RedisWrite.Delete.class);
+		assertThat(routes.map(record("tags", "t1", "not json"))).singleElement().isInstanceOf(RedisWrite.Command.class);
+	}
+
+	@Test
+	void shouldRefuseAnAvroRouteAtStartUpNamingTheMissingDependency() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> routes("p", RedisType.HASH, "p:{@key}",
+					b -> b.valueFormat(ValueFormat.AVRO).avroSchema("{\"type\":\"record\",\"name\":\"P\",\"fields\":[]}")))
+			.withMessageContaining("route 'p'")
+			.withMessageContaining("org.apache.avro:avro");
+	}
+}
