@@ -17,7 +17,8 @@ import io.sawmill.testkit.LatencyProxy;
  * everything down to finish in under two minutes. Fails fast naming the bad argument.
  */
 record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchSizes, List<String> strategies,
-		int backlog, int idleRate, Duration idleDuration, int fields, int valueBytes, int idSpace, int partitions,
+		List<Capability> capabilities, int backlog, int idleRate, Duration idleDuration, int fields, int valueBytes,
+		int idSpace, KeyDistribution keyDistribution, double zipfExponent, int partitions,
 		int sequentialSample, int verifySample, int warmUp, int sawmillDrains, int rttPairs, Duration steadyDuration,
 		boolean cluster, Duration ttl, LatencyProxy.Priority proxyPriority, Path out) {
 
@@ -38,12 +39,15 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 				doubles(given.remove("rtts"), quick ? "0,1" : "0,0.1,1"),
 				ints(given.remove("batch-sizes"), quick ? "1000,10000" : "1000,5000,10000"),
 				List.of(given.getOrDefault("strategies", String.join(",", ALL_STRATEGIES)).split(",")),
+				capabilities(given.getOrDefault("capabilities", "")),
 				Integer.parseInt(given.getOrDefault("backlog", quick ? "60000" : "500000")),
 				Integer.parseInt(given.getOrDefault("idle-rate", "5000")),
 				Duration.ofSeconds(Long.parseLong(given.getOrDefault("idle-seconds", quick ? "3" : "8"))),
 				Integer.parseInt(given.getOrDefault("fields", "5")),
 				Integer.parseInt(given.getOrDefault("value-bytes", "20")),
 				Integer.parseInt(given.getOrDefault("id-space", quick ? "40000" : "200000")),
+				KeyDistribution.parse(given.getOrDefault("key-distribution", "uniform")),
+				Double.parseDouble(given.getOrDefault("zipf-s", "1.1")),
 				Integer.parseInt(given.getOrDefault("partitions", "6")),
 				Integer.parseInt(given.getOrDefault("sequential-sample", quick ? "1000" : "4000")),
 				Integer.parseInt(given.getOrDefault("verify-sample", quick ? "300" : "2000")),
@@ -55,14 +59,27 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 				Duration.ofSeconds(Long.parseLong(given.getOrDefault("ttl-seconds", "3600"))),
 				proxyPriority(given.getOrDefault("proxy-priority", "normal")),
 				Path.of(given.getOrDefault("out", "bench-results/" + stamp + (quick ? "-quick" : ""))));
-		given.keySet().removeAll(List.of("strategies", "backlog", "idle-rate", "idle-seconds", "fields", "value-bytes",
-				"id-space", "partitions", "sequential-sample", "verify-sample", "warm-up", "sawmill-drains", "rtt-pairs", "steady-seconds", "cluster",
+		given.keySet().removeAll(List.of("strategies", "capabilities", "backlog", "idle-rate", "idle-seconds", "fields",
+				"value-bytes", "id-space", "key-distribution", "zipf-s", "partitions", "sequential-sample", "verify-sample", "warm-up", "sawmill-drains", "rtt-pairs", "steady-seconds", "cluster",
 				"ttl-seconds", "proxy-priority", "out"));
 		if (!given.isEmpty()) {
 			throw new IllegalArgumentException("unknown option(s) " + given.keySet() + "; see --help");
 		}
 		options.validate();
 		return options;
+	}
+
+	/** The records of {@code distribution} over the id space, of the configured fields and sizes. */
+	Workload workload(KeyDistribution distribution, boolean versioned) {
+		return new Workload(fields, valueBytes, idSpace, distribution.keys(idSpace, zipfExponent), versioned);
+	}
+
+	/** The variants to compare, none when not asked for; each once, in the order given. */
+	private static List<Capability> capabilities(String value) {
+		if (value.isBlank()) {
+			return List.of();
+		}
+		return Arrays.stream(value.split(",")).map(Capability::parse).distinct().toList();
 	}
 
 	private static boolean onOff(String value, String option) {
@@ -107,6 +124,9 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 		if (warmUp < 0) {
 			throw new IllegalArgumentException("--warm-up must be zero or more records, but was " + warmUp);
 		}
+		if (!(zipfExponent > 0) || Double.isInfinite(zipfExponent)) {
+			throw new IllegalArgumentException("--zipf-s must be greater than 0, but was " + zipfExponent);
+		}
 		if (rttsMillis.stream().anyMatch(rtt -> rtt < 0)) {
 			throw new IllegalArgumentException("--rtts must be zero (direct) or positive, but was " + rttsMillis);
 		}
@@ -124,6 +144,14 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 				  --backlog=500000        records of the busy shape (drained flat out)
 				  --idle-rate=5000        records/s of the idle shape, for --idle-seconds=8
 				  --fields=5 --value-bytes=20 --id-space=200000 --partitions=6
+				  --key-distribution=uniform  the ids records write: uniform (every id in turn) or zipf (hot keys: a Zipf distribution of
+				                          exponent --zipf-s=1.1 over the id space, seeded; records then carry a per-key "version" field)
+				  --capabilities=plain,coalesce,version  off unless given: after the table, compare Sawmill with each capability on
+				                          (plain: defaults; coalesce: sawmill.coalesce-writes=true; version:
+				                          sawmill.mapping.version=field:version) on a uniform and a zipf backlog of versioned records, at
+				                          every RTT and batch size, --sawmill-drains drains each, interleaved: records/s, Redis commands
+				                          per record (INFO commandstats), write P99 and the ratios to plain. A variant this build does
+				                          not know is reported as not available; the ratios need plain among them
 				  --sequential-sample=4000  records sent one command at a time, then extrapolated
 				  --verify-sample=2000    hashes and TTLs read back after each run
 				  --warm-up=300000        records each measured consumer strategy drains first, then (not with --quick) one whole cell, unreported, so the JIT has compiled its data path (0: neither)

@@ -210,7 +210,8 @@ final class Cell {
 		}
 	}
 
-	private static long fullGcs() {
+	/** Full collections of this JVM so far. */
+	static long fullGcs() {
 		// G1 (the default) counts only full collections under "G1 Old Generation"; others name theirs similarly
 		return ManagementFactory.getGarbageCollectorMXBeans().stream()
 			.filter(gc -> gc.getName().contains("Old") || gc.getName().contains("MarkSweep") || gc.getName().contains("Full"))

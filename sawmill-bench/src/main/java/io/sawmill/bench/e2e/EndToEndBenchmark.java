@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -32,7 +31,7 @@ import io.sawmill.testkit.RedisServerProcess;
  * under capacity) and a busy one (a backlog drained flat out, by Sawmill several times, in rounds),
  * Sawmill also a steady one (half its busy rate); every run is verified against Redis. The consumers
  * run in this JVM, one at a time, so the JVM's CPU time over a drain is the consumer's
- * ({@link ConsumerCpu}).
+ * ({@link ConsumerCpu}). With {@code --capabilities}, a {@link CapabilityComparison} follows.
  * Writes results.md, results.csv and PNG plots to {@code --out}; exits 1 when a run fails to verify.
  * <p>
  * {@code java -jar sawmill-bench/target/sawmill-bench.jar [--quick] [--help]}
@@ -47,12 +46,13 @@ public final class EndToEndBenchmark implements Cell.Run {
 	private final Workload workload;
 	private final Status status = new Status(OUT);
 	private final List<Row> rows = new ArrayList<>();
+	private List<CapabilityRow> capabilities = List.of();
 	private final List<String> notes = new ArrayList<>();
 
 	private EndToEndBenchmark(BenchOptions options, List<String> args) {
 		this.options = options;
 		this.args = args;
-		this.workload = new Workload(options.fields(), options.valueBytes(), options.idSpace());
+		this.workload = options.workload(options.keyDistribution(), options.keyDistribution() == KeyDistribution.ZIPF);
 	}
 
 	public static void main(String[] args) throws Exception {
@@ -78,9 +78,13 @@ public final class EndToEndBenchmark implements Cell.Run {
 		Files.createDirectories(options.out());
 		note(machine());
 		note(String.format(Locale.ROOT,
-				"workload: JSON id + %d fields × %d bytes, id space %,d, HSET + EXPIRE %d s per record; %d partitions; "
+				"workload: JSON id + %d fields × %d bytes, id space %,d%s, HSET + EXPIRE %d s per record; %d partitions; "
 						+ "busy backlog %,d records; idle %,d records/s for %d s",
-				options.fields(), options.valueBytes(), options.idSpace(), options.ttl().toSeconds(), options.partitions(),
+				options.fields(), options.valueBytes(), options.idSpace(),
+				options.keyDistribution() == KeyDistribution.UNIFORM ? ""
+						: String.format(Locale.ROOT, " drawn from a Zipf distribution (s = %s, seed %d), a version field",
+								options.zipfExponent(), ZipfKeys.SEED),
+				options.ttl().toSeconds(), options.partitions(),
 				options.backlog(), options.idleRate(), options.idleDuration().toSeconds()));
 		RedisCeiling.Result ceiling;
 		Path kafkaDir = Files.createTempDirectory("sawmill-bench-kafka-");
@@ -110,6 +114,9 @@ public final class EndToEndBenchmark implements Cell.Run {
 				}
 				clusterEndpoint.ifPresent(endpoints::add);
 				measure(kafka, redis, endpoints);
+				if (!options.capabilities().isEmpty()) {
+					capabilities = new CapabilityComparison(this, kafka).run(endpoints);
+				}
 			}
 			finally {
 				for (Endpoint endpoint : endpoints) {
@@ -323,17 +330,22 @@ public final class EndToEndBenchmark implements Cell.Run {
 
 	private boolean report(RedisCeiling.Result ceiling, double seconds) throws Exception {
 		String table = Report.markdownTable(rows, ceiling, options.backlog());
-		List<String> targets = Report.targets(rows, ceiling);
+		List<String> targets = new ArrayList<>(Report.targets(rows, ceiling));
+		targets.addAll(CapabilityReport.targets(capabilities));
 		List<String> plots = Plots.write(options.out(), rows, ceiling);
-		boolean verified = rows.stream().allMatch(Row::verified) && !rows.isEmpty();
+		boolean verified = rows.stream().allMatch(Row::verified) && !rows.isEmpty()
+				&& capabilities.stream().allMatch(CapabilityRow::verified);
+		String capabilitiesSection = capabilities.isEmpty() ? "" : CapabilityReport.markdownSection(capabilities);
 		String run = String.format(Locale.ROOT, "`java -jar sawmill-bench/target/sawmill-bench.jar%s`, %.1f min",
 				args.stream().map(arg -> " " + arg).collect(Collectors.joining()), seconds / 60);
-		String md = Report.resultsMarkdown(run, notes, table, targets, plots, rows);
+		String md = Report.resultsMarkdown(run, notes, table, targets, capabilitiesSection, plots, rows);
 		Files.writeString(options.out().resolve("results.md"), md, StandardCharsets.UTF_8);
-		Files.writeString(options.out().resolve("results.csv"), Report.csv(rows), StandardCharsets.UTF_8);
+		Files.writeString(options.out().resolve("results.csv"),
+				Report.csv(rows, options.keyDistribution().label(), capabilities), StandardCharsets.UTF_8);
 
 		OUT.println();
 		OUT.println(table);
+		OUT.print(capabilities.isEmpty() ? "" : CapabilityReport.markdownTable(capabilities) + "\n");
 		targets.forEach(OUT::println);
 		OUT.println();
 		OUT.println("Results: " + options.out().toAbsolutePath() + " (results.md, results.csv, " + String.join(", ", plots) + ")");

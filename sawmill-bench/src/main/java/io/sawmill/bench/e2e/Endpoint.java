@@ -1,6 +1,7 @@
 package io.sawmill.bench.e2e;
 
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 import io.sawmill.testkit.LatencyProxy;
@@ -40,11 +41,11 @@ record Endpoint(double rtt, LatencyProxy proxy, String host, int port, String di
 	}
 
 	/** The Spring Boot properties that point a service at this endpoint. */
-	List<String> springArguments() {
+	Map<String, String> springProperties() {
 		if (cluster) {
-			return List.of("--spring.data.redis.cluster.nodes="
-					+ directPorts.stream().map(p -> directHost + ":" + p).collect(Collectors.joining(",")));
+			return Map.of("spring.data.redis.cluster.nodes",
+					directPorts.stream().map(p -> directHost + ":" + p).collect(Collectors.joining(",")));
 		}
-		return List.of("--spring.data.redis.host=" + host, "--spring.data.redis.port=" + port);
+		return Map.of("spring.data.redis.host", host, "spring.data.redis.port", Integer.toString(port));
 	}
 }

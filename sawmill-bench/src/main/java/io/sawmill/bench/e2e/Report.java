@@ -12,9 +12,12 @@ final class Report {
 	private Report() {
 	}
 
-	/** The whole results.md: the run, its notes, the table, the targets, the plots and every verification. */
-	static String resultsMarkdown(String run, List<String> notes, String table, List<String> targets, List<String> plots,
-			List<Row> rows) {
+	/**
+	 * The whole results.md: the run, its notes, the table, the targets, the capability comparison's
+	 * section (empty when not run), the plots and every verification.
+	 */
+	static String resultsMarkdown(String run, List<String> notes, String table, List<String> targets,
+			String capabilities, List<String> plots, List<Row> rows) {
 		StringBuilder md = new StringBuilder("# Sawmill end-to-end benchmark\n\n");
 		md.append("Run: ").append(run).append(".\n\n");
 		notes.forEach(note -> md.append("- ").append(note).append('\n'));
@@ -28,6 +31,7 @@ final class Report {
 				+ "over the records in between, the median of the drains.\n\n");
 		md.append("## Targets (measured, not asserted)\n\n");
 		targets.forEach(t -> md.append("- ").append(t).append('\n'));
+		md.append(capabilities.isEmpty() ? "" : "\n" + capabilities);
 		md.append("\n## Plots\n\n");
 		plots.forEach(p -> md.append("![").append(p).append("](").append(p).append(")\n"));
 		md.append("\n## Verification\n\n");
@@ -99,46 +103,66 @@ final class Report {
 	}
 
 	static String csv(List<Row> rows) {
-		StringBuilder csv = new StringBuilder("strategy,rtt_ms,batch,extrapolated,idle_batches,idle_write_p50_ms,idle_write_p99_ms,"
-				+ "idle_write_max_ms,idle_poll_to_commit_p50_ms,idle_poll_to_commit_p99_ms,busy_batches,busy_write_p50_ms,"
-				+ "busy_write_p99_ms,busy_write_max_ms,busy_poll_to_commit_p50_ms,busy_poll_to_commit_p99_ms,"
-				+ "busy_poll_to_commit_max_ms,records_per_s,busy_drain_s,verified,full_gcs,peak_heap_mb,"
-				+ "ceiling_next_to_it_records_per_s,busy_drains_records_per_s,cluster,cpu_us_per_record,"
-				+ "busy_drains_cpu_us_per_record,steady_batches,steady_write_p50_ms,steady_write_p99_ms,steady_write_max_ms,"
-				+ "steady_records_per_s\n");
+		return csv(rows, KeyDistribution.UNIFORM.label(), List.of());
+	}
+
+	/**
+	 * results.csv: the main table's rows, then the capability comparison's, with the columns of both
+	 * (a main row's comparison columns name only its workload; a comparison row leaves the idle and
+	 * steady columns empty).
+	 */
+	static String csv(List<Row> rows, String workload, List<CapabilityRow> capabilities) {
+		StringBuilder csv = new StringBuilder(CSV_HEADER + "," + CapabilityReport.CSV_COLUMNS + "\n");
 		for (Row row : rows) {
-			BatchRecorder.Summary idle = row.idle();
-			BatchRecorder.Summary busy = row.busy();
-			BatchRecorder.Percentiles busyWrite = row.busyWrite();
-			BatchRecorder.Percentiles busyCommit = row.busyPollToCommit();
-			BatchRecorder.Summary steady = row.steady();
-			BatchRecorder.Percentiles steadyWrite = steady == null ? null : steady.write();
-			csv.append(String.join(",", row.strategy(), Double.toString(row.rttMs()), Integer.toString(row.batchSize()),
-					Boolean.toString(row.extrapolated()), idle == null ? "" : Integer.toString(idle.batches()),
-					msRaw(idle == null ? null : idle.write(), Percentile.P50),
-					msRaw(idle == null ? null : idle.write(), Percentile.P99),
-					msRaw(idle == null ? null : idle.write(), Percentile.MAX),
-					msRaw(idle == null ? null : idle.pollToCommit(), Percentile.P50),
-					msRaw(idle == null ? null : idle.pollToCommit(), Percentile.P99),
-					busy == null ? "" : Integer.toString(busy.batches()), msRaw(busyWrite, Percentile.P50),
-					msRaw(busyWrite, Percentile.P99), msRaw(busyWrite, Percentile.MAX), msRaw(busyCommit, Percentile.P50),
-					msRaw(busyCommit, Percentile.P99), msRaw(busyCommit, Percentile.MAX),
-					String.format(Locale.ROOT, "%.0f", row.recordsPerSecond()),
-					busy == null ? "" : String.format(Locale.ROOT, "%.2f", busy.spanNanos() / 1e9), Boolean.toString(row.verified()),
-					Long.toString(row.fullGcs()), Long.toString(row.peakHeapBytes() >> 20),
-					row.ceiling() == null ? "" : String.format(Locale.ROOT, "%.0f", row.ceiling().recordsPerSecond()),
-					busy == null ? "" : busy.drainRates().stream().map(r -> String.format(Locale.ROOT, "%.0f", r))
-						.collect(Collectors.joining(" ")),
-					Boolean.toString(row.cluster()),
-					Double.isNaN(row.cpuNanosPerRecord()) ? "" : String.format(Locale.ROOT, "%.3f", row.cpuNanosPerRecord() / 1e3),
-					busy == null ? "" : busy.cpuPerRecord().stream().map(c -> String.format(Locale.ROOT, "%.3f", c / 1e3))
-						.collect(Collectors.joining(" ")),
-					steady == null ? "" : Integer.toString(steady.batches()), msRaw(steadyWrite, Percentile.P50),
-					msRaw(steadyWrite, Percentile.P99), msRaw(steadyWrite, Percentile.MAX),
-					steady == null ? "" : String.format(Locale.ROOT, "%.0f", steady.recordsPerSecond())))
-				.append('\n');
+			csv.append(csvLine(row)).append(',').append(CapabilityReport.csvColumns(workload)).append('\n');
+		}
+		for (CapabilityRow row : capabilities) {
+			String line = row.measured() ? csvLine(row.asRow())
+					: String.join(",", "sawmill", Double.toString(row.rttMs()), Integer.toString(row.batchSize()), "false")
+							+ ",".repeat(CSV_HEADER.split(",").length - 4);
+			csv.append(line).append(',').append(CapabilityReport.csvColumns(row, capabilities)).append('\n');
 		}
 		return csv.toString();
+	}
+
+	private static final String CSV_HEADER = "strategy,rtt_ms,batch,extrapolated,idle_batches,idle_write_p50_ms,idle_write_p99_ms,"
+			+ "idle_write_max_ms,idle_poll_to_commit_p50_ms,idle_poll_to_commit_p99_ms,busy_batches,busy_write_p50_ms,"
+			+ "busy_write_p99_ms,busy_write_max_ms,busy_poll_to_commit_p50_ms,busy_poll_to_commit_p99_ms,"
+			+ "busy_poll_to_commit_max_ms,records_per_s,busy_drain_s,verified,full_gcs,peak_heap_mb,"
+			+ "ceiling_next_to_it_records_per_s,busy_drains_records_per_s,cluster,cpu_us_per_record,"
+			+ "busy_drains_cpu_us_per_record,steady_batches,steady_write_p50_ms,steady_write_p99_ms,steady_write_max_ms,"
+			+ "steady_records_per_s";
+
+	private static String csvLine(Row row) {
+		BatchRecorder.Summary idle = row.idle();
+		BatchRecorder.Summary busy = row.busy();
+		BatchRecorder.Percentiles busyWrite = row.busyWrite();
+		BatchRecorder.Percentiles busyCommit = row.busyPollToCommit();
+		BatchRecorder.Summary steady = row.steady();
+		BatchRecorder.Percentiles steadyWrite = steady == null ? null : steady.write();
+		return String.join(",", row.strategy(), Double.toString(row.rttMs()), Integer.toString(row.batchSize()),
+				Boolean.toString(row.extrapolated()), idle == null ? "" : Integer.toString(idle.batches()),
+				msRaw(idle == null ? null : idle.write(), Percentile.P50),
+				msRaw(idle == null ? null : idle.write(), Percentile.P99),
+				msRaw(idle == null ? null : idle.write(), Percentile.MAX),
+				msRaw(idle == null ? null : idle.pollToCommit(), Percentile.P50),
+				msRaw(idle == null ? null : idle.pollToCommit(), Percentile.P99),
+				busy == null ? "" : Integer.toString(busy.batches()), msRaw(busyWrite, Percentile.P50),
+				msRaw(busyWrite, Percentile.P99), msRaw(busyWrite, Percentile.MAX), msRaw(busyCommit, Percentile.P50),
+				msRaw(busyCommit, Percentile.P99), msRaw(busyCommit, Percentile.MAX),
+				String.format(Locale.ROOT, "%.0f", row.recordsPerSecond()),
+				busy == null ? "" : String.format(Locale.ROOT, "%.2f", busy.spanNanos() / 1e9), Boolean.toString(row.verified()),
+				Long.toString(row.fullGcs()), Long.toString(row.peakHeapBytes() >> 20),
+				row.ceiling() == null ? "" : String.format(Locale.ROOT, "%.0f", row.ceiling().recordsPerSecond()),
+				busy == null ? "" : busy.drainRates().stream().map(r -> String.format(Locale.ROOT, "%.0f", r))
+					.collect(Collectors.joining(" ")),
+				Boolean.toString(row.cluster()),
+				Double.isNaN(row.cpuNanosPerRecord()) ? "" : String.format(Locale.ROOT, "%.3f", row.cpuNanosPerRecord() / 1e3),
+				busy == null ? "" : busy.cpuPerRecord().stream().map(c -> String.format(Locale.ROOT, "%.3f", c / 1e3))
+					.collect(Collectors.joining(" ")),
+				steady == null ? "" : Integer.toString(steady.batches()), msRaw(steadyWrite, Percentile.P50),
+				msRaw(steadyWrite, Percentile.P99), msRaw(steadyWrite, Percentile.MAX),
+				steady == null ? "" : String.format(Locale.ROOT, "%.0f", steady.recordsPerSecond()));
 	}
 
 	/** Alternating pairs of drains the RTT target needs. */

@@ -1,8 +1,8 @@
 package io.sawmill.bench.e2e;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import org.springframework.boot.Banner;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -16,7 +16,7 @@ import io.sawmill.app.SawmillApplication;
 /**
  * Strategy 3: the real Sawmill service (sawmill-app) started in this JVM with its defaults; only the
  * topic, group, batch size, mapping (key template and TTL) and the Kafka and Redis addresses (one
- * server, or a cluster's masters) are set.
+ * server, or a cluster's masters) are set, plus any properties the caller adds (a capability's switch).
  * Per-batch timings come from Sawmill's own {@code sawmill.batch.duration} meter.
  */
 final class SawmillRunner implements AutoCloseable {
@@ -27,20 +27,44 @@ final class SawmillRunner implements AutoCloseable {
 
 	SawmillRunner(String bootstrapServers, String topic, String group, int batchSize, Endpoint redis, Duration ttl,
 			BatchRecorder recorder) {
-		List<String> args = new ArrayList<>(List.of("--sawmill.topics=" + topic, "--sawmill.group-id=" + group,
-				"--sawmill.batch-size=" + batchSize, "--sawmill.mapping.key-template=" + Workload.KEY_TEMPLATE,
-				"--sawmill.mapping.ttl=" + ttl.toSeconds() + "s", "--spring.kafka.bootstrap-servers=" + bootstrapServers,
-				"--server.port=0", "--spring.main.banner-mode=off", "--logging.level.root=WARN",
-				"--logging.level.org.apache.kafka=ERROR",
-				// the workload's Kafka key is its id, so the key template's {id} is the key (no {@key} warning per start)
-				"--logging.level.io.sawmill.autoconfigure.SawmillConfigAdapter=ERROR"));
-		args.addAll(redis.springArguments());
+		this(bootstrapServers, topic, group, batchSize, redis, ttl, Map.of(), recorder);
+	}
+
+	/**
+	 * @param properties Spring properties on top of the cell's (a capability's switch), each replacing
+	 * a cell property of the same name
+	 */
+	SawmillRunner(String bootstrapServers, String topic, String group, int batchSize, Endpoint redis, Duration ttl,
+			Map<String, String> properties, BatchRecorder recorder) {
+		String[] args = arguments(bootstrapServers, topic, group, batchSize, redis, ttl, properties);
 		synchronized (SawmillRunner.class) {
 			current = recorder;
 			context = new SpringApplicationBuilder(SawmillApplication.class, Capture.class).bannerMode(Banner.Mode.OFF)
 				.logStartupInfo(false)
-				.run(args.toArray(String[]::new));
+				.run(args);
 		}
+	}
+
+	/** The app's command line: the cell's properties, then {@code properties}, one argument per name. */
+	static String[] arguments(String bootstrapServers, String topic, String group, int batchSize, Endpoint redis,
+			Duration ttl, Map<String, String> properties) {
+		Map<String, String> all = new LinkedHashMap<>();
+		all.put("sawmill.topics", topic);
+		all.put("sawmill.group-id", group);
+		all.put("sawmill.batch-size", Integer.toString(batchSize));
+		all.put("sawmill.mapping.key-template", Workload.KEY_TEMPLATE);
+		all.put("sawmill.mapping.ttl", ttl.toSeconds() + "s");
+		all.put("spring.kafka.bootstrap-servers", bootstrapServers);
+		all.put("server.port", "0");
+		all.put("spring.main.banner-mode", "off");
+		all.put("logging.level.root", "WARN");
+		all.put("logging.level.org.apache.kafka", "ERROR");
+		// the workload's Kafka key is its id, so the key template's {id} is the key (no {@key} warning per start)
+		all.put("logging.level.io.sawmill.autoconfigure.SawmillConfigAdapter", "ERROR");
+		all.putAll(redis.springProperties());
+		// one argument per name: Boot joins repeated command-line values with commas
+		all.putAll(properties);
+		return all.entrySet().stream().map(p -> "--" + p.getKey() + "=" + p.getValue()).toArray(String[]::new);
 	}
 
 	@Override

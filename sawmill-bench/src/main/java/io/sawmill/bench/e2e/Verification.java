@@ -2,16 +2,19 @@ package io.sawmill.bench.e2e;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
-
 import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -19,7 +22,9 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 /**
  * Reads Redis back after a run, directly (not through the proxy): the key count (of a cluster, summed
  * over its masters) must equal the distinct keys written, and a sample of hashes must equal the last
- * record written for their key, with a TTL in (0, ttl].
+ * record written for their key, with a TTL in (0, ttl]. The sample always holds the key written by
+ * the most records (with hot keys, the one a stale write would most likely be seen on) and the
+ * highest id written.
  */
 final class Verification {
 
@@ -27,30 +32,66 @@ final class Verification {
 	record Result(boolean ok, String text) {
 	}
 
+	/** What Redis may hold besides the workload's keys and the records' fields. */
+	enum Extras {
+
+		/** Nothing: exactly the workload's keys, each hash exactly its last record's fields. */
+		NONE,
+
+		/**
+		 * A capability's own bookkeeping next to the data (a version guard may keep a version per key,
+		 * in the hash or in a key of its own): other keys and other hash fields are counted and named
+		 * in the text but do not fail the check. The workload's keys and the records' fields must still
+		 * be exactly right.
+		 */
+		BOOKKEEPING
+	}
+
 	private static final long TIMEOUT_SECONDS = 60;
 
 	static Result verify(Endpoint endpoint, Workload workload, long records, int sample, Duration ttl) {
+		return verify(endpoint, workload, records, sample, ttl, Extras.NONE);
+	}
+
+	static Result verify(Endpoint endpoint, Workload workload, long records, int sample, Duration ttl, Extras extras) {
 		try (Direct direct = new Direct(endpoint)) {
 			RedisClusterAsyncCommands<String, String> async = direct.async();
-			long expectedKeys = workload.distinctKeys(records);
+			Workload.Written written = workload.written(records);
+			long expectedKeys = written.keys();
 			long keys = async.dbsize().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+			String others = "";
+			if (extras == Extras.BOOKKEEPING && keys != expectedKeys) {
+				KeyCount count = countKeys(async, workload);
+				keys = count.workload();
+				others = count.others() == 0 ? ""
+						: String.format(Locale.ROOT, " (+%,d other keys, e.g. %s)", count.others(), count.example());
+			}
 			SplittableRandom random = new SplittableRandom(records);
 			List<Long> ids = new ArrayList<>();
 			List<RedisFuture<Map<String, String>>> hashes = new ArrayList<>();
 			List<RedisFuture<Long>> ttls = new ArrayList<>();
 			int checks = (int) Math.min(sample, expectedKeys);
 			for (int i = 0; i < checks; i++) {
-				long id = i == 0 ? expectedKeys - 1 : random.nextLong(expectedKeys);
+				long id = i == 0 ? written.hottest() : i == 1 ? written.id((int) expectedKeys - 1)
+						: written.id(random.nextInt((int) expectedKeys));
 				ids.add(id);
 				hashes.add(async.hgetall(workload.key(id)));
 				ttls.add(async.ttl(workload.key(id)));
 			}
 			int bad = 0;
+			int withOtherFields = 0;
 			String example = "";
+			String otherField = "";
 			for (int i = 0; i < checks; i++) {
 				Map<String, String> actual = hashes.get(i).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
 				long seconds = ttls.get(i).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
 				Map<String, String> expected = workload.expectedHash(ids.get(i), records);
+				if (extras == Extras.BOOKKEEPING && !expected.keySet().containsAll(actual.keySet())) {
+					withOtherFields++;
+					otherField = actual.keySet().stream().filter(field -> !expected.containsKey(field)).findFirst().orElseThrow();
+					actual = new LinkedHashMap<>(actual);
+					actual.keySet().retainAll(expected.keySet());
+				}
 				if (!expected.equals(actual) || seconds <= 0 || seconds > ttl.toSeconds()) {
 					if (bad++ == 0) {
 						example = "; e.g. " + workload.key(ids.get(i)) + " = " + actual + " ttl " + seconds + ", expected "
@@ -59,11 +100,39 @@ final class Verification {
 				}
 			}
 			boolean ok = keys == expectedKeys && bad == 0;
-			return new Result(ok, String.format(java.util.Locale.ROOT, "%s: %,d of %,d keys; %d of %d sampled hashes+TTLs right%s",
-					ok ? "OK" : "FAILED", keys, expectedKeys, checks - bad, checks, example));
+			String fields = withOtherFields == 0 ? ""
+					: String.format(Locale.ROOT, " (%d with other fields, e.g. %s)", withOtherFields, otherField);
+			return new Result(ok, String.format(Locale.ROOT, "%s: %,d of %,d keys%s; %d of %d sampled hashes+TTLs right%s%s",
+					ok ? "OK" : "FAILED", keys, expectedKeys, others, checks - bad, checks, fields, example));
 		}
 		catch (Exception ex) {
 			return new Result(false, "FAILED: could not read Redis back: " + ex);
+		}
+	}
+
+	/** Keys of the workload and others, and one of the others. */
+	private record KeyCount(long workload, long others, String example) {
+	}
+
+	private static KeyCount countKeys(RedisClusterAsyncCommands<String, String> async, Workload workload)
+			throws Exception {
+		long ours = 0;
+		long others = 0;
+		String example = "";
+		KeyScanCursor<String> cursor = async.scan(ScanArgs.Builder.limit(1_000)).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+		while (true) {
+			for (String key : cursor.getKeys()) {
+				if (workload.isKey(key)) {
+					ours++;
+				}
+				else if (others++ == 0) {
+					example = key;
+				}
+			}
+			if (cursor.isFinished()) {
+				return new KeyCount(ours, others, example);
+			}
+			cursor = async.scan(cursor, ScanArgs.Builder.limit(1_000)).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
 		}
 	}
 
@@ -81,7 +150,7 @@ final class Verification {
 	 * A connection to the endpoint's servers without the proxy; for a cluster, Lettuce's cluster API,
 	 * whose DBSIZE sums the masters' and whose FLUSHALL runs on each.
 	 */
-	private static final class Direct implements AutoCloseable {
+	static final class Direct implements AutoCloseable {
 
 		private final AbstractRedisClient client;
 		private final StatefulConnection<String, String> connection;

@@ -28,6 +28,32 @@ class BenchOptionsTests {
 		assertThat(options.steadyDuration()).isEqualTo(Duration.ofSeconds(5));
 		assertThat(options.cluster()).isTrue();
 		assertThat(options.proxyPriority()).isEqualTo(LatencyProxy.Priority.NORMAL);
+		assertThat(options.keyDistribution()).isEqualTo(KeyDistribution.UNIFORM);
+		assertThat(options.zipfExponent()).isEqualTo(1.1);
+		// the comparison runs only when asked for, so the quick run takes as long as before
+		assertThat(options.capabilities()).isEmpty();
+		assertThat(BenchOptions.parse("--quick").capabilities()).isEmpty();
+	}
+
+	@Test
+	void shouldTakeTheKeyDistributionAndTheCapabilitiesToCompareFromTheCommandLine() {
+		BenchOptions options = BenchOptions.parse("--key-distribution=zipf", "--zipf-s=1.3",
+				"--capabilities=plain,coalesce,version,coalesce");
+
+		assertThat(options.keyDistribution()).isEqualTo(KeyDistribution.ZIPF);
+		assertThat(options.zipfExponent()).isEqualTo(1.3);
+		assertThat(options.capabilities()).containsExactly(Capability.PLAIN, Capability.COALESCE, Capability.VERSION);
+		assertThat(BenchOptions.parse("--capabilities=plain").capabilities()).containsExactly(Capability.PLAIN);
+		assertThat(BenchOptions.parse("--key-distribution=ZIPF").keyDistribution()).isEqualTo(KeyDistribution.ZIPF);
+	}
+
+	@Test
+	void shouldGiveTheMainRunAVersionFieldOnlyWithHotKeys() {
+		BenchOptions options = BenchOptions.parse("--fields=2", "--id-space=10");
+
+		assertThat(options.workload(KeyDistribution.UNIFORM, false).hash(12)).containsOnlyKeys("id", "f1", "f2")
+			.containsEntry("id", "2");
+		assertThat(options.workload(KeyDistribution.ZIPF, true).hash(12)).containsOnlyKeys("id", "version", "f1", "f2");
 	}
 
 	@Test
@@ -63,7 +89,8 @@ class BenchOptionsTests {
 
 	@Test
 	void shouldDocumentEveryOptionInTheHelp() {
-		assertThat(BenchOptions.help()).contains("--rtt-pairs=5", "--steady-seconds=5", "--cluster=on", "--sawmill-drains=3");
+		assertThat(BenchOptions.help()).contains("--rtt-pairs=5", "--steady-seconds=5", "--cluster=on", "--sawmill-drains=3",
+				"--key-distribution=uniform", "--zipf-s=1.1", "--capabilities=plain,coalesce,version");
 	}
 
 	@Test
@@ -84,5 +111,11 @@ class BenchOptionsTests {
 			.withMessage("--steady-seconds must be at least 1, but was 0");
 		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--cluster=maybe"))
 			.withMessage("--cluster must be on or off, but was maybe");
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--key-distribution=hot"))
+			.withMessage("--key-distribution must be uniform or zipf, but was hot");
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--zipf-s=0"))
+			.withMessage("--zipf-s must be greater than 0, but was 0.0");
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--capabilities=plain,exactly-once"))
+			.withMessage("--capabilities must be among plain, coalesce, version, but was exactly-once");
 	}
 }

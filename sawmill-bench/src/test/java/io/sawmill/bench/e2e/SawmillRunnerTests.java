@@ -1,0 +1,32 @@
+package io.sawmill.bench.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+class SawmillRunnerTests {
+
+	private final Endpoint redis = new Endpoint(0, null, "127.0.0.1", 7001, "127.0.0.1", List.of(7001), false);
+
+	@Test
+	void shouldAddAVariantsPropertiesToTheCellsOwn() {
+		String[] args = SawmillRunner.arguments("127.0.0.1:9092", "backlog", "g1", 1_000, redis, Duration.ofHours(1),
+				Map.of("sawmill.coalesce-writes", "true"));
+
+		assertThat(args).contains("--sawmill.topics=backlog", "--sawmill.group-id=g1", "--sawmill.batch-size=1000",
+				"--sawmill.mapping.ttl=3600s", "--spring.data.redis.port=7001", "--sawmill.coalesce-writes=true");
+	}
+
+	@Test
+	void shouldLetAVariantReplaceACellPropertyRatherThanRepeatIt() {
+		// Boot joins a name given twice on the command line with a comma ("1000,500"), which would not bind
+		String[] args = SawmillRunner.arguments("127.0.0.1:9092", "backlog", "g1", 1_000, redis, Duration.ofHours(1),
+				Map.of("sawmill.batch-size", "500"));
+
+		assertThat(args).filteredOn(arg -> arg.startsWith("--sawmill.batch-size=")).containsExactly("--sawmill.batch-size=500");
+	}
+}
