@@ -38,7 +38,7 @@ final class SawmillConfigAdapter {
 	}
 
 	static ListenerConfig listener(SawmillProperties p) {
-		return bind("sawmill.topics / group-id / concurrency / batch-size / retry.* / redelivery.* / shutdown-timeout",
+		return bind("sawmill.topics / group-id / concurrency / batch-size / retry.* / redelivery.* / shutdown-timeout / coalesce-writes",
 				() -> ListenerConfig.custom()
 					.topics(p.getRoutes().isEmpty() ? p.getTopics() : routeTopics(p))
 					.topicPattern(routeSubscription(p))
@@ -51,6 +51,7 @@ final class SawmillConfigAdapter {
 					.redeliveryBackoff(p.getRedelivery().getInitialBackoff(), p.getRedelivery().getMaxBackoff())
 					.stallTimeout(p.getRedelivery().getStallTimeout())
 					.maxRecordBytes((int) Math.min(Integer.MAX_VALUE, p.getMaxRecordSize().toBytes()))
+					.coalesceWrites(p.isCoalesceWrites())
 					.build());
 	}
 

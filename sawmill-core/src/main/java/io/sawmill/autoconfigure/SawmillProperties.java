@@ -43,6 +43,9 @@ public class SawmillProperties {
 	/** Records whose value is larger are dead-lettered instead of written. */
 	private DataSize maxRecordSize = DataSize.ofBytes(ListenerConfig.DEFAULT_MAX_RECORD_BYTES);
 
+	/** Whether a batch's HSET, EXPIRE and DEL writes of one key are merged into the fewest commands that leave the same final state. */
+	private boolean coalesceWrites = ListenerConfig.DEFAULT_COALESCE_WRITES;
+
 	private final Mapping mapping = new Mapping();
 
 	/** Routes: each maps its topics to its own Redis type and key; when set, sawmill.topics and sawmill.mapping are not used. */
@@ -131,6 +134,14 @@ public class SawmillProperties {
 
 	public void setMaxRecordSize(DataSize maxRecordSize) {
 		this.maxRecordSize = maxRecordSize;
+	}
+
+	public boolean isCoalesceWrites() {
+		return coalesceWrites;
+	}
+
+	public void setCoalesceWrites(boolean coalesceWrites) {
+		this.coalesceWrites = coalesceWrites;
 	}
 
 	public Mapping getMapping() {

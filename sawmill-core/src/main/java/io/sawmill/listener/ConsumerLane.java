@@ -17,8 +17,9 @@ import io.sawmill.metrics.SawmillMetrics;
 
 /**
  * The data path of one consumer thread, top to bottom: map every record ({@link MappedBatch}) →
- * write ({@link PerRecordPipeline}) → dead-letter what cannot be written → commit the batch's
- * offsets ({@link OffsetCommits}). It owns the thread's batch in flight and its offset commits;
+ * write ({@link PerRecordPipeline}, which coalesces each round trip's writes per key when
+ * configured: {@link Coalescer}) → dead-letter what cannot be written → commit the batch's offsets
+ * ({@link OffsetCommits}). It owns the thread's batch in flight and its offset commits;
  * {@link PipelineBatchListener} forwards the thread's polls, idle events and rebalances here.
  * <p>
  * The commit contract: the batch's offsets are committed only when every record of the batch is in

@@ -24,6 +24,7 @@ public final class ListenerConfig {
 	public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofMinutes(1);
 	/** Kafka's default largest message; a larger value is dead-lettered rather than written. */
 	public static final int DEFAULT_MAX_RECORD_BYTES = 1024 * 1024;
+	public static final boolean DEFAULT_COALESCE_WRITES = false;
 
 	private final List<String> topics;
 	private final Pattern topicPattern;
@@ -38,6 +39,7 @@ public final class ListenerConfig {
 	private final Duration redeliveryInitialBackoff;
 	private final Duration redeliveryMaxBackoff;
 	private final Duration stallTimeout;
+	private final boolean coalesceWrites;
 
 	private ListenerConfig(Builder b) {
 		this.maxRecordBytes = b.maxRecordBytes;
@@ -53,6 +55,7 @@ public final class ListenerConfig {
 		this.redeliveryInitialBackoff = b.redeliveryInitialBackoff;
 		this.redeliveryMaxBackoff = b.redeliveryMaxBackoff;
 		this.stallTimeout = b.stallTimeout;
+		this.coalesceWrites = b.coalesceWrites;
 	}
 
 	public static Builder custom() {
@@ -132,6 +135,16 @@ public final class ListenerConfig {
 		return stallTimeout;
 	}
 
+	/**
+	 * Whether a batch's {@code HSET}, {@code EXPIRE} and {@code DEL} writes of one key are merged
+	 * into the fewest commands that leave the key in the same final state; other commands are sent
+	 * as they are, in order with them. Outcomes stay per record: a failed merged command fails every
+	 * record folded into it.
+	 */
+	public boolean coalesceWrites() {
+		return coalesceWrites;
+	}
+
 	public static final class Builder {
 
 		private int maxRecordBytes = DEFAULT_MAX_RECORD_BYTES;
@@ -148,6 +161,7 @@ public final class ListenerConfig {
 		private Duration redeliveryInitialBackoff = DEFAULT_REDELIVERY_INITIAL_BACKOFF;
 		private Duration redeliveryMaxBackoff = DEFAULT_REDELIVERY_MAX_BACKOFF;
 		private Duration stallTimeout = DEFAULT_STALL_TIMEOUT;
+		private boolean coalesceWrites = DEFAULT_COALESCE_WRITES;
 
 		private Builder() {
 		}
@@ -246,6 +260,11 @@ public final class ListenerConfig {
 				throw new IllegalArgumentException("stallTimeout must be positive, but was " + stallTimeout);
 			}
 			this.stallTimeout = stallTimeout;
+			return this;
+		}
+
+		public Builder coalesceWrites(boolean coalesceWrites) {
+			this.coalesceWrites = coalesceWrites;
 			return this;
 		}
 

@@ -18,6 +18,9 @@ import io.sawmill.redis.PipelineResult;
  * failure is to be sent again, together with every later record of the round trip that writes one
  * of its keys, so that per key the writes stay in offset order.
  * <p>
+ * A failed command fails every record it carries ({@link WritePlan}): with coalescing, every record
+ * folded into it.
+ * <p>
  * The pipeline retries by it and the circuit breaker counts a round trip with transient failures
  * as failed by it.
  *
@@ -28,22 +31,23 @@ import io.sawmill.redis.PipelineResult;
 record Outcomes(List<MappedRecord> retry, List<DeadLetter> permanent, PipelineResult result) {
 
 	/**
-	 * @param records the records sent, in order
-	 * @param result the replies to their writes, flattened in the same order
+	 * @param plan the round trip's commands and the records each carries
+	 * @param result the replies to the plan's commands, in the same order
 	 */
-	static Outcomes of(List<MappedRecord> records, PipelineResult result) {
+	static Outcomes of(WritePlan plan, PipelineResult result) {
 		if (result.succeeded()) {
 			return new Outcomes(List.of(), List.of(), result);
 		}
-		int[] owner = owners(records);
+		List<MappedRecord> records = plan.records();
 		Throwable[] transientCause = new Throwable[records.size()];
 		Throwable[] permanentCause = new Throwable[records.size()];
 		for (PipelineResult.Failure failure : result.failures()) {
-			int r = owner[failure.index()];
 			Throwable[] causes = FailureClass.of(failure.cause()) == FailureClass.TRANSIENT ? transientCause
 					: permanentCause;
-			if (causes[r] == null) {
-				causes[r] = failure.cause();
+			for (int r : plan.carriedBy(failure.index())) {
+				if (causes[r] == null) {
+					causes[r] = failure.cause();
+				}
 			}
 		}
 		List<MappedRecord> retry = new ArrayList<>(0);
@@ -67,27 +71,6 @@ record Outcomes(List<MappedRecord> retry, List<DeadLetter> permanent, PipelineRe
 	/** Whether some record must be sent again. */
 	boolean hasTransientFailures() {
 		return !retry.isEmpty();
-	}
-
-	/** The writes of {@code records} in order, as one round trip sends them. */
-	static List<RedisWrite> writes(List<MappedRecord> records) {
-		List<RedisWrite> writes = new ArrayList<>(records.size() * 2);
-		for (MappedRecord record : records) {
-			writes.addAll(record.writes());
-		}
-		return writes;
-	}
-
-	/** For each write of the round trip, the index of the record it belongs to. */
-	private static int[] owners(List<MappedRecord> records) {
-		int[] owner = new int[records.stream().mapToInt(r -> r.writes().size()).sum()];
-		int w = 0;
-		for (int r = 0; r < records.size(); r++) {
-			for (int i = 0; i < records.get(r).writes().size(); i++) {
-				owner[w++] = r;
-			}
-		}
-		return owner;
 	}
 
 	private static boolean writesAnyOf(MappedRecord record, Set<ByteBuffer> keys) {

@@ -20,8 +20,10 @@ import io.sawmill.redis.RedisBatchWriter;
 
 /**
  * The write step: a batch's writes in pipelined round trips, with per-record outcomes
- * ({@link Outcomes}). Records that failed transiently are sent again (with the later records that
- * share a key with them) after an exponential backoff with jitter (Resilience4j Retry), each round
+ * ({@link Outcomes}). Each round trip sends its records' {@link WritePlan}: with
+ * {@link ListenerConfig#coalesceWrites()}, the writes of each key merged by the {@link Coalescer}.
+ * Records that failed transiently are sent again (with the later records that share a key with
+ * them, planned again) after an exponential backoff with jitter (Resilience4j Retry), each round
  * trip through the {@link RedisCircuit}. A batch holding a write that is not
  * {@link RedisWrite#idempotent()} is never retried record by record: a transient failure fails it
  * whole, so that it is polled again whole ({@link RedisWrite} says what that means for its writes).
@@ -39,11 +41,13 @@ final class PerRecordPipeline {
 	private final Retry retry;
 	private final RedisCircuit circuit;
 	private final SawmillMetrics metrics;
+	private final boolean coalesce;
 
 	PerRecordPipeline(RedisBatchWriter writer, ListenerConfig config, RedisCircuit circuit, SawmillMetrics metrics) {
 		this.writer = writer;
 		this.circuit = circuit;
 		this.metrics = metrics;
+		this.coalesce = config.coalesceWrites();
 		this.retry = Retry.of("sawmill-redis-" + config.groupId(), RetryConfig.<Outcomes>custom()
 			.maxAttempts(config.retryMaxAttempts())
 			.intervalFunction(IntervalFunction.ofExponentialRandomBackoff(config.retryInitialBackoff(), 2.0, 0.5,
@@ -60,7 +64,7 @@ final class PerRecordPipeline {
 	 */
 	Sent send(List<MappedRecord> records) {
 		if (records.isEmpty()) {
-			return new Sent(records, null, 0);
+			return new Sent(WritePlan.oneToOne(records), null, 0);
 		}
 		try {
 			circuit.acquirePermission();
@@ -68,13 +72,16 @@ final class PerRecordPipeline {
 		catch (CallNotPermittedException ex) {
 			throw circuitOpen(ex);
 		}
+		WritePlan plan = plan(records);
 		long started = System.nanoTime();
 		try {
-			return new Sent(records, writer.send(Outcomes.writes(records)), started);
+			RedisBatchWriter.Sent replies = writer.send(plan.writes());
+			metrics.writesCoalesced(plan.coalesced());
+			return new Sent(plan, replies, started);
 		}
 		catch (RuntimeException ex) {
 			circuit.onError(System.nanoTime() - started, ex);
-			Sent failed = new Sent(records, null, started);
+			Sent failed = new Sent(plan, null, started);
 			failed.failure = ex;
 			return failed;
 		}
@@ -88,14 +95,14 @@ final class PerRecordPipeline {
 	 *     nothing of the batch may be committed
 	 */
 	List<DeadLetter> finish(Sent sent) {
-		if (sent.records.isEmpty()) {
+		if (sent.records().isEmpty()) {
 			return List.of();
 		}
-		if (!allIdempotent(sent.records)) {
+		if (!allIdempotent(sent.records())) {
 			return finishWithoutRetry(sent);
 		}
 		List<DeadLetter> deadLetters = new ArrayList<>(0);
-		List<MappedRecord>[] pending = new List[] { sent.records };
+		List<MappedRecord>[] pending = new List[] { sent.records() };
 		int[] attempts = { 0 };
 		Supplier<Outcomes> once = () -> {
 			attempts[0]++;
@@ -122,13 +129,20 @@ final class PerRecordPipeline {
 		return deadLetters;
 	}
 
-	/** A retry's round trip, waited for at once. */
+	/** The commands that write {@code records}, coalesced when configured. */
+	private WritePlan plan(List<MappedRecord> records) {
+		return coalesce ? Coalescer.plan(records) : WritePlan.oneToOne(records);
+	}
+
+	/** A retry's round trip, waited for at once: the records being retried, planned again. */
 	private Outcomes roundTrip(List<MappedRecord> records) {
 		circuit.acquirePermission();
+		WritePlan plan = plan(records);
 		long started = System.nanoTime();
 		PipelineResult result;
 		try {
-			result = writer.write(Outcomes.writes(records));
+			result = writer.write(plan.writes());
+			metrics.writesCoalesced(plan.coalesced());
 		}
 		catch (RuntimeException ex) {
 			circuit.onError(System.nanoTime() - started, ex);
@@ -136,7 +150,7 @@ final class PerRecordPipeline {
 		}
 		long took = System.nanoTime() - started;
 		metrics.pipelineCompleted(Duration.ofNanos(took), result.commands());
-		Outcomes outcomes = Outcomes.of(records, result);
+		Outcomes outcomes = Outcomes.of(plan, result);
 		circuit.onReplies(took, outcomes);
 		return outcomes;
 	}
@@ -165,7 +179,7 @@ final class PerRecordPipeline {
 		metrics.nonIdempotentBatchRepeated();
 		log.warn("A batch of {} records holding non-idempotent writes failed transiently ({}); it is not retried record "
 				+ "by record but polled again whole, so non-idempotent writes that Redis already applied may be "
-				+ "applied again", sent.records.size(), cause);
+				+ "applied again", sent.records().size(), cause);
 		return failure;
 	}
 
@@ -195,16 +209,20 @@ final class PerRecordPipeline {
 	 */
 	final class Sent {
 
-		private final List<MappedRecord> records;
+		private final WritePlan plan;
 		private final RedisBatchWriter.Sent replies;
 		private final long started;
 		private Outcomes outcomes;
 		private RuntimeException failure;
 
-		private Sent(List<MappedRecord> records, RedisBatchWriter.Sent replies, long started) {
-			this.records = records;
+		private Sent(WritePlan plan, RedisBatchWriter.Sent replies, long started) {
+			this.plan = plan;
 			this.replies = replies;
 			this.started = started;
+		}
+
+		private List<MappedRecord> records() {
+			return plan.records();
 		}
 
 		/**
@@ -212,9 +230,9 @@ final class PerRecordPipeline {
 		 * @throws RuntimeException what the writer threw
 		 */
 		Outcomes await() {
-			if (records.isEmpty()) {
+			if (records().isEmpty()) {
 				// nothing went on the wire: nothing to wait for, and nothing for the circuit to count
-				return Outcomes.of(records, new PipelineResult(0, 0, List.of()));
+				return Outcomes.of(plan, new PipelineResult(0, 0, List.of()));
 			}
 			if (outcomes == null && failure == null) {
 				try {
@@ -222,7 +240,7 @@ final class PerRecordPipeline {
 					// to the last reply, not to now: with a batch in flight, the thread mapped and sent the next one since
 					long took = Math.max(0, replies.lastReplyNanos() - started);
 					metrics.pipelineCompleted(Duration.ofNanos(took), result.commands());
-					outcomes = Outcomes.of(records, result);
+					outcomes = Outcomes.of(plan, result);
 					circuit.onReplies(took, outcomes);
 				}
 				catch (RuntimeException ex) {

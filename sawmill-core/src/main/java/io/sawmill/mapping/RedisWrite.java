@@ -28,6 +28,11 @@ import java.util.Set;
  * redelivery backoff. So each of its records is applied <em>at least once and possibly more than
  * once</em> — a counter may count a record twice, a list may hold it twice — and a WARN line and
  * {@code sawmill_batch_non_idempotent_repeated_total} say when that can have happened.
+ * <p>
+ * <b>Coalescing.</b> With {@code sawmill.coalesce-writes}, the {@link HashSet}, {@link Expire} and
+ * {@link Delete} writes of one key in one batch may be merged into fewer commands that leave the key
+ * as writing them one by one would. A {@link Command} is never merged: it is sent as it is, and the
+ * writes of its key, and of every key named among its arguments, stay on their side of it.
  */
 public sealed interface RedisWrite permits RedisWrite.HashSet, RedisWrite.Expire, RedisWrite.Delete, RedisWrite.Command {
 

@@ -36,6 +36,7 @@ public final class SawmillMetrics {
 	private final Counter keptInFlight;
 	private final Counter redelivered;
 	private final Counter nonIdempotentRepeated;
+	private final Counter writesCoalesced;
 	private final Map<String, Counter> recordCounters = new ConcurrentHashMap<>();
 
 	public SawmillMetrics(MeterRegistry registry, String group) {
@@ -94,6 +95,11 @@ public final class SawmillMetrics {
 					+ "their writes may be applied more than once")
 			.tag("group", group)
 			.register(registry);
+		this.writesCoalesced = Counter.builder("sawmill.writes.coalesced")
+			.description("Writes not sent as commands of their own: merged by sawmill.coalesce-writes into another "
+					+ "command of the same key and batch")
+			.tag("group", group)
+			.register(registry);
 	}
 
 	public MeterRegistry registry() {
@@ -123,6 +129,13 @@ public final class SawmillMetrics {
 	/** Called when a batch holding non-idempotent writes failed transiently and is polled again whole. */
 	public void nonIdempotentBatchRepeated() {
 		nonIdempotentRepeated.increment();
+	}
+
+	/** Called per round trip sent, with how many of its records' writes coalescing saved. */
+	public void writesCoalesced(int writes) {
+		if (writes > 0) {
+			writesCoalesced.increment(writes);
+		}
 	}
 
 	/** Called once per pipelined round trip, successful or not. */

@@ -31,9 +31,19 @@ class SawmillConfigAdapterTests {
 		PipelineConfig pipeline = SawmillConfigAdapter.pipeline(properties);
 
 		assertThat(listener.batchSize()).isEqualTo(ListenerConfig.DEFAULT_BATCH_SIZE);
+		assertThat(listener.coalesceWrites()).isEqualTo(ListenerConfig.DEFAULT_COALESCE_WRITES);
 		assertThat(pipeline.maxCommandsPerChunk()).isEqualTo(PipelineConfig.DEFAULT_MAX_COMMANDS_PER_CHUNK);
 		assertThat(SawmillConfigAdapter.mapping(properties).keyTemplateSource()).isEqualTo("{@key}");
 		assertThatNoException().isThrownBy(() -> SawmillConfigAdapter.checkPollInterval(listener, pipeline, Map.of()));
+	}
+
+	@Test
+	void shouldHandCoalesceWritesToTheListener() {
+		SawmillProperties properties = properties();
+		properties.setCoalesceWrites(!ListenerConfig.DEFAULT_COALESCE_WRITES);
+
+		assertThat(SawmillConfigAdapter.listener(properties).coalesceWrites())
+			.isNotEqualTo(ListenerConfig.DEFAULT_COALESCE_WRITES);
 	}
 
 	@Test

@@ -1,0 +1,54 @@
+package io.sawmill.listener;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.sawmill.mapping.RedisWrite;
+
+/**
+ * The commands one round trip sends for a list of records, and for each command the records it
+ * carries: when the command fails, each of them has that outcome ({@link Outcomes#of}). Either
+ * {@link #oneToOne} (every record's writes as its mapper returned them) or {@link Coalescer#plan}
+ * (the writes of one key merged into the fewest commands that leave the same final state).
+ * <p>
+ * Every record of {@code records} is carried by at least one command, so a record is written only
+ * when Redis acknowledged every command carrying it.
+ *
+ * @param records the records of the round trip, in poll order
+ * @param writes the commands to send, in the order Redis must apply them
+ * @param carried for each command of {@code writes}, the indices in {@code records} of the records
+ *     it carries, ascending
+ */
+record WritePlan(List<MappedRecord> records, List<RedisWrite> writes, List<int[]> carried) {
+
+	/** Each record's writes in order, each carrying its own record only: what Redis gets without coalescing. */
+	static WritePlan oneToOne(List<MappedRecord> records) {
+		List<RedisWrite> writes = new ArrayList<>(records.size() * 2);
+		List<int[]> carried = new ArrayList<>(records.size() * 2);
+		for (int r = 0; r < records.size(); r++) {
+			int[] own = { r };
+			for (RedisWrite write : records.get(r).writes()) {
+				writes.add(write);
+				carried.add(own);
+			}
+		}
+		return new WritePlan(records, writes, carried);
+	}
+
+	/** The indices of the records that command {@code write} carries. */
+	int[] carriedBy(int write) {
+		return carried.get(write);
+	}
+
+	/**
+	 * How many of the records' writes are not sent as commands of their own: merged into another,
+	 * or dropped as without effect.
+	 */
+	int coalesced() {
+		int mapped = 0;
+		for (MappedRecord record : records) {
+			mapped += record.writes().size();
+		}
+		return mapped - writes.size();
+	}
+}
