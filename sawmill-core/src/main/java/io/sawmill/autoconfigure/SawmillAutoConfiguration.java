@@ -39,6 +39,7 @@ import io.sawmill.listener.ListenerProgress;
 import io.sawmill.listener.RedisCircuit;
 import io.sawmill.listener.SawmillContainers;
 import io.sawmill.mapping.RecordMapper;
+import io.sawmill.mapping.VersionGuard;
 import io.sawmill.mapping.json.JsonHashMapper;
 import io.sawmill.metrics.ConsumerRecordTimestamps;
 import io.sawmill.metrics.PartitionLagMonitor;
@@ -129,12 +130,15 @@ public final class SawmillAutoConfiguration {
 		// unset on a Cluster: wait for one replica when every master has one (decided once connected)
 		boolean waitIfClusterReplicated = connectionFactory.isClusterAware()
 				&& properties.getPipeline().getWaitForReplicas() == null;
+		// version-guarded writes call the sawmill Function library: loaded when the writer opens
+		List<String> functionLibraries = properties.getMapping().getVersion() != null
+				? List.of(VersionGuard.librarySource()) : List.of();
 		return new LettucePipelinedWriter(() -> {
 			if (!connectionFactory.isRunning()) {
 				connectionFactory.start();
 			}
 			return connectionFactory.getNativeClient();
-		}, pipeline, waitIfClusterReplicated);
+		}, pipeline, waitIfClusterReplicated, functionLibraries);
 	}
 
 	@Bean

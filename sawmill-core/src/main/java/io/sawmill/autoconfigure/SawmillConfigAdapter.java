@@ -114,8 +114,11 @@ final class SawmillConfigAdapter {
 			.keyEncoding(p.getMapping().getKeyEncoding())
 			.fields(p.getMapping().getFields())
 			.ttl(p.getMapping().getTtl())
+			.version(p.getMapping().getVersion())
+			.tombstoneRetention(p.getMapping().getTombstoneRetention())
 			.build());
-		if (!mapping.keyTemplateUsesRecordKey()) {
+		// with a version, an older record through another partition is stale rather than written over a newer one
+		if (!mapping.keyTemplateUsesRecordKey() && mapping.version().isEmpty()) {
 			log.warn("sawmill.mapping.key-template '{}' does not use {@key}: if the topic is partitioned by another key, "
 					+ "the records of one Redis key can come through several partitions, whose order Kafka does not keep, "
 					+ "and an older version can overwrite a newer one. Use {@key} in the template, or have producers key "
@@ -151,6 +154,12 @@ final class SawmillConfigAdapter {
 		if (p.getMapping().getKeyTemplate() != null) {
 			throw new SawmillConfigurationException("sawmill.routes and sawmill.mapping.key-template are both set",
 					"Move sawmill.mapping.* into a route (sawmill.routes[n].key-template, ...), or remove sawmill.routes.");
+		}
+		if (p.getMapping().getVersion() != null) {
+			throw new SawmillConfigurationException("sawmill.mapping.version '" + p.getMapping().getVersion()
+					+ "' is set together with sawmill.routes",
+					"Version-guarded writes work with the built-in mapping (sawmill.mapping.*) only: remove "
+							+ "sawmill.mapping.version, or map with sawmill.mapping.* instead of routes.");
 		}
 		if (!p.getTopics().isEmpty()) {
 			throw new SawmillConfigurationException("sawmill.routes and sawmill.topics " + p.getTopics() + " are both set",

@@ -9,6 +9,7 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 import io.sawmill.listener.ListenerConfig;
+import io.sawmill.mapping.json.JsonHashMapperConfig;
 import io.sawmill.mapping.json.KeyEncoding;
 import io.sawmill.redis.PipelineConfig;
 
@@ -203,6 +204,12 @@ public class SawmillProperties {
 		/** Time to live of every key written; 0 means no expiry. */
 		private Duration ttl = Duration.ZERO;
 
+		/** Version-guarded writes (Redis 7 Functions): 'timestamp' (Kafka record timestamp) or 'field:<json field>' (integer or ISO-8601 instant); an older record than Redis holds is skipped and counted stale. Unset: off. */
+		private String version;
+
+		/** With a version, how long a deleted key keeps its version so that a late older record cannot recreate it; 0 keeps none. */
+		private Duration tombstoneRetention = JsonHashMapperConfig.DEFAULT_TOMBSTONE_RETENTION;
+
 		public String getKeyTemplate() {
 			return keyTemplate;
 		}
@@ -233,6 +240,22 @@ public class SawmillProperties {
 
 		public void setTtl(Duration ttl) {
 			this.ttl = ttl;
+		}
+
+		public String getVersion() {
+			return version;
+		}
+
+		public void setVersion(String version) {
+			this.version = version;
+		}
+
+		public Duration getTombstoneRetention() {
+			return tombstoneRetention;
+		}
+
+		public void setTombstoneRetention(Duration tombstoneRetention) {
+			this.tombstoneRetention = tombstoneRetention;
 		}
 	}
 

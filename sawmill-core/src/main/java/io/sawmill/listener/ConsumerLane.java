@@ -238,7 +238,7 @@ final class ConsumerLane {
 		commits.commit(batch.consumer, batch.records, batch.behind);
 		redelivery.committed();
 		metrics.batchCommitted(Duration.ofNanos(System.nanoTime() - batch.polled), batch.records.size());
-		batch.mapped.report(metrics, rejectedByRedis, deadLetters.outcome());
+		batch.mapped.report(metrics, rejectedByRedis, batch.sent.stale(), deadLetters.outcome());
 	}
 
 	/**

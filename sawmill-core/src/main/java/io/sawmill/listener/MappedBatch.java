@@ -77,16 +77,22 @@ final class MappedBatch {
 	}
 
 	/**
-	 * Counts the outcome of every record of the committed batch: written, skipped, or dead-lettered
-	 * ({@code deadLettered}: dead-lettered or, without a dead-letter topic, invalid).
+	 * Counts the outcome of every record of the committed batch: written, stale, skipped, or
+	 * dead-lettered ({@code deadLettered}: dead-lettered or, without a dead-letter topic, invalid).
 	 * @param rejectedByRedis the records Redis permanently rejected
+	 * @param stale the records whose version-guarded writes Redis found older than what it holds
 	 */
-	void report(SawmillMetrics metrics, List<DeadLetter> rejectedByRedis, RecordOutcome deadLettered) {
+	void report(SawmillMetrics metrics, List<DeadLetter> rejectedByRedis, List<ConsumerRecord<byte[], byte[]>> stale,
+			RecordOutcome deadLettered) {
 		Map<String, int[]> counts = new HashMap<>(4);
 		Set<ConsumerRecord<byte[], byte[]>> notWritten = Collections.newSetFromMap(new IdentityHashMap<>());
 		for (DeadLetter deadLetter : rejectedByRedis) {
 			notWritten.add(deadLetter.record());
 			count(counts, deadLetter.record(), deadLettered);
+		}
+		for (ConsumerRecord<byte[], byte[]> record : stale) {
+			notWritten.add(record);
+			count(counts, record, RecordOutcome.STALE);
 		}
 		for (MappedRecord written : toWrite) {
 			if (!notWritten.contains(written.record())) {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,6 +109,7 @@ final class PerRecordPipeline {
 			attempts[0]++;
 			Outcomes attempt = attempts[0] == 1 ? sent.await() : roundTrip(pending[0]);
 			deadLetters.addAll(attempt.permanent());
+			sent.stale.addAll(attempt.stale());
 			if (attempt.hasTransientFailures()) {
 				log.warn("Redis failed {} of {} commands (attempt {}); retrying {} records: {}",
 						attempt.result().failures().size(), attempt.result().commands(), attempts[0],
@@ -172,6 +174,7 @@ final class PerRecordPipeline {
 			throw repeatedWhole(sent, first.result().failures().get(0).cause().toString(),
 					new BatchWriteFailedException(1, first.result()));
 		}
+		sent.stale.addAll(first.stale());
 		return first.permanent();
 	}
 
@@ -214,6 +217,8 @@ final class PerRecordPipeline {
 		private final long started;
 		private Outcomes outcomes;
 		private RuntimeException failure;
+		/** The records whose writes Redis reported stale, over the batch's round trips; filled by {@link #finish}. */
+		private final List<ConsumerRecord<byte[], byte[]>> stale = new ArrayList<>(0);
 
 		private Sent(WritePlan plan, RedisBatchWriter.Sent replies, long started) {
 			this.plan = plan;
@@ -252,6 +257,11 @@ final class PerRecordPipeline {
 				throw failure;
 			}
 			return outcomes;
+		}
+
+		/** The records that changed nothing because Redis holds a newer version; complete once {@link #finish} returned. */
+		List<ConsumerRecord<byte[], byte[]>> stale() {
+			return stale;
 		}
 
 		/** Waits for the replies; true when nothing of the round trip failed transiently. */

@@ -29,12 +29,17 @@ import java.util.Set;
  * once</em> — a counter may count a record twice, a list may hold it twice — and a WARN line and
  * {@code sawmill_batch_non_idempotent_repeated_total} say when that can have happened.
  * <p>
+ * A {@link Function} calls a Redis Function; its reply says whether it was applied
+ * ({@link VersionGuard} is the built-in one).
+ * <p>
  * <b>Coalescing.</b> With {@code sawmill.coalesce-writes}, the {@link HashSet}, {@link Expire} and
  * {@link Delete} writes of one key in one batch may be merged into fewer commands that leave the key
- * as writing them one by one would. A {@link Command} is never merged: it is sent as it is, and the
- * writes of its key, and of every key named among its arguments, stay on their side of it.
+ * as writing them one by one would. A {@link Command} or a {@link Function} is never merged: it is
+ * sent as it is, and the writes of its key, and of every key named among a command's arguments,
+ * stay on their side of it.
  */
-public sealed interface RedisWrite permits RedisWrite.HashSet, RedisWrite.Expire, RedisWrite.Delete, RedisWrite.Command {
+public sealed interface RedisWrite permits RedisWrite.HashSet, RedisWrite.Expire, RedisWrite.Delete, RedisWrite.Command,
+		RedisWrite.Function {
 
 	/** The key this write touches; in Redis Cluster it decides the shard. */
 	byte[] key();
@@ -87,6 +92,19 @@ public sealed interface RedisWrite permits RedisWrite.HashSet, RedisWrite.Expire
 	 */
 	static Command idempotentCommand(String name, byte[] key, byte[]... args) {
 		return new Command(name, key, List.of(args), true);
+	}
+
+	/**
+	 * {@code FCALL function 1 key args…}: a Redis Function of one key, e.g. a version-guarded write
+	 * ({@link VersionGuard}). Not idempotent; {@link #idempotentFunction} declares one that is.
+	 */
+	static Function function(String function, byte[] key, byte[]... args) {
+		return new Function(function, key, List.of(args), false);
+	}
+
+	/** {@code FCALL} of a function the caller declares idempotent, retried record by record like the built-in writes. */
+	static Function idempotentFunction(String function, byte[] key, byte[]... args) {
+		return new Function(function, key, List.of(args), true);
 	}
 
 	static byte[] utf8(String value) {
@@ -169,6 +187,31 @@ public sealed interface RedisWrite permits RedisWrite.HashSet, RedisWrite.Expire
 		@Override
 		public String toString() {
 			return name + " " + new String(key, StandardCharsets.UTF_8) + " (" + args.size() + " args)";
+		}
+	}
+
+	/**
+	 * {@code FCALL function 1 key args…}: a Redis Function called on one key (so it runs on Redis
+	 * Cluster too). Its reply is read: the integer 0 means the function did not apply the write
+	 * because the key holds something newer, and the record is counted {@code stale} (never
+	 * dead-lettered, committed like a written one); any other reply means it was applied. An error
+	 * reply fails like any write's ({@code ERR Function not found} is transient: the writer loads its
+	 * libraries again and the write is retried).
+	 * @param idempotent whether applying it twice does what applying it once does
+	 */
+	record Function(String function, byte[] key, List<byte[]> args, boolean idempotent) implements RedisWrite {
+		public Function {
+			Objects.requireNonNull(function, "function");
+			Objects.requireNonNull(key, "key");
+			if (function.isBlank() || function.chars().anyMatch(Character::isWhitespace)) {
+				throw new IllegalArgumentException("function name must be one word, but was '" + function + "'");
+			}
+			args = List.copyOf(args);
+		}
+
+		@Override
+		public String toString() {
+			return "FCALL " + function + " " + new String(key, StandardCharsets.UTF_8) + " (" + args.size() + " args)";
 		}
 	}
 }

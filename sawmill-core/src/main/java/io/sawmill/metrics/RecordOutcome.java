@@ -14,7 +14,12 @@ public enum RecordOutcome {
 	/** Its batch failed in Redis and the record is being written again. */
 	RETRIED,
 	/** Sent to the dead-letter topic with its reason. */
-	DEAD_LETTERED;
+	DEAD_LETTERED,
+	/**
+	 * A version-guarded write found a newer version in Redis and changed nothing
+	 * ({@code sawmill.mapping.version}); committed like a written record, never dead-lettered.
+	 */
+	STALE;
 
 	/** The tag value: the constant's name in lower case. */
 	public String tag() {

@@ -32,6 +32,9 @@ import io.lettuce.core.RedisCommandExecutionException;
  *     {@code MASTERDOWN}, {@code MOVED}, {@code ASK}, {@code NOREPLICAS}, {@code OOM}, {@code MISCONF},
  *     {@code ERR max number of clients}</td><td>transient</td><td>a well-known outage: Redis is
  *     starting, failing over, resharding, full, or cannot persist</td></tr>
+ * <tr><td>{@code ERR Function not found}</td><td>transient</td><td>Redis lost the Function library a
+ *     write calls (a restart without persistence, a failover, {@code FUNCTION FLUSH}): the writer loads
+ *     it again, and the retry finds it</td></tr>
  * <tr><td>{@code NOAUTH}, {@code WRONGPASS}, {@code NOPERM}</td><td>transient (logged)</td><td>a
  *     configuration problem, never the record's fault</td></tr>
  * <tr><td>{@code ERR unknown command}, {@code ERR wrong number of arguments}, {@code ERR syntax
@@ -75,7 +78,8 @@ public enum FailureClass {
 
 	/** Transient replies of a well-known outage, which the circuit breaker reports; the others are logged. */
 	private static final List<String> OUTAGE_PREFIXES = List.of("LOADING", "BUSY", "TRYAGAIN", "CLUSTERDOWN",
-			"READONLY", "MASTERDOWN", "MOVED", "ASK", "NOREPLICAS", "OOM", "MISCONF", "ERR MAX NUMBER OF CLIENTS");
+			"READONLY", "MASTERDOWN", "MOVED", "ASK", "NOREPLICAS", "OOM", "MISCONF", "ERR MAX NUMBER OF CLIENTS",
+			"ERR FUNCTION NOT FOUND");
 
 	/** Classifies the cause of a failed command as Lettuce reported it, by the table above. */
 	public static FailureClass of(Throwable cause) {

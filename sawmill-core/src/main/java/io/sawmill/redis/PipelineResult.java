@@ -9,11 +9,20 @@ import io.sawmill.mapping.RedisWrite;
  * @param commands how many commands were sent
  * @param chunks how many flushes (round trips) they took
  * @param failures the commands Redis did not acknowledge, in the order they were sent
+ * @param stale the positions (in the list given to {@link RedisBatchWriter#write}) of the
+ *     {@link RedisWrite.Function} writes that Redis acknowledged with the reply 0: not applied,
+ *     because the key holds a newer version; ascending
  */
-public record PipelineResult(int commands, int chunks, List<Failure> failures) {
+public record PipelineResult(int commands, int chunks, List<Failure> failures, List<Integer> stale) {
 
 	public PipelineResult {
 		failures = List.copyOf(failures);
+		stale = List.copyOf(stale);
+	}
+
+	/** A round trip none of whose writes was stale. */
+	public PipelineResult(int commands, int chunks, List<Failure> failures) {
+		this(commands, chunks, failures, List.of());
 	}
 
 	/** Whether Redis acknowledged every command of the batch. */

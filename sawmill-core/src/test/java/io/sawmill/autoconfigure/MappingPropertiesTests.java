@@ -3,6 +3,7 @@ package io.sawmill.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
+import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -55,5 +56,47 @@ class MappingPropertiesTests {
 			.isThrownBy(() -> SawmillConfigAdapter.mapping(properties("{user}}:{@key}")))
 			.withMessage("Invalid sawmill.mapping.*: keyTemplate '{user}}:{@key}' is invalid: '}' at position 6 has no"
 					+ " matching '{' (write '}}' for a literal '}')");
+	}
+
+	@Test
+	void shouldVersionGuardTheMappingWithARetentionOfAnHourUnlessToldOtherwise() {
+		SawmillProperties properties = properties("{@key}");
+		assertThat(SawmillConfigAdapter.mapping(properties).version()).isEmpty();
+
+		properties.getMapping().setVersion("field:updatedAt");
+		assertThat(SawmillConfigAdapter.mapping(properties).version()).contains("field:updatedAt");
+		assertThat(SawmillConfigAdapter.mapping(properties).tombstoneRetention()).isEqualTo(Duration.ofHours(1));
+	}
+
+	@Test
+	void shouldNotWarnAboutOrderingWhenWritesAreVersionGuarded(CapturedOutput output) {
+		SawmillProperties properties = properties("user:{userId}");
+		properties.getMapping().setVersion("timestamp");
+
+		SawmillConfigAdapter.mapping(properties);
+
+		assertThat(output.getOut()).doesNotContain("does not use {@key}");
+	}
+
+	@Test
+	void shouldFailStartUpNamingABadVersionSource() {
+		SawmillProperties properties = properties("{@key}");
+		properties.getMapping().setVersion("updatedAt");
+
+		assertThatExceptionOfType(SawmillConfigurationException.class)
+			.isThrownBy(() -> SawmillConfigAdapter.mapping(properties))
+			.withMessage("Invalid sawmill.mapping.*: version must be 'timestamp' or 'field:<json field>' (e.g. "
+					+ "'field:updatedAt'), but was 'updatedAt'");
+	}
+
+	@Test
+	void shouldFailStartUpNamingANegativeTombstoneRetention() {
+		SawmillProperties properties = properties("{@key}");
+		properties.getMapping().setVersion("timestamp");
+		properties.getMapping().setTombstoneRetention(Duration.ofSeconds(-1));
+
+		assertThatExceptionOfType(SawmillConfigurationException.class)
+			.isThrownBy(() -> SawmillConfigAdapter.mapping(properties))
+			.withMessageContaining("tombstoneRetention must be zero (none) or positive, but was PT-1S");
 	}
 }

@@ -107,6 +107,15 @@ class RoutePropertiesTests {
 	}
 
 	@Test
+	void routesCannotBeVersionGuarded() {
+		Map<String, String> withVersion = twoRoutes();
+		withVersion.put("sawmill.mapping.version", "timestamp");
+		assertThatExceptionOfType(SawmillConfigurationException.class)
+			.isThrownBy(() -> SawmillConfigAdapter.routeMapper(bind(withVersion)))
+			.withMessage("sawmill.mapping.version 'timestamp' is set together with sawmill.routes");
+	}
+
+	@Test
 	void routesCannotBeCombinedWithTheSingleMappingOrTopLevelTopics() {
 		Map<String, String> withMapping = twoRoutes();
 		withMapping.put("sawmill.mapping.key-template", "{@key}");

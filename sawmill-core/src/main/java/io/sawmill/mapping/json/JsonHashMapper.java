@@ -8,15 +8,21 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import io.sawmill.mapping.RecordMapper;
 import io.sawmill.mapping.RecordMappingException;
 import io.sawmill.mapping.RedisWrite;
+import io.sawmill.mapping.VersionGuard;
 import io.sawmill.mapping.internal.FieldSelection;
 import io.sawmill.mapping.internal.FlatFields;
 import io.sawmill.mapping.internal.JsonFlattener;
 import io.sawmill.mapping.internal.KeyTemplate;
+import io.sawmill.mapping.internal.VersionSource;
 
 /**
  * The built-in mapper: a JSON object value becomes one Redis hash, {@code HSET key field value …}
  * followed by {@code EXPIRE key ttl} when a TTL is configured. A tombstone (null value) becomes
  * {@code DEL key}, which needs a key template that does not read the value (e.g. {@code {@key}}).
+ * <p>
+ * With a {@linkplain JsonHashMapperConfig#version() version}, each record becomes one version-guarded
+ * call instead ({@link VersionGuard#upsert}, fields and TTL together; a tombstone
+ * {@link VersionGuard#delete}), applied only when the record is not older than the key.
  * <p>
  * Thread-safe; create with {@link #of(JsonHashMapperConfig)}.
  */
@@ -51,13 +57,25 @@ public final class JsonHashMapper implements RecordMapper {
 				throw new RecordMappingException("tombstone cannot be deleted: key template '" + keyTemplate.source()
 						+ "' reads value fields; use {@key} in the template to support deletes");
 			}
-			return List.of(RedisWrite.del(keyTemplate.resolve(record, new FlatFields(false))));
+			byte[] key = keyTemplate.resolve(record, new FlatFields(false));
+			VersionSource version = config.versionSource();
+			return List.of(version == null ? RedisWrite.del(key)
+					: VersionGuard.delete(key, version.of(record, null), config.tombstoneRetention()));
 		}
 		FlatFields all = flattener.flatten(record.value());
 		byte[] key = keyTemplate.resolve(record, all);
 		Map<byte[], byte[]> fields = selection.select(all);
 		if (fields.isEmpty()) {
 			return List.of();
+		}
+		VersionSource version = config.versionSource();
+		if (version != null) {
+			try {
+				return List.of(VersionGuard.upsert(key, version.of(record, all), config.ttl(), fields));
+			}
+			catch (IllegalArgumentException ex) { // the record writes the reserved version field
+				throw new RecordMappingException(ex.getMessage(), ex);
+			}
 		}
 		RedisWrite hset = RedisWrite.hset(key, fields);
 		return config.ttl().isZero() ? List.of(hset) : List.of(hset, RedisWrite.expire(key, config.ttl()));

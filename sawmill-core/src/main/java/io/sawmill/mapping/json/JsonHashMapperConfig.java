@@ -3,12 +3,14 @@ package io.sawmill.mapping.json;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 import io.sawmill.mapping.internal.KeyTemplate;
+import io.sawmill.mapping.internal.VersionSource;
 
 /**
  * Immutable configuration of {@link JsonHashMapper}: which key each record goes to, which fields
- * it writes, and how long the hash lives. Build with {@link #custom()}; invalid values fail at
+ * it writes, how long the hash lives, and whether its writes are version-guarded. Build with {@link #custom()}; invalid values fail at
  * {@link Builder#build()} with a message naming the value.
  */
 public final class JsonHashMapperConfig {
@@ -19,11 +21,16 @@ public final class JsonHashMapperConfig {
 	/** Nested objects are flattened into fields named {@code parent.child}. */
 	public static final String DEFAULT_PATH_SEPARATOR = ".";
 
+	/** How long a deleted key's version is kept, with version-guarded writes. */
+	public static final Duration DEFAULT_TOMBSTONE_RETENTION = Duration.ofHours(1);
+
 	private final KeyTemplate keyTemplate;
 	private final KeyEncoding keyEncoding;
 	private final List<String> fields;
 	private final Duration ttl;
 	private final String pathSeparator;
+	private final VersionSource version;
+	private final Duration tombstoneRetention;
 
 	private JsonHashMapperConfig(Builder builder) {
 		this.keyTemplate = KeyTemplate.parse(builder.keyTemplate, builder.keyEncoding);
@@ -31,6 +38,8 @@ public final class JsonHashMapperConfig {
 		this.fields = List.copyOf(builder.fields);
 		this.ttl = builder.ttl;
 		this.pathSeparator = builder.pathSeparator;
+		this.version = builder.version == null ? null : VersionSource.parse(builder.version);
+		this.tombstoneRetention = builder.tombstoneRetention;
 	}
 
 	public static Builder custom() {
@@ -44,6 +53,8 @@ public final class JsonHashMapperConfig {
 		builder.fields = base.fields;
 		builder.ttl = base.ttl;
 		builder.pathSeparator = base.pathSeparator;
+		builder.version = base.version == null ? null : base.version.source();
+		builder.tombstoneRetention = base.tombstoneRetention;
 		return builder;
 	}
 
@@ -84,6 +95,20 @@ public final class JsonHashMapperConfig {
 		return pathSeparator;
 	}
 
+	/** Where each record's version comes from ({@code timestamp} or {@code field:<path>}); empty when writes are not version-guarded. */
+	public Optional<String> version() {
+		return Optional.ofNullable(version).map(VersionSource::source);
+	}
+
+	VersionSource versionSource() {
+		return version;
+	}
+
+	/** How long a deleted key's version is kept as a tombstone marker, with version-guarded writes. */
+	public Duration tombstoneRetention() {
+		return tombstoneRetention;
+	}
+
 	public static final class Builder {
 
 		private String keyTemplate;
@@ -91,6 +116,8 @@ public final class JsonHashMapperConfig {
 		private List<String> fields = List.of();
 		private Duration ttl = DEFAULT_TTL;
 		private String pathSeparator = DEFAULT_PATH_SEPARATOR;
+		private String version;
+		private Duration tombstoneRetention = DEFAULT_TOMBSTONE_RETENTION;
 
 		private Builder() {
 		}
@@ -143,6 +170,32 @@ public final class JsonHashMapperConfig {
 				throw new IllegalArgumentException("pathSeparator must not be empty, but was '" + pathSeparator + "'");
 			}
 			this.pathSeparator = pathSeparator;
+			return this;
+		}
+
+		/**
+		 * Version-guards every write ({@link io.sawmill.mapping.VersionGuard}): {@code timestamp} (the Kafka
+		 * record timestamp) or {@code field:<path>} (a JSON field holding a non-negative integer or an
+		 * ISO-8601 instant; a tombstone carries it in a Kafka header of that name); null turns it off.
+		 */
+		public Builder version(String version) {
+			if (version != null) {
+				VersionSource.parse(version);
+			}
+			this.version = version;
+			return this;
+		}
+
+		/**
+		 * How long a deleted key keeps its version, with version-guarded writes, so that an older record
+		 * arriving within that time cannot bring it back; zero keeps none.
+		 */
+		public Builder tombstoneRetention(Duration tombstoneRetention) {
+			if (tombstoneRetention == null || tombstoneRetention.isNegative()) {
+				throw new IllegalArgumentException(
+						"tombstoneRetention must be zero (none) or positive, but was " + tombstoneRetention);
+			}
+			this.tombstoneRetention = tombstoneRetention;
 			return this;
 		}
 

@@ -83,14 +83,18 @@ final class ChannelSend {
 			interrupted = true;
 		}
 		List<PipelineResult.Failure> failures = new ArrayList<>(0);
+		List<Integer> stale = new ArrayList<>(0);
 		for (int i = 0; i < slots.length; i++) {
 			ReplySlot slot = slots[i];
-			if (!slot.succeeded()) {
+			if (slot.stale()) {
+				stale.add(i);
+			}
+			else if (!slot.succeeded()) {
 				Throwable cause = slot.failure();
 				failures.add(new PipelineResult.Failure(i, writes.get(i), cause != null ? cause
 						: interrupted ? new InterruptedException() : ConnectionFailures.timeout(config.timeout())));
 			}
 		}
-		return new PipelineResult(slots.length, flushes, failures);
+		return new PipelineResult(slots.length, flushes, failures, stale);
 	}
 }

@@ -6,6 +6,7 @@ import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.ProtocolKeyword;
 import io.sawmill.mapping.RedisWrite;
 
@@ -29,12 +30,35 @@ final class CommandDispatcher {
 		if (write instanceof RedisWrite.Delete delete) {
 			return commands.del(delete.key());
 		}
+		if (write instanceof RedisWrite.Function function) {
+			// the key added as a key, so that a cluster connection routes the call by its slot
+			CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE).add(function.function())
+				.add(1)
+				.addKey(function.key());
+			for (byte[] arg : function.args()) {
+				args.add(arg);
+			}
+			return commands.dispatch(CommandType.FCALL, new FunctionReply(), args);
+		}
 		RedisWrite.Command command = (RedisWrite.Command) write;
 		CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE).addKey(command.key());
 		for (byte[] arg : command.args()) {
 			args.add(arg);
 		}
 		return commands.dispatch(keyword(command), new ErrorOnlyOutput(), args);
+	}
+
+	/** Whether a write's reply says it was not applied: a {@link RedisWrite.Function}'s reply 0. */
+	static boolean stale(RedisWrite write, Object reply) {
+		return write instanceof RedisWrite.Function && reply instanceof Long integer && integer == 0;
+	}
+
+	/** A {@link RedisWrite.Function}'s reply: its integer, when it is one; any other shape is kept as null. */
+	private static final class FunctionReply extends ErrorOnlyOutput {
+		@Override
+		public void set(long integer) {
+			output = integer;
+		}
 	}
 
 	static ProtocolKeyword keyword(RedisWrite.Command command) {

@@ -1,6 +1,7 @@
 package io.sawmill.redis.internal;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -217,6 +218,44 @@ final class DedicatedConnection implements AutoCloseable {
 		catch (ExecutionException | TimeoutException ex) {
 			Throwable cause = ex instanceof ExecutionException && ex.getCause() != null ? ex.getCause() : ex;
 			throw new IllegalStateException("Redis did not answer PING within " + timeout + ": " + cause, ex);
+		}
+	}
+
+	/**
+	 * {@code FUNCTION LOAD REPLACE source} on the master, or on every master of a cluster (a
+	 * function is called on the master of its key's slot), and waits for the replies.
+	 * @throws IllegalStateException when a master did not load it within {@code timeout}
+	 */
+	void loadFunction(String source, Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		List<RedisFuture<String>> loads = new ArrayList<>(3);
+		if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
+			for (RedisClusterNode node : cluster.getPartitions()) {
+				if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.getSlots().isEmpty()) {
+					RedisClusterAsyncCommands<byte[], byte[]> master = masterCommands(node, deadline);
+					if (master == null) {
+						throw new IllegalStateException("no connection to Redis master " + node.getUri());
+					}
+					loads.add(master.functionLoad(source, true));
+				}
+			}
+		}
+		else {
+			loads.add(commands.functionLoad(source, true));
+		}
+		flush();
+		for (RedisFuture<String> load : loads) {
+			try {
+				load.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("interrupted while loading a Redis Function library", ex);
+			}
+			catch (ExecutionException | TimeoutException ex) {
+				Throwable cause = ex instanceof ExecutionException && ex.getCause() != null ? ex.getCause() : ex;
+				throw new IllegalStateException("FUNCTION LOAD failed: " + cause.getMessage(), cause);
+			}
 		}
 	}
 

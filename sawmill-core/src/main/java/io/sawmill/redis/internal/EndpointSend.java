@@ -75,7 +75,7 @@ final class EndpointSend {
 			if (ordered != null && arrival == Arrival.ALL) {
 				failures = ordered.completed(writes, failures);
 			}
-			return new PipelineResult(writes.size(), flushes, failures);
+			return new PipelineResult(writes.size(), flushes, failures, stale(writes, replies, failures));
 		});
 	}
 
@@ -109,6 +109,24 @@ final class EndpointSend {
 			Thread.currentThread().interrupt();
 			return Arrival.INTERRUPTED;
 		}
+	}
+
+	/** The positions of the writes that succeeded with a reply that says they were not applied. */
+	private static List<Integer> stale(List<RedisWrite> writes, List<RedisFuture<?>> replies,
+			List<PipelineResult.Failure> failures) {
+		List<Integer> stale = new ArrayList<>(0);
+		int f = 0;
+		for (int i = 0; i < replies.size(); i++) {
+			while (f < failures.size() && failures.get(f).index() < i) {
+				f++;
+			}
+			boolean failed = f < failures.size() && failures.get(f).index() == i;
+			if (!failed && writes.get(i) instanceof RedisWrite.Function && CommandDispatcher.stale(writes.get(i),
+					replies.get(i).toCompletableFuture().getNow(null))) {
+				stale.add(i);
+			}
+		}
+		return stale;
 	}
 
 	/** The failure of each reply that is an error, and of each that did not arrive. */

@@ -45,9 +45,15 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 	private final ThreadConnections connections;
 	private final ChannelSend channelSend;
 	private final EndpointSend endpointSend;
+	private final FunctionLibraries functions;
 
 	public LettucePipelinedWriter(Supplier<AbstractRedisClient> client, PipelineConfig config) {
 		this(client, config, false);
+	}
+
+	public LettucePipelinedWriter(Supplier<AbstractRedisClient> client, PipelineConfig config,
+			boolean waitIfClusterReplicated) {
+		this(client, config, waitIfClusterReplicated, List.of());
 	}
 
 	/**
@@ -55,21 +61,32 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 	 *     Cluster whose every master has a replica when the writer {@link #open opens}, each batch waits
 	 *     for one replica anyway: a replica can then take a master over, and what the master alone
 	 *     acknowledged would not survive that (docs/reliability.md)
+	 * @param functionLibraries the Lua sources of the Redis Function libraries that writes call
+	 *     ({@code #!lua name=…}): loaded on every master when the writer {@link #open opens}, and again
+	 *     when a write's reply says its function is not found
 	 */
 	public LettucePipelinedWriter(Supplier<AbstractRedisClient> client, PipelineConfig config,
-			boolean waitIfClusterReplicated) {
+			boolean waitIfClusterReplicated, List<String> functionLibraries) {
 		this.config = config;
 		this.replicas = config;
 		this.waitIfClusterReplicated = waitIfClusterReplicated;
 		this.connections = new ThreadConnections(client);
 		this.channelSend = new ChannelSend(config);
 		this.endpointSend = new EndpointSend(config);
+		this.functions = new FunctionLibraries(functionLibraries);
 	}
 
-	/** Opens one connection per listener thread now, so that a Redis that cannot be reached fails start-up. */
+	/**
+	 * Opens one connection per listener thread now, so that a Redis that cannot be reached fails
+	 * start-up, and loads the Function libraries.
+	 * @throws IllegalStateException when a library cannot be loaded (e.g. Redis older than 7)
+	 */
 	@Override
 	public void open(int threads) {
 		connections.open(threads);
+		if (!functions.isEmpty()) {
+			functions.load(connections.ownOrIdle().get(0), config.timeout());
+		}
 		if (waitIfClusterReplicated && config.waitForReplicas() == 0
 				&& connections.ownOrIdle().get(0).everyMasterReplicated()) {
 			replicas = PipelineConfig.custom()
@@ -123,6 +140,9 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 				PipelineResult result = sent.await();
 				if (!result.succeeded() && ConnectionFailures.isConnectionFailure(result.failures())) {
 					connections.replace(connection);
+				}
+				else if (!result.succeeded()) {
+					functions.reloadIfMissing(connection, result, config.timeout());
 				}
 				return result;
 			}

@@ -56,6 +56,9 @@ final class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], by
 
 	private Throwable failure;
 
+	/** Whether a {@link RedisWrite.Function}'s reply was the integer 0; set before the reply completes the slot. */
+	private boolean stale;
+
 	/** Appends the command to the chunk's encoding. */
 	ReplySlot(RedisWrite write, RespEncoder encoding, BatchReplies replies) {
 		this.write = write;
@@ -68,6 +71,18 @@ final class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], by
 	/** The failure, or null when Redis acknowledged the command (or nothing arrived yet); call after the batch's await. */
 	Throwable failure() {
 		return failure;
+	}
+
+	/** Whether Redis acknowledged a {@link RedisWrite.Function} with 0: not applied; call after the batch's await. */
+	boolean stale() {
+		return stale && state == SUCCEEDED;
+	}
+
+	@Override
+	public void set(long integer) {
+		if (integer == 0 && write instanceof RedisWrite.Function) {
+			stale = true; // published to the writing thread with the state, by the batch's await
+		}
 	}
 
 	/** Whether Redis acknowledged the command. */
@@ -139,6 +154,9 @@ final class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], by
 		}
 		if (write instanceof RedisWrite.Expire) {
 			return CommandType.EXPIRE;
+		}
+		if (write instanceof RedisWrite.Function) {
+			return CommandType.FCALL;
 		}
 		return write instanceof RedisWrite.Delete ? CommandType.DEL : CommandDispatcher.keyword((RedisWrite.Command) write);
 	}

@@ -31,6 +31,10 @@ public final class RespEncoder {
 
 	private static final byte[] DEL = bulk("DEL");
 
+	private static final byte[] FCALL = bulk("FCALL");
+
+	private static final byte[] ONE_KEY = bulk("1");
+
 	/** {@code *N\r\n} and {@code $N\r\n} for the common sizes, so a header is one copy. */
 	private static final byte[][] ARRAY_HEADERS = headers('*', 256);
 
@@ -106,6 +110,16 @@ public final class RespEncoder {
 			arrayHeader(out, 2);
 			out.writeBytes(DEL);
 			bulk(out, delete.key());
+		}
+		else if (write instanceof RedisWrite.Function function) {
+			arrayHeader(out, 4 + function.args().size());
+			out.writeBytes(FCALL);
+			bulk(out, function.function().getBytes(StandardCharsets.UTF_8));
+			out.writeBytes(ONE_KEY);
+			bulk(out, function.key());
+			for (byte[] arg : function.args()) {
+				bulk(out, arg);
+			}
 		}
 		else {
 			RedisWrite.Command command = (RedisWrite.Command) write;

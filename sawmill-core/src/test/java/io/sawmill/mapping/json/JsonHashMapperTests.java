@@ -490,4 +490,52 @@ class JsonHashMapperTests {
 			assertThat(copy.pathSeparator()).isEqualTo(".");
 		}
 	}
+
+	@Nested
+	class Versions {
+
+		private final JsonHashMapper versioned = JsonHashMapper.of(JsonHashMapperConfig.custom()
+			.keyTemplate("user:{@key}")
+			.ttl(Duration.ofMinutes(2))
+			.version("field:rev")
+			.tombstoneRetention(Duration.ofMinutes(30))
+			.build());
+
+		private static List<String> call(RedisWrite write) {
+			assertThat(write).isInstanceOf(RedisWrite.Function.class);
+			RedisWrite.Function function = (RedisWrite.Function) write;
+			List<String> call = new java.util.ArrayList<>(List.of(function.function(), text(function.key())));
+			function.args().forEach(arg -> call.add(text(arg)));
+			return call;
+		}
+
+		@Test
+		void shouldWriteFieldsAndTtlInOneVersionGuardedCall() {
+			List<RedisWrite> writes = versioned.map(record("u-1", "{\"rev\":7,\"name\":\"Ann\"}"));
+
+			assertThat(writes).singleElement()
+				.satisfies(write -> assertThat(call(write))
+					.containsExactly("sawmill_upsert", "user:u-1", "7", "120000", "rev", "7", "name", "Ann"));
+			assertThat(writes.get(0).idempotent()).isTrue();
+		}
+
+		@Test
+		void shouldDeleteATombstoneKeepingItsVersionForTheRetention() {
+			ConsumerRecord<byte[], byte[]> tombstone = record("u-1", null);
+			tombstone.headers().add("rev", utf8("8"));
+
+			assertThat(versioned.map(tombstone)).singleElement()
+				.satisfies(write -> assertThat(call(write)).containsExactly("sawmill_delete", "user:u-1", "8", "1800000"));
+		}
+
+		@Test
+		void shouldRejectARecordWithoutAVersionOrWritingTheReservedField() {
+			assertThatThrownBy(() -> versioned.map(record("u-1", "{\"name\":\"Ann\"}")))
+				.isInstanceOf(RecordMappingException.class)
+				.hasMessageContaining("'rev' is missing");
+			assertThatThrownBy(() -> versioned.map(record("u-1", "{\"rev\":1,\"__sawmill_version\":\"9\"}")))
+				.isInstanceOf(RecordMappingException.class)
+				.hasMessageContaining("__sawmill_version is reserved");
+		}
+	}
 }

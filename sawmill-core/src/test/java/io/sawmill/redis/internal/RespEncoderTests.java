@@ -55,6 +55,13 @@ class RespEncoderTests {
 	}
 
 	@Test
+	void shouldEncodeAFunctionAsFcallOfOneKey() {
+		assertThat(encoded(RedisWrite.function("sawmill_upsert", utf8("k"), utf8("7"), utf8("0"), utf8("f"), utf8("v"))))
+			.isEqualTo("*8\r\n$5\r\nFCALL\r\n$14\r\nsawmill_upsert\r\n$1\r\n1\r\n$1\r\nk\r\n"
+					+ "$1\r\n7\r\n$1\r\n0\r\n$1\r\nf\r\n$1\r\nv\r\n");
+	}
+
+	@Test
 	void shouldEncodeLengthsBeyondTheHeaderTables() {
 		String big = "v".repeat(5_000);
 		Map<String, String> fields = new LinkedHashMap<>();

@@ -1,0 +1,205 @@
+package io.sawmill.redis.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.sawmill.mapping.RedisWrite;
+import io.sawmill.mapping.VersionGuard;
+import io.sawmill.redis.FailureClass;
+import io.sawmill.redis.PipelineConfig;
+import io.sawmill.redis.PipelineResult;
+import io.sawmill.testkit.RedisServerProcess;
+
+/**
+ * The version guard's Redis Functions ({@link VersionGuard}) through the writer's standalone path
+ * against a real redis-server: what each version does to the hash, and which replies the writer
+ * reports as stale.
+ */
+class VersionGuardWriterTests {
+
+	private static final Duration NO_TTL = Duration.ZERO;
+
+	private static RedisServerProcess redis;
+
+	private static RedisClient writerClient;
+
+	private static RedisClient readerClient;
+
+	private static StatefulRedisConnection<String, String> readerConnection;
+
+	private static RedisCommands<String, String> reader;
+
+	private final List<LettucePipelinedWriter> writers = new ArrayList<>();
+
+	private String key;
+
+	@BeforeAll
+	static void startRedis() {
+		redis = RedisServerProcess.startNew();
+		RedisURI uri = RedisURI.create(redis.host(), redis.port());
+		writerClient = RedisClient.create(uri);
+		readerClient = RedisClient.create(uri);
+		readerConnection = readerClient.connect();
+		reader = readerConnection.sync();
+	}
+
+	@AfterAll
+	static void stopRedis() throws Exception {
+		Teardown.close(readerConnection, readerClient, writerClient, redis);
+	}
+
+	@BeforeEach
+	void uniqueKey() {
+		key = "sawmill-version-test:" + UUID.randomUUID();
+	}
+
+	@AfterEach
+	void closeWriters() {
+		writers.forEach(LettucePipelinedWriter::close);
+	}
+
+	private LettucePipelinedWriter openWriter() {
+		LettucePipelinedWriter writer = new LettucePipelinedWriter(() -> writerClient,
+				PipelineConfig.custom().timeout(Duration.ofSeconds(10)).build(), false,
+				List.of(VersionGuard.librarySource()));
+		writers.add(writer);
+		writer.open(1);
+		return writer;
+	}
+
+	private RedisWrite upsert(long version, Duration ttl, String... fieldsAndValues) {
+		Map<byte[], byte[]> fields = new LinkedHashMap<>();
+		for (int i = 0; i < fieldsAndValues.length; i += 2) {
+			fields.put(utf8(fieldsAndValues[i]), utf8(fieldsAndValues[i + 1]));
+		}
+		return VersionGuard.upsert(utf8(key), version, ttl, fields);
+	}
+
+	private RedisWrite delete(long version, Duration retention) {
+		return VersionGuard.delete(utf8(key), version, retention);
+	}
+
+	private static byte[] utf8(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+	@Test
+	void shouldApplyNewerAndEqualVersionsAndReportAnOlderOneAsStale() {
+		LettucePipelinedWriter writer = openWriter();
+
+		PipelineResult result = writer.write(List.of(upsert(5, NO_TTL, "name", "five", "city", "Oslo"),
+				upsert(5, NO_TTL, "name", "five again"), upsert(4, NO_TTL, "name", "four"),
+				upsert(6, Duration.ofMinutes(1), "name", "six")));
+
+		assertThat(result.succeeded()).isTrue();
+		assertThat(result.stale()).containsExactly(2);
+		assertThat(reader.hgetall(key)).containsExactlyInAnyOrderEntriesOf(
+				Map.of(VersionGuard.VERSION_FIELD, "6", "name", "six", "city", "Oslo"));
+		assertThat(reader.pttl(key)).isBetween(1L, 60_000L);
+	}
+
+	@Test
+	void shouldCompareVersionsAsNumbersOverTheWholeLongRange() {
+		LettucePipelinedWriter writer = openWriter();
+
+		PipelineResult result = writer.write(List.of(upsert(9, NO_TTL, "v", "9"), upsert(10, NO_TTL, "v", "10"),
+				upsert(9, NO_TTL, "v", "9 late"), upsert(Long.MAX_VALUE, NO_TTL, "v", "max"),
+				upsert(Long.MAX_VALUE - 1, NO_TTL, "v", "max - 1")));
+
+		assertThat(result.stale()).containsExactly(2, 4);
+		assertThat(reader.hget(key, "v")).isEqualTo("max");
+		assertThat(reader.hget(key, VersionGuard.VERSION_FIELD)).isEqualTo(Long.toString(Long.MAX_VALUE));
+	}
+
+	@Test
+	void shouldKeepADeletedKeysVersionForTheRetentionSoThatALateOlderRecordStaysDeleted() {
+		LettucePipelinedWriter writer = openWriter();
+
+		PipelineResult result = writer.write(List.of(upsert(1, Duration.ofHours(1), "name", "one"),
+				delete(3, Duration.ofMinutes(1)), upsert(2, NO_TTL, "name", "two"), delete(2, Duration.ofMinutes(1))));
+
+		assertThat(result.stale()).containsExactly(2, 3);
+		assertThat(reader.hgetall(key)).containsExactly(Map.entry(VersionGuard.VERSION_FIELD, "3"));
+		assertThat(reader.pttl(key)).isBetween(1L, 60_000L);
+	}
+
+	@Test
+	void shouldRecreateADeletedKeyWithoutTheMarkersTtlWhenANewerVersionComes() {
+		LettucePipelinedWriter writer = openWriter();
+
+		PipelineResult result = writer.write(List.of(upsert(1, NO_TTL, "name", "one", "city", "Oslo"),
+				delete(3, Duration.ofMinutes(1)), upsert(4, NO_TTL, "name", "four")));
+
+		assertThat(result.stale()).isEmpty();
+		assertThat(reader.hgetall(key)).containsExactlyInAnyOrderEntriesOf(
+				Map.of(VersionGuard.VERSION_FIELD, "4", "name", "four"));
+		assertThat(reader.pttl(key)).isEqualTo(-1L);
+	}
+
+	@Test
+	void shouldDeleteWithoutAMarkerWhenTheRetentionIsZero() {
+		LettucePipelinedWriter writer = openWriter();
+
+		PipelineResult result = writer.write(List.of(upsert(1, NO_TTL, "name", "one"), delete(2, Duration.ZERO),
+				upsert(1, NO_TTL, "name", "one again")));
+
+		assertThat(result.stale()).isEmpty();
+		assertThat(reader.hgetall(key)).containsEntry("name", "one again");
+	}
+
+	@Test
+	void shouldTakeAnyVersionOverAHashWrittenWithoutOne() {
+		reader.hset(key, Map.of("name", "unversioned", "city", "Oslo"));
+		LettucePipelinedWriter writer = openWriter();
+
+		PipelineResult result = writer.write(List.of(upsert(0, NO_TTL, "name", "zero")));
+
+		assertThat(result.stale()).isEmpty();
+		assertThat(reader.hgetall(key)).containsExactlyInAnyOrderEntriesOf(
+				Map.of(VersionGuard.VERSION_FIELD, "0", "name", "zero", "city", "Oslo"));
+	}
+
+	@Test
+	void shouldFailPermanentlyWhenTheKeyHoldsAnotherType() {
+		reader.set(key, "a string");
+		LettucePipelinedWriter writer = openWriter();
+
+		PipelineResult result = writer.write(List.of(upsert(1, NO_TTL, "name", "one")));
+
+		assertThat(result.failures()).singleElement()
+			.satisfies(failure -> assertThat(FailureClass.of(failure.cause())).isEqualTo(FailureClass.PERMANENT));
+	}
+
+	@Test
+	void shouldLoadTheLibraryAgainWhenRedisLostItSoThatTheRetrySucceeds() {
+		LettucePipelinedWriter writer = openWriter();
+		reader.functionFlush(io.lettuce.core.FlushMode.SYNC);
+
+		PipelineResult lost = writer.write(List.of(upsert(1, NO_TTL, "name", "one")));
+		PipelineResult retried = writer.write(List.of(upsert(1, NO_TTL, "name", "one")));
+
+		assertThat(lost.failures()).singleElement().satisfies(failure -> {
+			assertThat(failure.cause()).hasMessageStartingWith("ERR Function not found");
+			assertThat(FailureClass.of(failure.cause())).isEqualTo(FailureClass.TRANSIENT);
+		});
+		assertThat(retried.succeeded()).isTrue();
+		assertThat(reader.hget(key, "name")).isEqualTo("one");
+	}
+}
