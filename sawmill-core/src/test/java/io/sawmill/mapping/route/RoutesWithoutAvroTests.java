@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import io.sawmill.mapping.RedisWrite;
@@ -17,8 +18,9 @@ import io.sawmill.mapping.RedisWrite;
 /**
  * Routes on a class path without Apache Avro, as an application that never declared the optional
  * dependency has: surefire's {@code without-avro} execution runs this class with
- * {@code org.apache.avro:avro} removed from the test class path (and the default execution skips it).
+ * {@code org.apache.avro:avro} removed from the test class path; the default execution skips its tag.
  */
+@Tag("without-avro")
 class RoutesWithoutAvroTests {
 
 	private static Routes routes(String topic, RedisType type, String keyTemplate, UnaryOperator<RouteConfig.Builder> options) {
