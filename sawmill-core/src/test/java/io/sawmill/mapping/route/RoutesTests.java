@@ -269,6 +269,50 @@ class RoutesTests {
 		assertThat(commands(routes.map(record("m", "1", "hello")))).containsExactly("HSET m:1 said hello");
 	}
 
+	@Test
+	void aConfiguredDeserializersJacksonTreeIsMappedLikeAJsonObject() {
+		Routes routes = routes("t", RedisType.HASH, "t:{@key}", b -> b.valueFormat(ValueFormat.DESERIALIZER)
+			.valueDeserializer(TreeDeserializer.class.getName()));
+		assertThat(commands(routes.map(record("t", "1", "{\"name\":\"Ann\",\"address\":{\"city\":\"Oslo\"}}"))))
+			.containsExactly("HSET t:1 name Ann address.city Oslo");
+	}
+
+	@Test
+	void aConfiguredDeserializersAvroRecordIsMappedLikeAJsonObject() {
+		Routes routes = routes("a", RedisType.HASH, "a:{@key}", b -> b.valueFormat(ValueFormat.DESERIALIZER)
+			.valueDeserializer(PersonDeserializer.class.getName()));
+		assertThat(commands(routes.map(record("a", "1", "Ann")))).containsExactly("HSET a:1 name Ann address.city Oslo");
+	}
+
+	/** A JSON value as Jackson's tree, as a JSON deserializer that returns {@code JsonNode} does. */
+	public static final class TreeDeserializer implements Deserializer<tools.jackson.databind.JsonNode> {
+
+		private static final tools.jackson.databind.json.JsonMapper JSON = tools.jackson.databind.json.JsonMapper.builder().build();
+
+		@Override
+		public tools.jackson.databind.JsonNode deserialize(String topic, byte[] data) {
+			return JSON.readTree(data);
+		}
+	}
+
+	/** A name as an Avro {@code GenericRecord} with a nested record, as a schema registry's deserializer returns it. */
+	public static final class PersonDeserializer implements Deserializer<GenericRecord> {
+
+		private static final Schema SCHEMA = new Schema.Parser().parse("""
+				{"type":"record","name":"Person","fields":[{"name":"name","type":"string"},
+				 {"name":"address","type":{"type":"record","name":"Address","fields":[{"name":"city","type":"string"}]}}]}""");
+
+		@Override
+		public GenericRecord deserialize(String topic, byte[] data) {
+			GenericRecord address = new GenericData.Record(SCHEMA.getField("address").schema());
+			address.put("city", "Oslo");
+			GenericRecord person = new GenericData.Record(SCHEMA);
+			person.put("name", new String(data, UTF_8));
+			person.put("address", address);
+			return person;
+		}
+	}
+
 	/** A value {@code hello} as the map {@code {<field>: hello}}, the field from its configuration. */
 	public static final class KeyValueDeserializer implements Deserializer<Map<String, String>> {
 

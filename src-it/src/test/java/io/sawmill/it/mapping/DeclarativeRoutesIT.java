@@ -2,7 +2,6 @@ package io.sawmill.it.mapping;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -19,12 +18,9 @@ import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,7 +38,6 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisAdvancedClusterCommands;
-import io.sawmill.it.support.Kafka;
 import io.sawmill.it.support.RealServers;
 import io.sawmill.it.support.SawmillApp;
 import io.sawmill.testkit.RedisClusterProcess;
@@ -67,7 +62,8 @@ class DeclarativeRoutesIT {
 		.andTopic("snapshots", 3)
 		.andTopic("orders-eu", 1)
 		.andTopic("orders-us", 1)
-		.andTopic("audit", 1);
+		.andTopic("audit", 1)
+		.andTopic("quotes", 1);
 
 	private static RedisClient client;
 	private static StatefulRedisConnection<String, String> connection;
@@ -108,11 +104,14 @@ class DeclarativeRoutesIT {
 		}
 		produce("events", "e", null);
 
+		// MAXLEN ~ trims whole stream nodes; with one entry per node the trimmed length is exact
+		redis.configSet("stream-node-max-entries", "1");
 		Map<String, Object> properties = routes("three-routes");
 		route(properties, 0, "profiles", "HASH", "profile:{@key}", "hash-update", "REPLACE", "ttl", "1h",
 				"dead-letter-topic", "profiles-dlt");
-		route(properties, 1, "scores", "SORTED_SET", "board:{@topic}", "score-field", "points", "member", "{@key}");
-		route(properties, 2, "events", "STREAM", "stream:{@topic}", "max-length", "10", "fields", "kind,id");
+		route(properties, 1, "scores", "SORTED_SET", "board:{@topic}", "score-field", "points", "member", "{@key}",
+				"ttl", "1h");
+		route(properties, 2, "events", "STREAM", "stream:{@topic}", "max-length", "10", "fields", "kind,id", "ttl", "10m");
 		try (ConfigurableApplicationContext app = SawmillApp.run(properties)) {
 			awaitCommitted("three-routes", "profiles", "scores", "events");
 		}
@@ -122,9 +121,11 @@ class DeclarativeRoutesIT {
 		assertThat(redis.exists("profile:u2", "{profile:u1}:sawmill-replace", "{profile:u2}:sawmill-replace")).isZero();
 		assertThat(redis.zrangeWithScores("board:scores", 0, -1))
 			.containsExactly(ScoredValue.just(15, "p1"), ScoredValue.just(20.5, "p2"));
+		assertThat(redis.ttl("board:scores")).isBetween(3000L, 3600L);
+		assertThat(redis.ttl("stream:events")).isBetween(500L, 600L);
 		List<StreamMessage<String, String>> stream = redis.xrange("stream:events", Range.create("-", "+"));
-		// MAXLEN ~ 10 keeps at least 10 entries and at most one stream node (100 entries) more
-		assertThat(stream).hasSizeBetween(10, 110);
+		// one entry per stream node: MAXLEN ~ 10 trims exactly
+		assertThat(stream).hasSize(10);
 		for (int i = 0; i < stream.size(); i++) {
 			assertThat(stream.get(i).getBody())
 				.containsExactly(Map.entry("kind", "click"), Map.entry("id", Integer.toString(250 - stream.size() + i)));
@@ -177,17 +178,20 @@ class DeclarativeRoutesIT {
 		produce("feed", "f", null);
 		redis.set("flag:gone", "stale");
 		produce("purge", "gone", "{}");
+		produce("quotes", "q1", "{\"text\":\"hi\", \"by\":\"Ann\"}");
 
 		Map<String, Object> properties = routes("four-routes");
 		// flags and feed share one dead-letter topic, created once at start-up
 		route(properties, 0, "flags", "STRING", "flag:{@key}", "value-field", "state", "ttl-header", "ttl", "ttl", "60s",
 				"dead-letter-topic", "cache-dlt");
-		route(properties, 1, "tags", "SET", "tags:{@topic}", "member", "{@key}", "value-format", "STRING");
+		route(properties, 1, "tags", "SET", "tags:{@topic}", "member", "{@key}", "value-format", "STRING", "ttl", "5m");
 		route(properties, 2, "feed", "LIST", "feed:{@key}", "value-field", "msg", "list-end", "RIGHT", "max-length", "3",
 				"dead-letter-topic", "cache-dlt");
 		route(properties, 3, "purge", "DELETE", "flag:{@key}");
+		// the whole value, as it came
+		route(properties, 4, "quotes", "STRING", "quote:{@key}", "ttl", "30s");
 		try (ConfigurableApplicationContext app = SawmillApp.run(properties)) {
-			awaitCommitted("four-routes", "flags", "tags", "feed", "purge");
+			awaitCommitted("four-routes", "flags", "tags", "feed", "purge", "quotes");
 		}
 
 		assertThat(redis.get("flag:f1")).isEqualTo("off");
@@ -196,6 +200,9 @@ class DeclarativeRoutesIT {
 		assertThat(redis.ttl("flag:f2")).isBetween(1L, 60L);
 		assertThat(redis.exists("flag:f3", "flag:f4", "flag:gone")).isZero();
 		assertThat(redis.smembers("tags:tags")).containsExactlyInAnyOrder("t1", "t3");
+		assertThat(redis.ttl("tags:tags")).isBetween(240L, 300L);
+		assertThat(redis.get("quote:q1")).isEqualTo("{\"text\":\"hi\", \"by\":\"Ann\"}");
+		assertThat(redis.ttl("quote:q1")).isBetween(1L, 30L);
 		assertThat(redis.lrange("feed:f", 0, -1)).containsExactly("m3", "m4", "m5");
 		assertThat(redis.ttl("feed:f")).isEqualTo(-1L);
 		assertDeadLetters("cache-dlt", "f4");
@@ -317,20 +324,11 @@ class DeclarativeRoutesIT {
 	}
 
 	private static void awaitCommitted(String group, Map<String, Integer> partitions) throws Exception {
-		try (Admin admin = Kafka.admin(servers.kafka().bootstrapServers())) {
-			Map<TopicPartition, Long> end = new HashMap<>();
-			for (Map.Entry<String, Integer> topic : partitions.entrySet()) {
-				end.putAll(Kafka.endOffsets(admin, topic.getKey(), topic.getValue()));
-			}
-			await().atMost(Duration.ofMinutes(2))
-				.pollInterval(Duration.ofMillis(300))
-				.untilAsserted(() -> assertThat(Kafka.committedOffsets(admin, group)).isEqualTo(end));
-		}
+		RouteAssertions.awaitCommitted(servers.kafka().bootstrapServers(), group, partitions);
 	}
 
 	private static void assertDeadLetters(String topic, String... keys) {
-		List<ConsumerRecord<byte[], byte[]>> letters = Kafka.readAll(servers.kafka().bootstrapServers(), topic, keys.length);
-		assertThat(letters).extracting(letter -> new String(letter.key(), UTF_8)).containsExactly(keys);
+		RouteAssertions.assertDeadLetters(servers.kafka().bootstrapServers(), topic, keys);
 	}
 
 	private static void produce(String topic, String key, String value, String... header) {
