@@ -63,6 +63,7 @@ final class PartitionsView {
 		for (String topic : operations.topics) {
 			Map<String, Object> entry = new LinkedHashMap<>();
 			entry.put("topic", topic);
+			entry.put("route", operations.routeOf(topic));
 			entry.put("deadLetters", (long) counted(topic, RecordOutcome.DEAD_LETTERED));
 			entry.put("written", (long) counted(topic, RecordOutcome.WRITTEN));
 			List<Map<String, Object>> rows = new ArrayList<>();

@@ -26,7 +26,8 @@ import io.sawmill.listener.RedisCircuit;
  * What an operator sees and does on one instance of the service (the {@code sawmill} Actuator
  * endpoint's {@code partitions}, {@code pause}, {@code resume} and {@code redrive}):
  * <ul>
- * <li>{@link #partitions()}: every partition of the topics, owned here or not, its consumer thread,
+ * <li>{@link #partitions()}: every partition of the topics (with the route that reads each topic), owned here
+ * or not, its consumer thread,
  * lag in records and seconds, whether it is paused and why; the Redis circuit, the brake, dead
  * letters per topic;</li>
  * <li>{@link #pause} / {@link #resume}: an operator's pause of a topic, a route's topics or all, on this instance;
@@ -158,6 +159,17 @@ public final class SawmillOperations implements ConsumerRebalanceListener, AutoC
 		log.warn("Operator re-drove dead letters {}-{} [{}, {}): {} re-driven, {} skipped", topic, partition, from, to,
 				result.get("redriven"), ((List<?>) result.get("skipped")).size());
 		return result;
+	}
+
+	/** The name of the route that reads {@code topic}, or null when the service has no routes. */
+	@Nullable
+	String routeOf(String topic) {
+		for (Map.Entry<String, List<String>> route : routesByName.entrySet()) {
+			if (route.getValue().contains(topic)) {
+				return route.getKey();
+			}
+		}
+		return null;
 	}
 
 	private Set<String> chosen(@Nullable String topic) {

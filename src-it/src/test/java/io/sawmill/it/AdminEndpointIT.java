@@ -41,7 +41,8 @@ import tools.jackson.databind.json.JsonMapper;
  * The operator's endpoint on the real service, real broker and real redis-server: the partitions
  * view of a backlog, a paused topic that does not progress while the circuit stays closed, a
  * resume that drains it, a poison record re-driven from the DLT after the fix, a too-large range
- * refused, and write operations refused where the endpoint is read-only.
+ * refused, one route paused and resumed by its name while another flows, and write operations
+ * refused where the endpoint is read-only.
  */
 class AdminEndpointIT {
 
@@ -51,7 +52,7 @@ class AdminEndpointIT {
 	private static final long POISON = 7;
 
 	@RegisterExtension
-	static final RealServers servers = RealServers.withTopic(TOPIC, PARTITIONS);
+	static final RealServers servers = RealServers.withTopic(TOPIC, PARTITIONS).andTopic("clicks", 1).andTopic("carts", 1);
 
 	/** The built-in JSON mapping with a bug on one record that the test fixes. */
 	@Configuration(proxyBeanMethods = false)
@@ -137,6 +138,65 @@ class AdminEndpointIT {
 	}
 
 	@Test
+	void shouldPauseAndResumeOneRouteByNameWhileTheOtherRouteFlows() throws Exception {
+		String bootstrap = servers.kafka().bootstrapServers();
+		Map<String, Object> properties = SawmillApp.baseProperties(servers, "unused", "admin-routes");
+		properties.remove("sawmill.topics");
+		properties.remove("sawmill.mapping.key-template");
+		properties.remove("sawmill.mapping.ttl");
+		properties.put("management.endpoint.sawmill.access", "unrestricted");
+		properties.put("sawmill.routes[0].name", "click-hashes");
+		properties.put("sawmill.routes[0].topics", "clicks");
+		properties.put("sawmill.routes[0].key-template", "click:{@key}");
+		properties.put("sawmill.routes[1].name", "cart-strings");
+		properties.put("sawmill.routes[1].topics", "carts");
+		properties.put("sawmill.routes[1].type", "STRING");
+		properties.put("sawmill.routes[1].key-template", "cart:{@key}");
+		try (Admin admin = Kafka.admin(bootstrap); ConfigurableApplicationContext app = SawmillApp.run(properties)) {
+			int port = port(app);
+			await().atMost(Duration.ofMinutes(2)).until(() -> partitions(port).findValues("assigned").stream()
+				.filter(JsonNode::asBoolean).count() == 2);
+			assertThat(partitions(port).path("topics").findValuesAsString("route"))
+				.containsExactlyInAnyOrder("click-hashes", "cart-strings");
+
+			HttpResponse<String> pause = post(port, "pause", "{\"topic\":\"click-hashes\"}");
+			assertThat(pause.statusCode()).as(pause.body()).isEqualTo(200);
+			assertThat(json(pause.body()).path("paused").toString()).isEqualTo("[\"clicks\"]");
+			assertThat(json(pause.body()).path("confirmed").asBoolean()).as(pause.body()).isTrue();
+			Map<TopicPartition, Long> clicksBefore = Map.copyOf(Kafka.committedOffsets(admin, "admin-routes"));
+			Kafka.produce(bootstrap, "clicks", 0, 100, i -> "k" + i, i -> ("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8));
+			Kafka.produce(bootstrap, "carts", 0, 100, i -> "k" + i, i -> ("cart " + i).getBytes(StandardCharsets.UTF_8));
+
+			// the other route flows while this one is paused
+			Map<TopicPartition, Long> carts = Kafka.endOffsets(admin, "carts", 1);
+			await().atMost(Duration.ofMinutes(1))
+				.until(() -> Kafka.committedOffsets(admin, "admin-routes").entrySet().containsAll(carts.entrySet()));
+			assertThat(Redis.read(servers, r -> r.get("cart:k99"))).isEqualTo("cart 99");
+			JsonNode view = partitions(port);
+			for (JsonNode topic : view.path("topics")) {
+				boolean clicks = topic.path("topic").asString().equals("clicks");
+				assertThat(topic.path("partitions").get(0).path("paused").asBoolean()).as(topic.toString()).isEqualTo(clicks);
+				assertThat(topic.path("partitions").get(0).path("pausedBecause").toString())
+					.isEqualTo(clicks ? "[\"operator\"]" : "[]");
+			}
+			assertThat(Kafka.committedOffsets(admin, "admin-routes").get(new TopicPartition("clicks", 0)))
+				.isEqualTo(clicksBefore.get(new TopicPartition("clicks", 0)));
+			assertThat(servers.redis().command("EXISTS", "click:k0")).isEqualTo(":0");
+
+			// resumed by the route's name: it drains
+			assertThat(post(port, "resume", "{\"topic\":\"click-hashes\"}").statusCode()).isEqualTo(200);
+			Map<TopicPartition, Long> clicks = Kafka.endOffsets(admin, "clicks", 1);
+			await().atMost(Duration.ofMinutes(1))
+				.until(() -> Kafka.committedOffsets(admin, "admin-routes").entrySet().containsAll(clicks.entrySet()));
+			assertThat(Redis.read(servers, r -> r.hget("click:k99", "n"))).isEqualTo("99");
+		}
+		finally {
+			// the other tests count the keys of the shared redis-server
+			servers.redis().command("FLUSHALL");
+		}
+	}
+
+	@Test
 	void shouldRefuseWriteOperationsWhereTheEndpointIsReadOnly() throws Exception {
 		Map<String, Object> properties = SawmillApp.baseProperties(servers, TOPIC, "admin-read-only");
 		try (ConfigurableApplicationContext app = SawmillApp.run(properties, PoisonMapper.class)) {
@@ -145,6 +205,21 @@ class AdminEndpointIT {
 			assertThat(post(port, "pause", "{}").statusCode()).isBetween(400, 499);
 			assertThat(post(port, "redrive", redrive(0, 0, 1)).statusCode()).isBetween(400, 499);
 			assertThat(partitions(port).path("operatorPaused").size()).isZero();
+		}
+	}
+
+	/** Reads the test's redis-server with Lettuce (the test kit's raw command returns only a reply's first line). */
+	private static final class Redis {
+
+		static String read(RealServers servers, java.util.function.Function<io.lettuce.core.api.sync.RedisCommands<String, String>, String> read) {
+			io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient
+				.create("redis://" + servers.redis().host() + ":" + servers.redis().port());
+			try (var connection = client.connect()) {
+				return read.apply(connection.sync());
+			}
+			finally {
+				client.shutdown();
+			}
 		}
 	}
 
