@@ -30,6 +30,16 @@ class ArchitectureTests {
 		.should()
 		.beFreeOfCycles();
 
+	/**
+	 * The writer splits along its seams (connections, sends, replies, failures): none of its classes
+	 * calls back into the class that uses it.
+	 */
+	@ArchTest
+	static final ArchRule shouldHaveNoCyclesBetweenClassesOfTheWriter = slices()
+		.assignedFrom(new TopLevelClassesOf("io.sawmill.redis.internal"))
+		.should()
+		.beFreeOfCycles();
+
 	@ArchTest
 	static final ArchRule shouldKeepMappingFreeOfRedisListenerAndSpring = noClasses().that()
 		.resideInAPackage("io.sawmill.mapping..")
