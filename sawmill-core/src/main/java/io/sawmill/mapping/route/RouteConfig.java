@@ -1,11 +1,9 @@
 package io.sawmill.mapping.route;
 
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -72,12 +70,6 @@ public final class RouteConfig {
 		this.valueDeserializer = b.valueDeserializer;
 		this.valueDeserializerProperties = Map.copyOf(b.valueDeserializerProperties);
 		this.deadLetterTopic = b.deadLetterTopic;
-		if (valueFormat == ValueFormat.STRING) {
-			if (keyTemplate.usesValueFields() || (member != null && member.usesValueFields())) {
-				throw b.invalid("value-format", valueFormat, "a STRING value has no fields, so the key-template and member "
-						+ "can use {@key}, {@topic} and {@partition} only");
-			}
-		}
 	}
 
 	private static KeyTemplate template(Builder b, String option, String source) {
@@ -225,11 +217,6 @@ public final class RouteConfig {
 	}
 
 	public static final class Builder {
-
-		private static final Set<RedisType> WITH_MEMBER = EnumSet.of(RedisType.SET, RedisType.SORTED_SET);
-		private static final Set<RedisType> WITH_VALUE_FIELD = EnumSet.of(RedisType.STRING, RedisType.LIST);
-		private static final Set<RedisType> WITH_FIELDS = EnumSet.of(RedisType.HASH, RedisType.STREAM);
-		private static final Set<RedisType> WITH_MAX_LENGTH = EnumSet.of(RedisType.LIST, RedisType.STREAM);
 
 		private final String name;
 		private List<String> topics = List.of();
@@ -392,6 +379,7 @@ public final class RouteConfig {
 			return this;
 		}
 
+		/** @throws IllegalArgumentException naming the route, the option and the value, as {@link RouteRules} says */
 		public RouteConfig build() {
 			if (topics.isEmpty() == (topicPattern == null)) {
 				throw invalid("topics", topics, "name at least one topic, or set topic-pattern instead (one of the two"
@@ -400,66 +388,13 @@ public final class RouteConfig {
 			if (keyTemplate == null || keyTemplate.isBlank()) {
 				throw invalid("key-template", keyTemplate, "must be set, e.g. 'user:{userId}' or '{@key}'");
 			}
-			requireOnlyFor("member", member, WITH_MEMBER);
-			requireOnlyFor("score-field", scoreField, EnumSet.of(RedisType.SORTED_SET));
-			requireOnlyFor("value-field", valueField, WITH_VALUE_FIELD);
-			requireOnlyFor("fields", fields.isEmpty() ? null : fields, WITH_FIELDS);
-			requireOnlyFor("max-length", maxLength == 0 ? null : maxLength, WITH_MAX_LENGTH);
-			requireOnlyFor("hash-update", hashUpdate == HashUpdate.MERGE ? null : hashUpdate, EnumSet.of(RedisType.HASH));
-			requireOnlyFor("null-fields", nullFields == NullFields.SKIP ? null : nullFields, EnumSet.of(RedisType.HASH));
-			if (WITH_MEMBER.contains(type) && member == null) {
-				throw invalid("member", null, "must be set for type " + type + ", e.g. '{@key}' or '{productId}'");
-			}
-			if (type == RedisType.SORTED_SET && scoreField == null) {
-				throw invalid("score-field", null, "must be set for type SORTED_SET, e.g. 'score'");
-			}
-			if (ttlField != null && ttlHeader != null) {
-				throw invalid("ttl-header", ttlHeader, "cannot be set together with ttl-field '" + ttlField + "'");
-			}
-			if (type == RedisType.DELETE && (!ttl.isZero() || ttlField != null || ttlHeader != null)) {
-				throw invalid("ttl", ttl, "type DELETE deletes keys, so it has no TTL");
-			}
-			checkValueFormat();
-			return new RouteConfig(this);
-		}
-
-		private void checkValueFormat() {
-			switch (valueFormat) {
-				case STRING -> {
-					if (EnumSet.of(RedisType.HASH, RedisType.STREAM, RedisType.SORTED_SET).contains(type)) {
-						throw invalid("value-format", valueFormat, "type " + type + " needs value fields, which a STRING value does not have");
-					}
-					for (String option : new String[] { valueField, ttlField }) {
-						if (option != null) {
-							throw invalid("value-format", valueFormat, "a STRING value has no field '" + option + "'");
-						}
-					}
-				}
-				case AVRO -> {
-					if (avroSchema == null) {
-						throw invalid("avro-schema", null, "must be set for value-format AVRO (the writer's schema, as JSON)");
-					}
-				}
-				case DESERIALIZER -> {
-					if (valueDeserializer == null) {
-						throw invalid("value-deserializer", null, "must be set for value-format DESERIALIZER (a Kafka Deserializer class)");
-					}
-				}
-				case JSON -> {
-				}
-			}
-		}
-
-		private void requireOnlyFor(String option, Object value, Set<RedisType> types) {
-			if (value != null && !types.contains(type)) {
-				throw invalid(option, value, "applies to type " + String.join(" or ", types.stream().map(Enum::name).toList())
-						+ " only, and this route's type is " + type);
-			}
+			RouteConfig route = new RouteConfig(this);
+			RouteRules.check(route);
+			return route;
 		}
 
 		IllegalArgumentException invalid(String option, Object value, String why) {
-			return new IllegalArgumentException("route '" + name + "': " + option + " " + why + ", but was "
-					+ (value instanceof String ? "'" + value + "'" : value));
+			return RouteRules.invalid(name, option, value, why);
 		}
 
 		private static String blankToNull(String value) {
