@@ -3,7 +3,7 @@ package io.sawmill.bench.e2e;
 import java.util.Optional;
 
 /**
- * A row of a comparison of Sawmill variants ({@link CapabilityRow}), as far as
+ * A row of a comparison of Sawmill variants ({@link CapabilityRow}, {@link RouteRow}), as far as
  * judging its ratio to the baseline variant of its cell needs it.
  */
 interface ComparedRow {

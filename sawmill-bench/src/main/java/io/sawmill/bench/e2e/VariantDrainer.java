@@ -13,7 +13,8 @@ import java.util.function.Supplier;
 import io.sawmill.testkit.KafkaBrokerProcess;
 
 /**
- * The drains of a comparison of Sawmill variants ({@link CapabilityComparison}): a variant is a label and the Spring properties added to the Sawmill
+ * The drains of a comparison of Sawmill variants ({@link CapabilityComparison},
+ * {@link RouteComparison}): a variant is a label and the Spring properties added to the Sawmill
  * cell's. One drain goes into a flushed Redis with a new consumer group; Redis' command counts are
  * reset before it and read after it ({@link CommandStats}), and it is verified after. A variant
  * that cannot start is remembered: <em>not available</em> when Sawmill refused one of its
@@ -25,7 +26,7 @@ final class VariantDrainer {
 	private final Cell.Run run;
 	private final BenchOptions options;
 	private final KafkaBrokerProcess kafka;
-	/** The comparison's name, e.g. "capabilities": the prefix of status lines and notes. */
+	/** "capabilities" or "routes": the prefix of status lines and notes. */
 	private final String comparison;
 	private final Map<String, String> unavailable = new LinkedHashMap<>();
 	private final Map<String, String> failed = new LinkedHashMap<>();
@@ -60,7 +61,7 @@ final class VariantDrainer {
 	/**
 	 * One busy drain of the whole backlog of {@code topic}, recorded into {@code cell}: nothing when
 	 * the variant did not start (then it is marked, see the class).
-	 * @param label the drain's status line, e.g. "capabilities: zipf, coalesce, RTT direct, batch 1,000 (drain 1 of 3)"
+	 * @param label the drain's status line, e.g. "routes: hash, RTT direct, batch 1,000 (drain 1 of 3)"
 	 * @param verify reads Redis back after the drain
 	 */
 	void drain(String variant, Map<String, String> properties, String topic, String group, int batch, Endpoint endpoint,
