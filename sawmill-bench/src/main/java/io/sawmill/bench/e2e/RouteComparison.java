@@ -1,6 +1,7 @@
 package io.sawmill.bench.e2e;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -13,7 +14,8 @@ import io.sawmill.testkit.KafkaBrokerProcess;
  * (the run's {@code --key-distribution}) with the built-in mapping path and with one declarative
  * route of each type asked for, at every RTT (one server) and batch size of the run,
  * {@code --sawmill-drains} times each, interleaved (round by round, the variants of one cell right
- * after one another) so that each meets the same moments of a machine whose speed drifts. Each
+ * after one another, in reverse order every second round) so that each meets the same moments of a
+ * machine whose speed drifts. Each
  * drain goes into a flushed Redis with a new consumer group, its Redis commands are counted, and
  * it is verified after by {@link RouteVerification} ({@link VariantDrainer}). A variant this build
  * does not know is reported as not available; one that fails otherwise fails the run.
@@ -42,7 +44,7 @@ final class RouteComparison {
 		for (int drain = 1; drain <= options.sawmillDrains(); drain++) {
 			for (Endpoint endpoint : servers) {
 				for (int batch : options.batchSizes()) {
-					for (Route route : options.routes()) {
+					for (Route route : order(options.routes(), drain)) {
 						if (drainer.runs(route.label())) {
 							drain(route, endpoint, batch, drain, cells.computeIfAbsent(key(route, endpoint, batch),
 									k -> new VariantDrainer.Drains()));
@@ -60,6 +62,18 @@ final class RouteComparison {
 			}
 		}
 		return rows;
+	}
+
+	/**
+	 * The variants in the order given in odd rounds and reversed in even ones, so that no variant
+	 * always drains first in its cell or right after the same other one.
+	 */
+	static List<Route> order(List<Route> routes, int round) {
+		List<Route> order = new ArrayList<>(routes);
+		if (round % 2 == 0) {
+			Collections.reverse(order);
+		}
+		return order;
 	}
 
 	private void drain(Route route, Endpoint endpoint, int batch, int drain, VariantDrainer.Drains cell)
