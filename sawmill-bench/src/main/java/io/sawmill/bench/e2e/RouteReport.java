@@ -81,25 +81,30 @@ final class RouteReport {
 			.toList();
 	}
 
-	/** One row per variant: records/s with the drains' spread, × mapping, commands per record, write P50 and P99. */
+	/**
+	 * One row per variant: records/s with the drains' spread, × mapping, commands per record, write
+	 * P50 and P99, and the consumer's CPU per record (the benchmark JVM's, median of the drains; less
+	 * moved than records/s by other processes on the machine).
+	 */
 	static String markdownTable(List<RouteRow> rows) {
 		StringBuilder md = new StringBuilder("| route | endpoint | batch | records/s (busy, median) | drains, records/s "
-				+ "| × mapping | Redis commands per record | by command, per record | write P50 | write P99 | verified |\n"
-				+ "|---|---|--:|--:|--:|--:|--:|---|--:|--:|---|\n");
+				+ "| × mapping | Redis commands per record | by command, per record | write P50 | write P99 "
+				+ "| consumer CPU per record | verified |\n|---|---|--:|--:|--:|--:|--:|---|--:|--:|--:|---|\n");
 		List<Ratio> ratios = ratios(rows);
 		for (RouteRow row : rows) {
 			if (!row.measured()) {
-				md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %s | | | | | | | |%n", row.route().label(),
+				md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %s | | | | | | | | |%n", row.route().label(),
 						row.endpointLabel(), row.batchSize(), row.notRun()));
 				continue;
 			}
 			double ratio = row.route() == Route.MAPPING ? 1
 					: ratios.stream().filter(r -> r.variant() == row).findFirst().orElseThrow().recordsPerSecond();
-			md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %,.0f | %s | %s | %.2f | %s | %s | %s | %s |%n",
+			md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %,.0f | %s | %s | %.2f | %s | %s | %s | %s | %s |%n",
 					row.route().label(), row.endpointLabel(), row.batchSize(), row.recordsPerSecond(), spread(row.drainRates()),
 					Double.isNaN(ratio) ? "n/a" : String.format(Locale.ROOT, "%.2f", ratio), row.medianCommandsPerRecord(),
 					row.commands().perRecordByCommand(row.records()), Report.ms(row.busy().write().p50()),
-					Report.ms(row.busy().write().p99()), row.verified() ? "yes" : "**NO**"));
+					Report.ms(row.busy().write().p99()), Report.micros(row.busy().cpuNanosPerRecord()),
+					row.verified() ? "yes" : "**NO**"));
 		}
 		return md.toString();
 	}
@@ -113,10 +118,13 @@ final class RouteReport {
 			String prefix = ComparedRow.linePrefix(verdict);
 			String where = String.format(Locale.ROOT, "batch %,d at %s", variant.batchSize(), variant.endpointLabel());
 			String numbers = Double.isNaN(ratio.recordsPerSecond()) ? ": " + verdict
-					: String.format(Locale.ROOT, ": %,.0f / %,.0f = %.2f (drain by drain: %s), %.2f vs %.2f Redis commands per record",
-							variant.recordsPerSecond(), ratio.mapping().orElseThrow().recordsPerSecond(), ratio.recordsPerSecond(),
+					: String.format(Locale.ROOT, ": %,.0f / %,.0f = %.2f (drain by drain: %s), %.2f vs %.2f Redis commands "
+							+ "per record, consumer CPU per record %s vs %s", variant.recordsPerSecond(),
+							ratio.mapping().orElseThrow().recordsPerSecond(), ratio.recordsPerSecond(),
 							ratio.drainRatios().stream().map(r -> String.format(Locale.ROOT, "%.2f", r)).collect(Collectors.joining(" ")),
-							variant.medianCommandsPerRecord(), ratio.mapping().orElseThrow().medianCommandsPerRecord());
+							variant.medianCommandsPerRecord(), ratio.mapping().orElseThrow().medianCommandsPerRecord(),
+							Report.micros(variant.busy().cpuNanosPerRecord()),
+							Report.micros(ratio.mapping().orElseThrow().busy().cpuNanosPerRecord()));
 			lines.add(prefix + (variant.route() == Route.HASH
 					? "hash route " + ratio.target() + " (" + where + ")" + numbers
 					: variant.route().label() + " route vs mapping, not judged (" + where + ")" + numbers));
@@ -129,7 +137,8 @@ final class RouteReport {
 		return "## Declarative routes (Sawmill, busy drains of versioned records)\n\n" + markdownTable(rows)
 				+ "\nrecords/s: the median drain's; drains: each drain's, in the order they ran (min–max). Redis commands "
 				+ "per record: `INFO commandstats` over a drain ÷ the backlog, the median of the drains; by command: the "
-				+ "median drain's. Write: Sawmill's `sawmill.redis.pipeline.duration`, over every drain's batches.\n\n"
+				+ "median drain's. Write: Sawmill's `sawmill.redis.pipeline.duration`, over every drain's batches. Consumer "
+				+ "CPU per record: as in the main table, the median of the drains.\n\n"
 				+ "### Ratios to the mapping path (measured, not asserted)\n\n"
 				+ targets(rows).stream().map(line -> "- " + line).collect(Collectors.joining("\n"))
 				+ "\n\n### Verification\n\n"

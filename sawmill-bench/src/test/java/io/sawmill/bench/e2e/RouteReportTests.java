@@ -59,9 +59,9 @@ class RouteReportTests {
 
 		assertThat(targets).containsExactly(
 				"MET     hash route 0.95–1.05 × mapping (unchanged ± 5 %) (batch 1,000 at direct): "
-						+ "100,000 / 100,000 = 1.00 (drain by drain: 1.00), 2.00 vs 2.00 Redis commands per record",
+						+ "100,000 / 100,000 = 1.00 (drain by drain: 1.00), 2.00 vs 2.00 Redis commands per record, consumer CPU per record 2.00 µs vs 2.00 µs",
 				"INFO    string route vs mapping, not judged (batch 1,000 at direct): "
-						+ "150,000 / 100,000 = 1.50 (drain by drain: 1.50), 1.00 vs 2.00 Redis commands per record");
+						+ "150,000 / 100,000 = 1.50 (drain by drain: 1.50), 1.00 vs 2.00 Redis commands per record, consumer CPU per record 2.00 µs vs 2.00 µs");
 	}
 
 	@Test
@@ -90,10 +90,10 @@ class RouteReportTests {
 		String table = RouteReport.markdownTable(rows);
 
 		assertThat(table.lines().skip(2).toList()).containsExactly(
-				"| mapping | direct | 1,000 | 100,000 | 90,000–110,000 (3) | 1.00 | 2.00 | expire 1.00, hset 1.00 | 3.0 ms | 9.0 ms | yes |",
-				"| hash | direct | 1,000 | 96,000 | 95,000–101,000 (3) | 0.96 | 2.00 | expire 1.00, hset 1.00 | 3.0 ms | 9.0 ms | yes |",
-				"| list | direct | 1,000 | 65,000 | 60,000–70,000 (3) | 0.65 | 3.00 | expire 1.00, lpush 1.00, ltrim 1.00 | 3.0 ms | 9.0 ms | yes |",
-				"| stream | direct | 1,000 | FAILED: Sawmill did not start | | | | | | | |");
+				"| mapping | direct | 1,000 | 100,000 | 90,000–110,000 (3) | 1.00 | 2.00 | expire 1.00, hset 1.00 | 3.0 ms | 9.0 ms | 2.00 µs | yes |",
+				"| hash | direct | 1,000 | 96,000 | 95,000–101,000 (3) | 0.96 | 2.00 | expire 1.00, hset 1.00 | 3.0 ms | 9.0 ms | 2.00 µs | yes |",
+				"| list | direct | 1,000 | 65,000 | 60,000–70,000 (3) | 0.65 | 3.00 | expire 1.00, lpush 1.00, ltrim 1.00 | 3.0 ms | 9.0 ms | 2.00 µs | yes |",
+				"| stream | direct | 1,000 | FAILED: Sawmill did not start | | | | | | | | |");
 		assertThat(RouteReport.markdownSection(rows)).contains("## Declarative routes", "### Verification",
 				"- stream, direct, batch 1000: FAILED: Sawmill did not start");
 		assertThat(rows.get(3).verified()).isFalse();
