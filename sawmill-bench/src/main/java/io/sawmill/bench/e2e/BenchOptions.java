@@ -17,7 +17,7 @@ import io.sawmill.testkit.LatencyProxy;
  * everything down to finish in under two minutes. Fails fast naming the bad argument.
  */
 record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchSizes, List<String> strategies,
-		List<Capability> capabilities, int backlog, int idleRate, Duration idleDuration, int fields, int valueBytes,
+		List<Capability> capabilities, List<Route> routes, int backlog, int idleRate, Duration idleDuration, int fields, int valueBytes,
 		int idSpace, KeyDistribution keyDistribution, double zipfExponent, int partitions,
 		int sequentialSample, int verifySample, int warmUp, int sawmillDrains, int rttPairs, Duration steadyDuration,
 		boolean cluster, Duration ttl, LatencyProxy.Priority proxyPriority, Path out) {
@@ -40,6 +40,7 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 				ints(given.remove("batch-sizes"), quick ? "1000,10000" : "1000,5000,10000"),
 				List.of(given.getOrDefault("strategies", String.join(",", ALL_STRATEGIES)).split(",")),
 				capabilities(given.getOrDefault("capabilities", "")),
+				routes(given.getOrDefault("routes", "")),
 				Integer.parseInt(given.getOrDefault("backlog", quick ? "60000" : "500000")),
 				Integer.parseInt(given.getOrDefault("idle-rate", "5000")),
 				Duration.ofSeconds(Long.parseLong(given.getOrDefault("idle-seconds", quick ? "3" : "8"))),
@@ -59,7 +60,7 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 				Duration.ofSeconds(Long.parseLong(given.getOrDefault("ttl-seconds", "3600"))),
 				proxyPriority(given.getOrDefault("proxy-priority", "normal")),
 				Path.of(given.getOrDefault("out", "bench-results/" + stamp + (quick ? "-quick" : ""))));
-		given.keySet().removeAll(List.of("strategies", "capabilities", "backlog", "idle-rate", "idle-seconds", "fields",
+		given.keySet().removeAll(List.of("strategies", "capabilities", "routes", "backlog", "idle-rate", "idle-seconds", "fields",
 				"value-bytes", "id-space", "key-distribution", "zipf-s", "partitions", "sequential-sample", "verify-sample", "warm-up", "sawmill-drains", "rtt-pairs", "steady-seconds", "cluster",
 				"ttl-seconds", "proxy-priority", "out"));
 		if (!given.isEmpty()) {
@@ -80,6 +81,14 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 			return List.of();
 		}
 		return Arrays.stream(value.split(",")).map(Capability::parse).distinct().toList();
+	}
+
+	/** The route variants to compare, none when not asked for; each once, in the order given. */
+	private static List<Route> routes(String value) {
+		if (value.isBlank()) {
+			return List.of();
+		}
+		return Arrays.stream(value.split(",")).map(Route::parse).distinct().toList();
 	}
 
 	private static boolean onOff(String value, String option) {
@@ -152,6 +161,11 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 				                          every RTT and batch size, --sawmill-drains drains each, interleaved: records/s, Redis commands
 				                          per record (INFO commandstats), write P99 and the ratios to plain. A variant this build does
 				                          not know is reported as not available; the ratios need plain among them
+				  --routes=mapping,hash,hash-replace,string,sorted-set,set,list,stream,delete  off unless given: after the table, compare
+				                          the built-in mapping path (sawmill.mapping.*) with one declarative route (sawmill.routes[0]) of
+				                          each type over the same versioned records, at every RTT and batch size, --sawmill-drains drains
+				                          each, interleaved: records/s, Redis commands per record, write P99 and the ratio to mapping
+				                          (the hash route's target: 0.95-1.05); the ratios need mapping among them
 				  --sequential-sample=4000  records sent one command at a time, then extrapolated
 				  --verify-sample=2000    hashes and TTLs read back after each run
 				  --warm-up=300000        records each measured consumer strategy drains first, then (not with --quick) one whole cell, unreported, so the JIT has compiled its data path (0: neither)

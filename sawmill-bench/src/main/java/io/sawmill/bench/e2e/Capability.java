@@ -58,21 +58,4 @@ enum Capability {
 		}
 		throw new IllegalArgumentException("--capabilities must be among plain, coalesce, version, but was " + value);
 	}
-
-	/**
-	 * The property of this variant that the app did not know, when that is why it could not start
-	 * (Sawmill fails start-up on an unknown {@code sawmill.*} property: a build without the
-	 * capability), else null.
-	 */
-	String unknownPropertyIn(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-			String message = String.valueOf(cause.getMessage());
-			for (String property : properties.keySet()) {
-				if (message.contains("Unknown property " + property + ";") || message.endsWith("Unknown property " + property)) {
-					return property;
-				}
-			}
-		}
-		return null;
-	}
 }

@@ -43,14 +43,9 @@ final class CapabilityReport {
 
 		/** MET, NOT MET, or why it was not judged. */
 		String verdict() {
-			if (!variant.measured()) {
-				return variant.notRun();
-			}
-			if (plain.isEmpty() || !plain.get().measured()) {
-				return "not judged: plain " + plain.map(CapabilityRow::notRun).orElse("not run");
-			}
-			if (!variant.verified() || !plain.get().verified()) {
-				return "not judged: a run did not verify";
+			String notJudged = ComparedRow.whyNotJudged(variant, plain, "plain");
+			if (notJudged != null) {
+				return notJudged;
 			}
 			double ratio = recordsPerSecond();
 			boolean met = switch (variant.capability()) {
@@ -153,7 +148,7 @@ final class CapabilityReport {
 		for (Ratio ratio : ratios(rows)) {
 			CapabilityRow variant = ratio.variant();
 			String verdict = ratio.verdict();
-			String prefix = verdict.equals("MET") ? "MET     " : verdict.equals("NOT MET") ? "NOT MET " : "INFO    ";
+			String prefix = ComparedRow.linePrefix(verdict);
 			lines.add(prefix + String.format(Locale.ROOT, "%s %s (%s, batch %,d at %s)%s", variant.capability().label(),
 					ratio.target(), variant.workload(), variant.batchSize(), variant.endpointLabel(),
 					Double.isNaN(ratio.recordsPerSecond()) ? ": " + verdict

@@ -17,7 +17,7 @@ import java.util.List;
 record CapabilityRow(String workload, Capability capability, double rttMs, int batchSize, long records,
 		BatchRecorder.Summary busy,
 		List<Double> commandsPerRecord, CommandStats.Counts commands, boolean verified, String verification,
-		long fullGcs, long peakHeapBytes, String notRun) {
+		long fullGcs, long peakHeapBytes, String notRun) implements ComparedRow {
 
 	CapabilityRow {
 		commandsPerRecord = List.copyOf(commandsPerRecord);
@@ -32,7 +32,8 @@ record CapabilityRow(String workload, Capability capability, double rttMs, int b
 		return new CapabilityRow(workload, capability, rttMs, batchSize, 0, null, List.of(), null, !failed, why, 0, 0, why);
 	}
 
-	boolean measured() {
+	@Override
+	public boolean measured() {
 		return busy != null && notRun == null;
 	}
 

@@ -31,7 +31,8 @@ import io.sawmill.testkit.RedisServerProcess;
  * under capacity) and a busy one (a backlog drained flat out, by Sawmill several times, in rounds),
  * Sawmill also a steady one (half its busy rate); every run is verified against Redis. The consumers
  * run in this JVM, one at a time, so the JVM's CPU time over a drain is the consumer's
- * ({@link ConsumerCpu}). With {@code --capabilities}, a {@link CapabilityComparison} follows.
+ * ({@link ConsumerCpu}). With {@code --capabilities}, a {@link CapabilityComparison} follows; with
+ * {@code --routes}, a {@link RouteComparison}.
  * Writes results.md, results.csv and PNG plots to {@code --out}; exits 1 when a run fails to verify.
  * <p>
  * {@code java -jar sawmill-bench/target/sawmill-bench.jar [--quick] [--help]}
@@ -47,6 +48,7 @@ public final class EndToEndBenchmark implements Cell.Run {
 	private final Status status = new Status(OUT);
 	private final List<Row> rows = new ArrayList<>();
 	private List<CapabilityRow> capabilities = List.of();
+	private List<RouteRow> routes = List.of();
 	private final List<String> notes = new ArrayList<>();
 
 	private EndToEndBenchmark(BenchOptions options, List<String> args) {
@@ -116,6 +118,9 @@ public final class EndToEndBenchmark implements Cell.Run {
 				measure(kafka, redis, endpoints);
 				if (!options.capabilities().isEmpty()) {
 					capabilities = new CapabilityComparison(this, kafka).run(endpoints);
+				}
+				if (!options.routes().isEmpty()) {
+					routes = new RouteComparison(this, kafka).run(endpoints);
 				}
 			}
 			finally {
@@ -332,13 +337,15 @@ public final class EndToEndBenchmark implements Cell.Run {
 		String table = Report.markdownTable(rows, ceiling, options.backlog());
 		List<String> targets = new ArrayList<>(Report.targets(rows, ceiling));
 		targets.addAll(CapabilityReport.targets(capabilities));
+		targets.addAll(RouteReport.targets(routes));
 		List<String> plots = Plots.write(options.out(), rows, ceiling);
 		boolean verified = rows.stream().allMatch(Row::verified) && !rows.isEmpty()
-				&& capabilities.stream().allMatch(CapabilityRow::verified);
-		String capabilitiesSection = capabilities.isEmpty() ? "" : CapabilityReport.markdownSection(capabilities);
+				&& capabilities.stream().allMatch(CapabilityRow::verified) && routes.stream().allMatch(RouteRow::verified);
+		String comparisons = (capabilities.isEmpty() ? "" : CapabilityReport.markdownSection(capabilities))
+				+ (routes.isEmpty() ? "" : (capabilities.isEmpty() ? "" : "\n") + RouteReport.markdownSection(routes));
 		String run = String.format(Locale.ROOT, "`java -jar sawmill-bench/target/sawmill-bench.jar%s`, %.1f min",
 				args.stream().map(arg -> " " + arg).collect(Collectors.joining()), seconds / 60);
-		String md = Report.resultsMarkdown(run, notes, table, targets, capabilitiesSection, plots, rows);
+		String md = Report.resultsMarkdown(run, notes, table, targets, comparisons, plots, rows);
 		Files.writeString(options.out().resolve("results.md"), md, StandardCharsets.UTF_8);
 		Files.writeString(options.out().resolve("results.csv"),
 				Report.csv(rows, options.keyDistribution().label(), capabilities), StandardCharsets.UTF_8);
@@ -346,6 +353,7 @@ public final class EndToEndBenchmark implements Cell.Run {
 		OUT.println();
 		OUT.println(table);
 		OUT.print(capabilities.isEmpty() ? "" : CapabilityReport.markdownTable(capabilities) + "\n");
+		OUT.print(routes.isEmpty() ? "" : RouteReport.markdownTable(routes) + "\n");
 		targets.forEach(OUT::println);
 		OUT.println();
 		OUT.println("Results: " + options.out().toAbsolutePath() + " (results.md, results.csv, " + String.join(", ", plots) + ")");

@@ -16,7 +16,8 @@ import io.sawmill.app.SawmillApplication;
 /**
  * Strategy 3: the real Sawmill service (sawmill-app) started in this JVM with its defaults; only the
  * topic, group, batch size, mapping (key template and TTL) and the Kafka and Redis addresses (one
- * server, or a cluster's masters) are set, plus any properties the caller adds (a capability's switch).
+ * server, or a cluster's masters) are set, plus any properties the caller adds (a capability's switch,
+ * or declarative routes, which replace the topic and the mapping).
  * Per-batch timings come from Sawmill's own {@code sawmill.batch.duration} meter.
  */
 final class SawmillRunner implements AutoCloseable {
@@ -45,7 +46,11 @@ final class SawmillRunner implements AutoCloseable {
 		}
 	}
 
-	/** The app's command line: the cell's properties, then {@code properties}, one argument per name. */
+	/**
+	 * The app's command line: the cell's properties, then {@code properties}, one argument per name.
+	 * When {@code properties} configure {@code sawmill.routes}, the cell's {@code sawmill.topics} and
+	 * {@code sawmill.mapping.*} are left out: Sawmill refuses them next to routes.
+	 */
 	static String[] arguments(String bootstrapServers, String topic, String group, int batchSize, Endpoint redis,
 			Duration ttl, Map<String, String> properties) {
 		Map<String, String> all = new LinkedHashMap<>();
@@ -62,6 +67,9 @@ final class SawmillRunner implements AutoCloseable {
 		// the workload's Kafka key is its id, so the key template's {id} is the key (no {@key} warning per start)
 		all.put("logging.level.io.sawmill.autoconfigure.SawmillConfigAdapter", "ERROR");
 		all.putAll(redis.springProperties());
+		if (properties.keySet().stream().anyMatch(name -> name.startsWith("sawmill.routes"))) {
+			all.keySet().removeIf(name -> name.equals("sawmill.topics") || name.startsWith("sawmill.mapping."));
+		}
 		// one argument per name: Boot joins repeated command-line values with commas
 		all.putAll(properties);
 		return all.entrySet().stream().map(p -> "--" + p.getKey() + "=" + p.getValue()).toArray(String[]::new);

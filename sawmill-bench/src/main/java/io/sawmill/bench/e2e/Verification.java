@@ -66,15 +66,11 @@ final class Verification {
 				others = count.others() == 0 ? ""
 						: String.format(Locale.ROOT, " (+%,d other keys, e.g. %s)", count.others(), count.example());
 			}
-			SplittableRandom random = new SplittableRandom(records);
-			List<Long> ids = new ArrayList<>();
+			List<Long> ids = sampleIds(written, sample);
 			List<RedisFuture<Map<String, String>>> hashes = new ArrayList<>();
 			List<RedisFuture<Long>> ttls = new ArrayList<>();
-			int checks = (int) Math.min(sample, expectedKeys);
-			for (int i = 0; i < checks; i++) {
-				long id = i == 0 ? written.hottest() : i == 1 ? written.id((int) expectedKeys - 1)
-						: written.id(random.nextInt((int) expectedKeys));
-				ids.add(id);
+			int checks = ids.size();
+			for (long id : ids) {
 				hashes.add(async.hgetall(workload.key(id)));
 				ttls.add(async.ttl(workload.key(id)));
 			}
@@ -108,6 +104,21 @@ final class Verification {
 		catch (Exception ex) {
 			return new Result(false, "FAILED: could not read Redis back: " + ex);
 		}
+	}
+
+	/**
+	 * The ids whose keys are read back: up to {@code sample} of those written, always the hottest
+	 * and the highest first, then drawn at random (seeded by the record count, so a run checks the
+	 * same ids every time), with repeats.
+	 */
+	static List<Long> sampleIds(Workload.Written written, int sample) {
+		SplittableRandom random = new SplittableRandom(written.records());
+		int keys = (int) written.keys();
+		List<Long> ids = new ArrayList<>();
+		for (int i = 0; i < Math.min(sample, keys); i++) {
+			ids.add(i == 0 ? written.hottest() : i == 1 ? written.id(keys - 1) : written.id(random.nextInt(keys)));
+		}
+		return ids;
 	}
 
 	/** Keys of the workload and others, and one of the others. */

@@ -9,9 +9,14 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import io.sawmill.mapping.json.JsonHashMapper;
 import io.sawmill.mapping.json.JsonHashMapperConfig;
+import io.sawmill.mapping.route.RedisType;
+import io.sawmill.mapping.route.RouteConfig;
+import io.sawmill.mapping.route.Routes;
 
 /** The end-to-end workload's record shape: id + 5 fields of 20 ASCII bytes. */
 public final class Records {
+
+	private static final String TOPIC = "events";
 
 	private Records() {
 	}
@@ -21,11 +26,24 @@ public final class Records {
 		return JsonHashMapper.of(JsonHashMapperConfig.custom().keyTemplate("rec:{id}").ttl(Duration.ofHours(1)).build());
 	}
 
+	/**
+	 * The same mapping as a declarative route ({@code sawmill.routes[0]}, type HASH) over the topic
+	 * of {@link #batch}, as the end-to-end benchmark's {@code --routes=hash} configures it.
+	 */
+	public static Routes hashRoute() {
+		return Routes.of(List.of(RouteConfig.custom("hash")
+			.topics(List.of(TOPIC))
+			.type(RedisType.HASH)
+			.keyTemplate("rec:{id}")
+			.ttl(Duration.ofHours(1))
+			.build()));
+	}
+
 	/** A polled batch of {@code size} records with ids 0, 1, 2, … */
 	public static List<ConsumerRecord<byte[], byte[]>> batch(int size) {
 		List<ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>(size);
 		for (int i = 0; i < size; i++) {
-			batch.add(new ConsumerRecord<>("events", 0, i, Long.toString(i).getBytes(StandardCharsets.US_ASCII), json(i)));
+			batch.add(new ConsumerRecord<>(TOPIC, 0, i, Long.toString(i).getBytes(StandardCharsets.US_ASCII), json(i)));
 		}
 		return batch;
 	}

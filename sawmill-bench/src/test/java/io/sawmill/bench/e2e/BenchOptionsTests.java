@@ -33,6 +33,17 @@ class BenchOptionsTests {
 		// the comparison runs only when asked for, so the quick run takes as long as before
 		assertThat(options.capabilities()).isEmpty();
 		assertThat(BenchOptions.parse("--quick").capabilities()).isEmpty();
+		assertThat(options.routes()).isEmpty();
+		assertThat(BenchOptions.parse("--quick").routes()).isEmpty();
+	}
+
+	@Test
+	void shouldTakeTheRoutesToCompareFromTheCommandLineEachOnceInTheOrderGiven() {
+		BenchOptions options = BenchOptions.parse("--routes=mapping,hash,hash-replace,string,SORTED_SET,set,list,stream,delete,hash");
+
+		assertThat(options.routes()).containsExactly(Route.MAPPING, Route.HASH, Route.HASH_REPLACE, Route.STRING,
+				Route.SORTED_SET, Route.SET, Route.LIST, Route.STREAM, Route.DELETE);
+		assertThat(BenchOptions.parse("--routes=hash, mapping").routes()).containsExactly(Route.HASH, Route.MAPPING);
 	}
 
 	@Test
@@ -90,7 +101,8 @@ class BenchOptionsTests {
 	@Test
 	void shouldDocumentEveryOptionInTheHelp() {
 		assertThat(BenchOptions.help()).contains("--rtt-pairs=5", "--steady-seconds=5", "--cluster=on", "--sawmill-drains=3",
-				"--key-distribution=uniform", "--zipf-s=1.1", "--capabilities=plain,coalesce,version");
+				"--key-distribution=uniform", "--zipf-s=1.1", "--capabilities=plain,coalesce,version",
+				"--routes=mapping,hash,hash-replace,string,sorted-set,set,list,stream,delete");
 	}
 
 	@Test
@@ -117,5 +129,8 @@ class BenchOptionsTests {
 			.withMessage("--zipf-s must be greater than 0, but was 0.0");
 		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--capabilities=plain,exactly-once"))
 			.withMessage("--capabilities must be among plain, coalesce, version, but was exactly-once");
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--routes=mapping,json"))
+			.withMessage("--routes must be among mapping, hash, hash-replace, string, sorted-set, set, list, stream, delete, "
+					+ "but was json");
 	}
 }

@@ -21,8 +21,9 @@ class CapabilityTests {
 				new RuntimeException("Unknown property sawmill.coalesce-writes; did you mean sawmill.concurrency?\n"
 						+ "Correct or remove the property."));
 
-		assertThat(Capability.COALESCE.unknownPropertyIn(unknown)).isEqualTo("sawmill.coalesce-writes");
-		assertThat(Capability.VERSION.unknownPropertyIn(unknown)).isNull();
-		assertThat(Capability.COALESCE.unknownPropertyIn(new IllegalStateException("Connection refused"))).isNull();
+		assertThat(VariantDrainer.unknownPropertyIn(Capability.COALESCE.properties(), unknown)).isEqualTo("sawmill.coalesce-writes");
+		assertThat(VariantDrainer.unknownPropertyIn(Capability.VERSION.properties(), unknown)).isNull();
+		assertThat(VariantDrainer.unknownPropertyIn(Capability.COALESCE.properties(),
+				new IllegalStateException("Connection refused"))).isNull();
 	}
 }

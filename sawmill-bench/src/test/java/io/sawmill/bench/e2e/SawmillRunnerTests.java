@@ -29,4 +29,16 @@ class SawmillRunnerTests {
 
 		assertThat(args).filteredOn(arg -> arg.startsWith("--sawmill.batch-size=")).containsExactly("--sawmill.batch-size=500");
 	}
+
+	@Test
+	void shouldReplaceTheCellsTopicAndMappingWithARoute() {
+		// Sawmill refuses sawmill.topics and sawmill.mapping.key-template next to sawmill.routes
+		String[] args = SawmillRunner.arguments("127.0.0.1:9092", "routes", "g1", 1_000, redis, Duration.ofHours(1),
+				Route.STRING.properties("routes", Duration.ofHours(1)));
+
+		assertThat(args).noneMatch(arg -> arg.startsWith("--sawmill.topics=") || arg.startsWith("--sawmill.mapping."))
+			.contains("--sawmill.group-id=g1", "--sawmill.batch-size=1000", "--sawmill.routes[0].topics=routes",
+					"--sawmill.routes[0].type=STRING", "--sawmill.routes[0].key-template=rec:{id}",
+					"--sawmill.routes[0].ttl=3600s");
+	}
 }

@@ -8,17 +8,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.sawmill.testkit.RedisServerProcess;
 
 /** Verification against a real redis-server, with hot keys: many records per key, the last must win. */
 class VerificationTests {
@@ -27,33 +22,16 @@ class VerificationTests {
 
 	private static final Duration TTL = Duration.ofHours(1);
 
-	private static RedisServerProcess redis;
-
-	private static RedisClient client;
-
-	private static StatefulRedisConnection<String, String> connection;
+	@RegisterExtension
+	static final LocalRedis redis = new LocalRedis();
 
 	private final Workload workload = new Workload(3, 12, 500, new ZipfKeys(500, 1.1), true);
 
-	private final Endpoint endpoint = Endpoint.standalone(0, null, redis);
-
-	@BeforeAll
-	static void startRedis() {
-		redis = RedisServerProcess.startNew();
-		client = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
-		connection = client.connect();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		connection.close();
-		client.shutdown();
-		redis.close();
-	}
+	private final Endpoint endpoint = redis.endpoint();
 
 	@BeforeEach
 	void writeEveryRecordInOrder() throws Exception {
-		RedisAsyncCommands<String, String> async = connection.async();
+		RedisAsyncCommands<String, String> async = redis.async();
 		async.flushall().get(10, TimeUnit.SECONDS);
 		List<RedisFuture<?>> replies = new ArrayList<>();
 		for (long seq = 0; seq < RECORDS; seq++) {
@@ -86,7 +64,7 @@ class VerificationTests {
 		while (workload.id(older) != 0) {
 			older--;
 		}
-		connection.async().hset(workload.key(0), workload.hash(older)).get(10, TimeUnit.SECONDS);
+		redis.async().hset(workload.key(0), workload.hash(older)).get(10, TimeUnit.SECONDS);
 
 		Verification.Result result = Verification.verify(endpoint, workload, RECORDS, 50, TTL);
 
@@ -97,8 +75,8 @@ class VerificationTests {
 
 	@Test
 	void shouldTolerateACapabilitysBookkeepingOnlyWhenAskedTo() throws Exception {
-		connection.async().set("rec:0:version", "7").get(10, TimeUnit.SECONDS);
-		connection.async().hset(workload.key(0), Map.of("_version", "7")).get(10, TimeUnit.SECONDS);
+		redis.async().set("rec:0:version", "7").get(10, TimeUnit.SECONDS);
+		redis.async().hset(workload.key(0), Map.of("_version", "7")).get(10, TimeUnit.SECONDS);
 
 		Verification.Result strict = Verification.verify(endpoint, workload, RECORDS, 50, TTL);
 		Verification.Result tolerant = Verification.verify(endpoint, workload, RECORDS, 50, TTL,
