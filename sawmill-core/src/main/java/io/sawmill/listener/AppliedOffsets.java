@@ -3,6 +3,7 @@ package io.sawmill.listener;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -99,6 +100,11 @@ final class AppliedOffsets {
 	 * @param duplicates the records whose writes Redis applied before
 	 */
 	record Split(List<MappedRecord> fresh, List<MappedRecord> duplicates) {
+	}
+
+	/** The watermarks known, by partition: every partition of the records {@link #split} last saw is among them. */
+	Map<TopicPartition, Long> watermarks() {
+		return Collections.unmodifiableMap(watermarks);
 	}
 
 	/** Transactions applied: these partitions' watermarks are now as given. */

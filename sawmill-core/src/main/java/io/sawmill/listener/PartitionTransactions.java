@@ -38,8 +38,10 @@ import io.sawmill.redis.PipelineResult;
  * @param transactions the writes of each share's transaction, in the order of {@code shares}
  * @param shares each partition's share: its partition, its watermark to be, and where its writes
  *     are in {@code plan}
+ * @param coalesced how many of the records' writes are not sent as commands of their own
+ *     ({@link WritePlan#coalesced()} of each share)
  */
-record PartitionTransactions(WritePlan plan, List<List<RedisWrite>> transactions, List<Share> shares) {
+record PartitionTransactions(WritePlan plan, List<List<RedisWrite>> transactions, List<Share> shares, int coalesced) {
 
 	/**
 	 * One partition's share.
@@ -57,18 +59,35 @@ record PartitionTransactions(WritePlan plan, List<List<RedisWrite>> transactions
 	 */
 	static PartitionTransactions plan(List<MappedRecord> records, Function<TopicPartition, byte[]> watermarkKey,
 			boolean coalesce) {
-		Map<TopicPartition, List<MappedRecord>> byPartition = new LinkedHashMap<>();
-		for (MappedRecord record : records) {
-			byPartition.computeIfAbsent(partitionOf(record.record()), p -> new ArrayList<>()).add(record);
-		}
-		List<MappedRecord> all = new ArrayList<>(records.size());
+		return plan(records, List.of(), Map.of(), watermarkKey, coalesce);
+	}
+
+	/**
+	 * As above, with the records that came again below their partition's watermark: a partition that
+	 * has only such records gets a share of its own that sets its watermark again (to
+	 * {@code watermarks}' value, so nothing changes). A batch of duplicates alone is then committed
+	 * only after a round trip that the writer confirmed as it confirms any ({@code wait-for-replicas}):
+	 * replicas apply writes in order, so one that has this {@code SET} has the transaction that moved
+	 * the watermark, too. The watermark's {@code SET} carries the partition's duplicates, so they
+	 * fail with it.
+	 * @param duplicates the records below their partition's watermark, in poll order
+	 * @param watermarks the watermark of every partition of {@code duplicates}
+	 */
+	static PartitionTransactions plan(List<MappedRecord> records, List<MappedRecord> duplicates,
+			Map<TopicPartition, Long> watermarks, Function<TopicPartition, byte[]> watermarkKey, boolean coalesce) {
+		Map<TopicPartition, List<MappedRecord>> byPartition = byPartition(records);
+		Map<TopicPartition, List<MappedRecord>> duplicated = byPartition(duplicates);
+		duplicated.keySet().forEach(partition -> byPartition.putIfAbsent(partition, List.of()));
+		List<MappedRecord> all = new ArrayList<>(records.size() + duplicates.size());
 		List<RedisWrite> writes = new ArrayList<>(records.size() * 2 + byPartition.size());
 		List<int[]> carried = new ArrayList<>(records.size() * 2 + byPartition.size());
 		List<List<RedisWrite>> transactions = new ArrayList<>(byPartition.size());
 		List<Share> shares = new ArrayList<>(byPartition.size());
+		int[] coalesced = { 0 };
 		byPartition.forEach((partition, share) -> {
 			int base = all.size();
 			WritePlan own = coalesce ? Coalescer.plan(share) : WritePlan.oneToOne(share);
+			coalesced[0] += own.coalesced();
 			List<RedisWrite> transaction = new ArrayList<>(own.writes().size() + 1);
 			for (int w = 0; w < own.writes().size(); w++) {
 				transaction.add(own.writes().get(w));
@@ -79,20 +98,29 @@ record PartitionTransactions(WritePlan plan, List<List<RedisWrite>> transactions
 				}
 				carried.add(shifted);
 			}
-			long next = share.get(share.size() - 1).record().offset() + 1;
+			all.addAll(share);
+			all.addAll(duplicated.getOrDefault(partition, List.of()));
+			long next = share.isEmpty() ? watermarks.get(partition) : share.get(share.size() - 1).record().offset() + 1;
 			transaction.add(RedisWrite.command("SET", watermarkKey.apply(partition),
 					Long.toString(next).getBytes(StandardCharsets.US_ASCII)));
-			int[] everyRecord = new int[share.size()];
+			int[] everyRecord = new int[all.size() - base];
 			for (int i = 0; i < everyRecord.length; i++) {
 				everyRecord[i] = base + i;
 			}
 			carried.add(everyRecord);
-			all.addAll(share);
 			writes.addAll(transaction);
 			transactions.add(transaction);
 			shares.add(new Share(partition, next, writes.size() - 1));
 		});
-		return new PartitionTransactions(new WritePlan(all, writes, carried), transactions, shares);
+		return new PartitionTransactions(new WritePlan(all, writes, carried), transactions, shares, coalesced[0]);
+	}
+
+	private static Map<TopicPartition, List<MappedRecord>> byPartition(List<MappedRecord> records) {
+		Map<TopicPartition, List<MappedRecord>> byPartition = new LinkedHashMap<>();
+		for (MappedRecord record : records) {
+			byPartition.computeIfAbsent(partitionOf(record.record()), p -> new ArrayList<>()).add(record);
+		}
+		return byPartition;
 	}
 
 	/**
@@ -160,11 +188,6 @@ record PartitionTransactions(WritePlan plan, List<List<RedisWrite>> transactions
 			}
 		}
 		return applied;
-	}
-
-	/** How many of the records' writes are not sent as commands of their own ({@link WritePlan#coalesced()}, watermarks aside). */
-	int coalesced() {
-		return plan.coalesced() + shares.size();
 	}
 
 	static TopicPartition partitionOf(ConsumerRecord<?, ?> record) {

@@ -23,7 +23,10 @@ import io.sawmill.redis.RedisBatchWriter;
  * {@code MULTI}/{@code EXEC} transaction per partition that also moves the partition's watermark
  * ({@link PartitionTransactions}). Nothing is retried record by record: when a transaction did not
  * apply, or may not have, the batch fails whole ({@link BatchWriteFailedException}), its partitions'
- * watermarks are read again before it is written again, and what did apply is then skipped.
+ * watermarks are read again before it is written again, and what did apply is then skipped. A
+ * partition whose records all came again still gets a transaction, one that sets its watermark
+ * again: the batch is then committed only after a round trip the writer confirmed, replicas
+ * included ({@code wait-for-replicas}), never on the strength of a read alone.
  * <p>
  * Every round trip goes through the {@link RedisCircuit}. Called from listener threads; the
  * calling thread's {@link AppliedOffsets} is passed in, and nothing is kept between calls.
@@ -83,16 +86,15 @@ final class TransactionalPipeline {
 		List<ConsumerRecord<byte[], byte[]>> duplicates = new ArrayList<>(split.duplicates().size());
 		split.duplicates().forEach(record -> duplicates.add(record.record()));
 		List<DeadLetter> rejected = new ArrayList<>(applied.rejectedAmong(split.duplicates()));
-		if (split.fresh().isEmpty()) {
-			return new Written(rejected, List.of(), duplicates);
-		}
 		try {
 			circuit.acquirePermission();
 		}
 		catch (CallNotPermittedException ex) {
 			throw new BatchWriteFailedException("the Redis circuit is open; the batch will be polled again", ex);
 		}
-		PartitionTransactions transactions = PartitionTransactions.plan(split.fresh(), applied::key, coalesce);
+		// a partition with duplicates only sets its watermark again: confirmed like any write before its commit
+		PartitionTransactions transactions = PartitionTransactions.plan(split.fresh(), split.duplicates(),
+				applied.watermarks(), applied::key, coalesce);
 		long started = System.nanoTime();
 		PipelineResult result;
 		try {
@@ -100,7 +102,7 @@ final class TransactionalPipeline {
 		}
 		catch (RuntimeException ex) {
 			circuit.onError(System.nanoTime() - started, ex);
-			applied.forget(partitions(split.fresh()));
+			applied.forget(partitions(records));
 			throw new BatchWriteFailedException("Redis failed a batch's transactions: " + ex, ex);
 		}
 		long took = System.nanoTime() - started;
@@ -114,7 +116,7 @@ final class TransactionalPipeline {
 			applied.forget(partitions(outcomes.retry()));
 			log.warn("{} of {} records were not applied by Redis, or may not have been ({}); the batch is polled again, "
 					+ "and the records whose transaction applied are then skipped", outcomes.retry().size(),
-					split.fresh().size(), result.failures().get(0).cause().toString());
+					records.size(), result.failures().get(0).cause().toString());
 			throw new BatchWriteFailedException(1, result);
 		}
 		rejected.addAll(outcomes.permanent());

@@ -94,6 +94,16 @@ class ExactlyOnceLaneTests {
 	}
 
 	@Test
+	void shouldCommitABatchThatCameAgainWholeAfterSettingItsWatermarkAgain() {
+		writer.watermark = "3";
+
+		lane.poll(batch(0), consumer);
+
+		assertThat(events).containsExactly("read sawmill:applied:{g}:users:0", "send SET=3", "commit async 3");
+		assertThat(registry.get("sawmill.records").tag("outcome", "duplicate").counter().count()).isEqualTo(3);
+	}
+
+	@Test
 	void shouldReadTheWatermarkAgainAfterAFailedBatchAndAfterARevoke() {
 		writer.failNext = true;
 		assertThatExceptionOfType(BatchWriteFailedException.class).isThrownBy(() -> lane.poll(batch(0), consumer));

@@ -47,6 +47,22 @@ class PartitionTransactionsTests {
 	}
 
 	@Test
+	void shouldSetTheWatermarkAgainForAPartitionWhoseRecordsAllCameAgainAndFailThemWithIt() {
+		PartitionTransactions plan = PartitionTransactions.plan(List.of(incr(1, 3, "b")),
+				List.of(incr(0, 10, "a"), incr(0, 11, "c"), incr(1, 2, "x")), Map.of(P0, 12L, P1, 3L),
+				PartitionTransactionsTests::key, false);
+
+		assertThat(plan.transactions()).extracting(t -> t.stream().map(Object::toString).toList())
+			.containsExactly(List.of("INCR b (0 args)", "SET wm:t-1 (1 args)"), List.of("SET wm:t-0 (1 args)"));
+		assertThat(plan.shares()).containsExactly(new PartitionTransactions.Share(P1, 4, 1),
+				new PartitionTransactions.Share(P0, 12, 2));
+		assertThat(plan.coalesced()).isZero();
+		Outcomes outcomes = plan.outcomes(new PipelineResult(3, 1,
+				List.of(failure(2, new RedisCommandTimeoutException("timeout")))));
+		assertThat(outcomes.retry()).extracting(r -> r.record().offset()).containsExactly(10L, 11L);
+	}
+
+	@Test
 	void shouldCoalesceWithinEachPartitionsShareOnly() {
 		byte[] key = "k".getBytes(StandardCharsets.UTF_8);
 		List<MappedRecord> records = List.of(
