@@ -138,6 +138,20 @@ class TransactionWriterTests {
 	}
 
 	@Test
+	void shouldTellWhichWriteFailedAfterWritesWhoseRepliesAreArrays() {
+		reader.hset(prefix + "hash", "f", "v");
+		byte[] list = utf8(prefix + "list");
+
+		PipelineResult result = writer(2000).sendTransactions(List.of(List.of(
+				RedisWrite.command("RPUSH", list, utf8("a"), utf8("b"), utf8("c")),
+				RedisWrite.command("LPOP", list, utf8("2")), incr("hash"), incr("a"), set("wm0", "1")))).await();
+
+		assertThat(result.failures()).extracting(PipelineResult.Failure::index).containsExactly(2);
+		assertThat(reader.lrange(prefix + "list", 0, -1)).containsExactly("c");
+		assertThat(reader.get(prefix + "a")).isEqualTo("1");
+	}
+
+	@Test
 	void shouldReportAFunctionThatRepliedZeroInsideATransactionAsStale() {
 		PipelineResult result = writer(2000).sendTransactions(List.of(
 				List.of(incr("a"), RedisWrite.function("zero", utf8(prefix + "f")), set("wm0", "2")))).await();
