@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +29,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.sawmill.it.support.Kafka;
 import io.sawmill.it.support.KafkaServer;
+import io.sawmill.testkit.RedisSentinelProcess;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
@@ -40,6 +42,8 @@ import io.sawmill.testkit.RedisServerProcess;
  * 100 ms, so the kill lands between transactions applied and their commit) and started again;</li>
  * <li>redis-server is SIGKILLed mid-drain and restarted from its append-only file;</li>
  * <li>a second Sawmill process joins the group mid-drain and leaves again (two rebalances);</li>
+ * <li>the master of a Sentinel-managed Redis is SIGKILLed mid-drain and the Sentinel promotes its
+ * replica (each batch waits for one replica, the default there);</li>
  * <li>one partition's keys are denied to the writer by an ACL (NOPERM at queue time, so its
  * transactions abort while the other partitions' apply, and batches fail and come again) until the
  * ACL is fixed.</li>
@@ -123,6 +127,41 @@ class ExactlyOnceIT {
 			redis.start();
 			producing.get(60, TimeUnit.SECONDS);
 			scenario.assertCountedOnce(sawmill);
+		}
+	}
+
+	@Test
+	@Timeout(value = 2, unit = TimeUnit.MINUTES)
+	void shouldCountEveryRecordOnceWhenTheSentinelMasterIsKilledMidDrain() throws Exception {
+		Scenario scenario = new Scenario("eos-sentinel", 20_000);
+		try (RedisSentinelProcess sentinel = RedisSentinelProcess.startNew()) {
+			Map<String, Object> properties = scenario.properties(0);
+			properties.remove("spring.data.redis.host");
+			properties.remove("spring.data.redis.port");
+			properties.put("spring.data.redis.sentinel.master", RedisSentinelProcess.MASTER_NAME);
+			properties.put("spring.data.redis.sentinel.nodes", sentinel.sentinelNodes());
+			properties.put("sawmill.pipeline.timeout", "2s");
+			properties.put("sawmill.pipeline.replica-timeout", "500ms");
+			properties.put("sawmill.circuit-breaker.open-wait", "1s");
+			try (SawmillProcess sawmill = scenario.start(properties, "only")) {
+				CompletableFuture<Void> producing = scenario.produceInBackground(4_000);
+				try (RedisClient before = RedisClient.create(RedisURI.create(sentinel.master().host(), sentinel.master().port()));
+						StatefulRedisConnection<String, String> master = before.connect()) {
+					await(scenario.records / 5 + " INCRs applied").atMost(DRAIN).pollInterval(Duration.ofMillis(20))
+						.failFast("the Sawmill JVM exited", () -> !sawmill.isAlive())
+						.until(() -> Arrays.stream(scenario.counters(master)).sum() >= scenario.records / 5);
+				}
+				// each batch waits for one replica (the default under Sentinel): what the killed master took without
+				// replicating was not committed; its batches fail, and their watermarks are read again from the master
+				// the Sentinel names then
+				sentinel.crashMaster();
+				producing.get(60, TimeUnit.SECONDS);
+				RedisServerProcess now = sentinel.master();
+				try (RedisClient after = RedisClient.create(RedisURI.create(now.host(), now.port()));
+						StatefulRedisConnection<String, String> master = after.connect()) {
+					scenario.assertCountedOnce(sawmill, master);
+				}
+			}
 		}
 	}
 
@@ -292,12 +331,17 @@ class ExactlyOnceIT {
 
 		/** Every counter's value, by key number; 0 where it does not exist. */
 		long[] counters() {
+			return counters(connection);
+		}
+
+		/** Every counter's value on the Redis {@code on} is connected to. */
+		long[] counters(StatefulRedisConnection<String, String> on) {
 			String[] keys = new String[KEYS];
 			for (int k = 0; k < KEYS; k++) {
 				keys[k] = "counter:" + key(k);
 			}
 			long[] values = new long[KEYS];
-			List<KeyValue<String, String>> read = connection.sync().mget(keys);
+			List<KeyValue<String, String>> read = on.sync().mget(keys);
 			for (int k = 0; k < KEYS; k++) {
 				values[k] = read.get(k).hasValue() ? Long.parseLong(read.get(k).getValue()) : 0;
 			}
@@ -338,13 +382,18 @@ class ExactlyOnceIT {
 		}
 
 		void assertCountedOnce(SawmillProcess sawmill) throws Exception {
+			assertCountedOnce(sawmill, connection);
+		}
+
+		/** As above, the counters read on the Redis {@code on} is connected to. */
+		void assertCountedOnce(SawmillProcess sawmill, StatefulRedisConnection<String, String> on) throws Exception {
 			try {
 				FaultAssertions.awaitAllCommitted(admin, group, topic, PARTITIONS, records, DRAIN);
 			}
 			catch (AssertionError | org.awaitility.core.ConditionTimeoutException ex) {
 				throw new AssertionError(ex.getMessage() + "\n--- Sawmill's log:\n" + sawmill.logTail(), ex);
 			}
-			long[] values = counters();
+			long[] values = counters(on);
 			List<String> wrong = new ArrayList<>();
 			for (int k = 0; k < KEYS; k++) {
 				if (values[k] != expected(k)) {
