@@ -3,27 +3,18 @@ package io.sawmill.it.fault;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -52,9 +43,8 @@ import io.sawmill.testkit.RedisServerProcess;
  */
 class ExactlyOnceIT {
 
-	private static final int PARTITIONS = 3;
-	private static final int KEYS = 150;
-	private static final Duration DRAIN = Duration.ofSeconds(90);
+	private static final int PARTITIONS = CounterScenario.PARTITIONS;
+	private static final Duration DRAIN = CounterScenario.DRAIN;
 
 	private static RedisServerProcess redis;
 	private static KafkaServer kafka;
@@ -92,7 +82,7 @@ class ExactlyOnceIT {
 	@Test
 	@Timeout(value = 2, unit = TimeUnit.MINUTES)
 	void shouldCountEveryRecordOnceWhenTheProcessIsKilledMidDrainAndRestarted() throws Exception {
-		Scenario scenario = new Scenario("eos-kill", 12_000);
+		CounterScenario scenario = new CounterScenario("eos-kill", 12_000, kafka, redis, admin, connection);
 		scenario.produce(0, scenario.records);
 		try (ReplyDelayProxy proxy = ReplyDelayProxy.start(redis.host(), redis.port(), Duration.ofMillis(100))) {
 			Map<String, Object> properties = scenario.properties(proxy.port());
@@ -115,7 +105,7 @@ class ExactlyOnceIT {
 	@Test
 	@Timeout(value = 2, unit = TimeUnit.MINUTES)
 	void shouldCountEveryRecordOnceWhenRedisIsKilledMidDrainAndRestartedFromItsAppendOnlyFile() throws Exception {
-		Scenario scenario = new Scenario("eos-redis-kill", 20_000);
+		CounterScenario scenario = new CounterScenario("eos-redis-kill", 20_000, kafka, redis, admin, connection);
 		Map<String, Object> properties = scenario.properties(redis.port());
 		properties.put("sawmill.pipeline.timeout", "2s");
 		properties.put("sawmill.circuit-breaker.open-wait", "1s");
@@ -133,7 +123,7 @@ class ExactlyOnceIT {
 	@Test
 	@Timeout(value = 2, unit = TimeUnit.MINUTES)
 	void shouldCountEveryRecordOnceWhenTheSentinelMasterIsKilledMidDrain() throws Exception {
-		Scenario scenario = new Scenario("eos-sentinel", 20_000);
+		CounterScenario scenario = new CounterScenario("eos-sentinel", 20_000, kafka, redis, admin, connection);
 		try (RedisSentinelProcess sentinel = RedisSentinelProcess.startNew()) {
 			Map<String, Object> properties = scenario.properties(0);
 			properties.remove("spring.data.redis.host");
@@ -168,7 +158,7 @@ class ExactlyOnceIT {
 	@Test
 	@Timeout(value = 2, unit = TimeUnit.MINUTES)
 	void shouldCountEveryRecordOnceWhileASecondProcessJoinsAndLeavesTheGroup() throws Exception {
-		Scenario scenario = new Scenario("eos-rebalance", 20_000);
+		CounterScenario scenario = new CounterScenario("eos-rebalance", 20_000, kafka, redis, admin, connection);
 		Map<String, Object> properties = scenario.properties(redis.port());
 		try (SawmillProcess first = scenario.start(properties, "first")) {
 			CompletableFuture<Void> producing = scenario.produceInBackground(2_500);
@@ -189,7 +179,7 @@ class ExactlyOnceIT {
 	@Test
 	@Timeout(value = 2, unit = TimeUnit.MINUTES)
 	void shouldCountEveryRecordOnceWhenOnePartitionsTransactionsAbortUntilTheAclIsFixed() throws Exception {
-		Scenario scenario = new Scenario("eos-partial", 3_000);
+		CounterScenario scenario = new CounterScenario("eos-partial", 3_000, kafka, redis, admin, connection);
 		try (SawmillProcess sawmill = partialFailure(scenario, "exactly-once")) {
 			scenario.assertCountedOnce(sawmill);
 		}
@@ -198,7 +188,7 @@ class ExactlyOnceIT {
 	@Test
 	@Timeout(value = 2, unit = TimeUnit.MINUTES)
 	void shouldCountRecordsTwiceUnderTheSamePartialFailureWithAtLeastOnceDelivery() throws Exception {
-		Scenario scenario = new Scenario("alo-partial", 3_000);
+		CounterScenario scenario = new CounterScenario("alo-partial", 3_000, kafka, redis, admin, connection);
 		try (SawmillProcess sawmill = partialFailure(scenario, "at-least-once")) {
 			FaultAssertions.awaitAllCommitted(admin, scenario.group, scenario.topic, PARTITIONS, scenario.records, DRAIN);
 			long applied = scenario.applied();
@@ -212,7 +202,7 @@ class ExactlyOnceIT {
 	 * written (their transactions, or with at-least-once their writes, apply while the batches
 	 * holding partition 2's records fail and come again), then allowed.
 	 */
-	private static SawmillProcess partialFailure(Scenario scenario, String delivery) throws Exception {
+	private static SawmillProcess partialFailure(CounterScenario scenario, String delivery) throws Exception {
 		redis.command("ACL", "SETUSER", scenario.topic, "reset", "on", ">secret", "~counter:" + scenario.topic + "-p0-*",
 				"~counter:" + scenario.topic + "-p1-*", "~sawmill:*", "+@all");
 		Map<String, Object> properties = scenario.properties(redis.port());
@@ -239,183 +229,5 @@ class ExactlyOnceIT {
 		redis.command("ACL", "SETUSER", scenario.topic, "allkeys");
 		producing.get(60, TimeUnit.SECONDS);
 		return sawmill;
-	}
-
-	/** One case's topic, group and keys: {@code <topic>-p<partition>-k<n>}, each key on its partition. */
-	private static final class Scenario {
-
-		final String topic;
-		final String group;
-		final int records;
-
-		Scenario(String topic, int records) throws Exception {
-			this.topic = topic;
-			this.group = topic;
-			this.records = records;
-			FaultAssertions.createTopics(admin, topic, PARTITIONS);
-		}
-
-		Map<String, Object> properties(int redisPort) {
-			Map<String, Object> properties = new LinkedHashMap<>();
-			// none of sawmill-app's configuration, which is on the tests' class path too
-			properties.put("spring.config.location", "optional:classpath:/no-such-config/");
-			properties.put("sawmill.topics", topic);
-			properties.put("sawmill.group-id", group);
-			properties.put("sawmill.delivery", "exactly-once");
-			properties.put("sawmill.batch-size", 200);
-			properties.put("sawmill.concurrency", 2);
-			properties.put("sawmill.redelivery.initial-backoff", "50ms");
-			properties.put("sawmill.redelivery.max-backoff", "500ms");
-			properties.put("spring.kafka.bootstrap-servers", kafka.bootstrapServers());
-			properties.put("spring.data.redis.host", redis.host());
-			properties.put("spring.data.redis.port", redisPort);
-			// a killed member leaves the group after 6 s instead of 45 s
-			properties.put("spring.kafka.consumer.properties[session.timeout.ms]", 6000);
-			properties.put("spring.kafka.consumer.properties[heartbeat.interval.ms]", 1000);
-			return properties;
-		}
-
-		SawmillProcess start(Map<String, Object> properties, String name) {
-			return SawmillProcess.startMain(CounterApp.class, properties,
-					FaultAssertions.target("fault-logs").resolve(topic + "-" + name + ".log"));
-		}
-
-		String key(long id) {
-			long k = id % KEYS;
-			return topic + "-p" + k % PARTITIONS + "-k" + k;
-		}
-
-		int partition(long id) {
-			return (int) (id % KEYS % PARTITIONS);
-		}
-
-		long expected(long k) {
-			return records / KEYS + (k < records % KEYS ? 1 : 0);
-		}
-
-		void produce(long from, long to) {
-			try (KafkaProducer<byte[], byte[]> producer = producer()) {
-				for (long id = from; id < to; id++) {
-					producer.send(record(id));
-				}
-				producer.flush();
-			}
-		}
-
-		/** Every record, {@code perSecond} at most, from another thread. */
-		CompletableFuture<Void> produceInBackground(int perSecond) {
-			return CompletableFuture.runAsync(() -> {
-				int slice = Math.max(1, perSecond / 10);
-				try (KafkaProducer<byte[], byte[]> producer = producer()) {
-					for (long id = 0; id < records; id++) {
-						producer.send(record(id));
-						if ((id + 1) % slice == 0) {
-							producer.flush();
-							sleep(Duration.ofMillis(100));
-						}
-					}
-					producer.flush();
-				}
-			});
-		}
-
-		private ProducerRecord<byte[], byte[]> record(long id) {
-			return new ProducerRecord<>(topic, partition(id), utf8(key(id)), utf8("{\"id\":" + id + "}"));
-		}
-
-		private static KafkaProducer<byte[], byte[]> producer() {
-			return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-					ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 5), new ByteArraySerializer(),
-					new ByteArraySerializer());
-		}
-
-		/** Every counter's value, by key number; 0 where it does not exist. */
-		long[] counters() {
-			return counters(connection);
-		}
-
-		/** Every counter's value on the Redis {@code on} is connected to. */
-		long[] counters(StatefulRedisConnection<String, String> on) {
-			String[] keys = new String[KEYS];
-			for (int k = 0; k < KEYS; k++) {
-				keys[k] = "counter:" + key(k);
-			}
-			long[] values = new long[KEYS];
-			List<KeyValue<String, String>> read = on.sync().mget(keys);
-			for (int k = 0; k < KEYS; k++) {
-				values[k] = read.get(k).hasValue() ? Long.parseLong(read.get(k).getValue()) : 0;
-			}
-			return values;
-		}
-
-		/** The INCRs Redis applied, all counters together. */
-		long applied() {
-			try {
-				long sum = 0;
-				for (long value : counters()) {
-					sum += value;
-				}
-				return sum;
-			}
-			catch (RuntimeException ex) {
-				return -1; // Redis is down right now
-			}
-		}
-
-		/** Waits until Redis applied at least {@code count} INCRs, while {@code sawmill} runs. */
-		void awaitApplied(SawmillProcess sawmill, long count) {
-			await(count + " INCRs applied").atMost(DRAIN).pollInterval(Duration.ofMillis(20))
-				.failFast("the Sawmill JVM exited", () -> !sawmill.isAlive())
-				.until(() -> applied() >= count);
-		}
-
-		/** The INCRs applied to the keys of partitions {@code from…to}. */
-		long countedKeys(int from, int to) {
-			long[] values = counters();
-			long sum = 0;
-			for (int k = 0; k < KEYS; k++) {
-				if (k % PARTITIONS >= from && k % PARTITIONS <= to) {
-					sum += values[k];
-				}
-			}
-			return sum;
-		}
-
-		void assertCountedOnce(SawmillProcess sawmill) throws Exception {
-			assertCountedOnce(sawmill, connection);
-		}
-
-		/** As above, the counters read on the Redis {@code on} is connected to. */
-		void assertCountedOnce(SawmillProcess sawmill, StatefulRedisConnection<String, String> on) throws Exception {
-			try {
-				FaultAssertions.awaitAllCommitted(admin, group, topic, PARTITIONS, records, DRAIN);
-			}
-			catch (AssertionError | org.awaitility.core.ConditionTimeoutException ex) {
-				throw new AssertionError(ex.getMessage() + "\n--- Sawmill's log:\n" + sawmill.logTail(), ex);
-			}
-			long[] values = counters(on);
-			List<String> wrong = new ArrayList<>();
-			for (int k = 0; k < KEYS; k++) {
-				if (values[k] != expected(k)) {
-					wrong.add(key(k) + "=" + values[k] + " (expected " + expected(k) + ")");
-				}
-			}
-			assertThat(wrong).as("%s: counters that differ from the records produced for their key", topic).isEmpty();
-			assertThat(Kafka.sum(Kafka.endOffsets(admin, FaultAssertions.deadLetterTopic(topic), PARTITIONS)))
-				.as("%s: dead letters", topic).isZero();
-		}
-	}
-
-	private static byte[] utf8(String text) {
-		return text.getBytes(StandardCharsets.UTF_8);
-	}
-
-	private static void sleep(Duration duration) {
-		try {
-			Thread.sleep(duration.toMillis());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
 	}
 }
