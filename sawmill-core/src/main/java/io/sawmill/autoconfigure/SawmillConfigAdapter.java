@@ -38,7 +38,7 @@ final class SawmillConfigAdapter {
 	}
 
 	static ListenerConfig listener(SawmillProperties p) {
-		return bind("sawmill.topics / group-id / concurrency / batch-size / retry.* / redelivery.* / shutdown-timeout / coalesce-writes",
+		return bind("sawmill.topics / group-id / concurrency / batch-size / retry.* / redelivery.* / shutdown-timeout / coalesce-writes / delivery",
 				() -> ListenerConfig.custom()
 					.topics(p.getRoutes().isEmpty() ? p.getTopics() : routeTopics(p))
 					.topicPattern(routeSubscription(p))
@@ -52,6 +52,7 @@ final class SawmillConfigAdapter {
 					.stallTimeout(p.getRedelivery().getStallTimeout())
 					.maxRecordBytes((int) Math.min(Integer.MAX_VALUE, p.getMaxRecordSize().toBytes()))
 					.coalesceWrites(p.isCoalesceWrites())
+					.delivery(p.getDelivery())
 					.build());
 	}
 

@@ -8,6 +8,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
+import io.sawmill.listener.Delivery;
 import io.sawmill.listener.ListenerConfig;
 import io.sawmill.mapping.json.JsonHashMapperConfig;
 import io.sawmill.mapping.json.KeyEncoding;
@@ -46,6 +47,9 @@ public class SawmillProperties {
 
 	/** Whether a batch's HSET, EXPIRE and DEL writes of one key are merged into the fewest commands that leave the same final state. */
 	private boolean coalesceWrites = ListenerConfig.DEFAULT_COALESCE_WRITES;
+
+	/** Whether a record that comes again may apply its writes again: at-least-once, or exactly-once (standalone and Sentinel Redis only). */
+	private Delivery delivery = ListenerConfig.DEFAULT_DELIVERY;
 
 	private final Mapping mapping = new Mapping();
 
@@ -143,6 +147,14 @@ public class SawmillProperties {
 
 	public void setCoalesceWrites(boolean coalesceWrites) {
 		this.coalesceWrites = coalesceWrites;
+	}
+
+	public Delivery getDelivery() {
+		return delivery;
+	}
+
+	public void setDelivery(Delivery delivery) {
+		this.delivery = delivery;
 	}
 
 	public Mapping getMapping() {

@@ -37,6 +37,11 @@ import io.sawmill.metrics.SawmillMetrics;
  * ({@link InFlightBatchFailedException}). A batch in flight is finished before its partitions are
  * revoked or lost, when the consumer closes, and when the container is idle.
  * <p>
+ * <b>Exactly-once</b> ({@link Delivery#EXACTLY_ONCE}): every batch is written by the
+ * {@link TransactionalPipeline} and finished in the call that polled it, never left in flight; the
+ * lane owns the thread's watermarks ({@link AppliedOffsets}) and forgets those of partitions
+ * revoked or lost.
+ * <p>
  * Thread-confined: one instance per consumer thread.
  */
 final class ConsumerLane {
@@ -70,12 +75,24 @@ final class ConsumerLane {
 	private final SawmillMetrics metrics;
 	private final Redelivery redelivery;
 	private final OffsetCommits commits = new OffsetCommits();
+	/** With {@link Delivery#EXACTLY_ONCE}: the write step, and this thread's watermarks; else null. */
+	private final TransactionalPipeline transactional;
+	private final AppliedOffsets applied;
 
 	/** The batch in flight, or null. */
 	private Batch inFlight;
 
 	ConsumerLane(RecordMapper mapper, ListenerConfig config, PerRecordPipeline pipeline, DeadLetterPublisher deadLetters,
 			SawmillMetrics metrics, Redelivery redelivery) {
+		this(mapper, config, pipeline, null, deadLetters, metrics, redelivery);
+	}
+
+	/** @param transactional the write step with {@link Delivery#EXACTLY_ONCE}, or null for at-least-once */
+	ConsumerLane(RecordMapper mapper, ListenerConfig config, PerRecordPipeline pipeline,
+			TransactionalPipeline transactional, DeadLetterPublisher deadLetters, SawmillMetrics metrics,
+			Redelivery redelivery) {
+		this.transactional = transactional;
+		this.applied = transactional != null ? transactional.newAppliedOffsets() : null;
 		this.mapper = mapper;
 		this.maxRecordBytes = config.maxRecordBytes();
 		this.batchSize = config.batchSize();
@@ -114,6 +131,12 @@ final class ConsumerLane {
 	void poll(List<ConsumerRecord<byte[], byte[]>> records, Consumer<?, ?> consumer) {
 		Batch current = new Batch(records, MappedBatch.map(records, mapper, maxRecordBytes), consumer,
 				records.size() >= batchSize);
+		if (transactional != null) {
+			// exactly-once: a later transaction of a partition must never apply after an earlier one
+			// failed without applying, so each batch is finished before the next is sent
+			finishTransactional(current);
+			return;
+		}
 		Batch previous = inFlight;
 		inFlight = null;
 		if (previous != null && !PerRecordPipeline.allIdempotent(current.mapped.toWrite())) {
@@ -181,12 +204,18 @@ final class ConsumerLane {
 	void beforeRevoke(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
 		finishInFlight(consumer);
 		commits.beforeRevoke(consumer, partitions);
+		if (applied != null) {
+			applied.revoked(partitions);
+		}
 	}
 
 	/** {@code partitions} were taken away without a chance to commit. */
 	void lost(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
 		finishInFlight(consumer);
 		commits.lost(partitions);
+		if (applied != null) {
+			applied.revoked(partitions);
+		}
 	}
 
 	/**
@@ -239,6 +268,25 @@ final class ConsumerLane {
 		redelivery.committed();
 		metrics.batchCommitted(Duration.ofNanos(System.nanoTime() - batch.polled), batch.records.size());
 		batch.mapped.report(metrics, rejectedByRedis, batch.sent.stale(), deadLetters.outcome());
+	}
+
+	/**
+	 * With {@link Delivery#EXACTLY_ONCE}: writes the batch's records not applied before, dead-letters
+	 * what cannot be written, commits the batch and counts its outcomes, in this call.
+	 * @throws BatchWriteFailedException (or what the dead-letter publisher or the commit threw) when
+	 *     the batch cannot be committed
+	 */
+	private void finishTransactional(Batch batch) {
+		TransactionalPipeline.Written written = transactional.write(batch.mapped.toWrite(), applied);
+		List<DeadLetter> all = new ArrayList<>(batch.mapped.rejected());
+		all.addAll(written.rejectedByRedis());
+		deadLetters.publish(all);
+		commits.commit(batch.consumer, batch.records, batch.behind);
+		applied.published(written.rejectedByRedis());
+		redelivery.committed();
+		metrics.batchCommitted(Duration.ofNanos(System.nanoTime() - batch.polled), batch.records.size());
+		batch.mapped.report(metrics, written.rejectedByRedis(), written.stale(), written.duplicates(),
+				deadLetters.outcome());
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package io.sawmill.listener;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -25,6 +26,7 @@ public final class ListenerConfig {
 	/** Kafka's default largest message; a larger value is dead-lettered rather than written. */
 	public static final int DEFAULT_MAX_RECORD_BYTES = 1024 * 1024;
 	public static final boolean DEFAULT_COALESCE_WRITES = false;
+	public static final Delivery DEFAULT_DELIVERY = Delivery.AT_LEAST_ONCE;
 
 	private final List<String> topics;
 	private final Pattern topicPattern;
@@ -40,6 +42,7 @@ public final class ListenerConfig {
 	private final Duration redeliveryMaxBackoff;
 	private final Duration stallTimeout;
 	private final boolean coalesceWrites;
+	private final Delivery delivery;
 
 	private ListenerConfig(Builder b) {
 		this.maxRecordBytes = b.maxRecordBytes;
@@ -56,6 +59,7 @@ public final class ListenerConfig {
 		this.redeliveryMaxBackoff = b.redeliveryMaxBackoff;
 		this.stallTimeout = b.stallTimeout;
 		this.coalesceWrites = b.coalesceWrites;
+		this.delivery = b.delivery;
 	}
 
 	public static Builder custom() {
@@ -145,6 +149,11 @@ public final class ListenerConfig {
 		return coalesceWrites;
 	}
 
+	/** Whether a record that comes again may apply its writes again ({@link Delivery}). */
+	public Delivery delivery() {
+		return delivery;
+	}
+
 	public static final class Builder {
 
 		private int maxRecordBytes = DEFAULT_MAX_RECORD_BYTES;
@@ -162,6 +171,7 @@ public final class ListenerConfig {
 		private Duration redeliveryMaxBackoff = DEFAULT_REDELIVERY_MAX_BACKOFF;
 		private Duration stallTimeout = DEFAULT_STALL_TIMEOUT;
 		private boolean coalesceWrites = DEFAULT_COALESCE_WRITES;
+		private Delivery delivery = DEFAULT_DELIVERY;
 
 		private Builder() {
 		}
@@ -265,6 +275,15 @@ public final class ListenerConfig {
 
 		public Builder coalesceWrites(boolean coalesceWrites) {
 			this.coalesceWrites = coalesceWrites;
+			return this;
+		}
+
+		public Builder delivery(Delivery delivery) {
+			if (delivery == null) {
+				throw new IllegalArgumentException("delivery must be one of " + Arrays.toString(Delivery.values())
+						+ ", but was null");
+			}
+			this.delivery = delivery;
 			return this;
 		}
 

@@ -84,6 +84,16 @@ final class MappedBatch {
 	 */
 	void report(SawmillMetrics metrics, List<DeadLetter> rejectedByRedis, List<ConsumerRecord<byte[], byte[]>> stale,
 			RecordOutcome deadLettered) {
+		report(metrics, rejectedByRedis, stale, List.of(), deadLettered);
+	}
+
+	/**
+	 * As above, with the records not written again because their writes were applied before
+	 * ({@code sawmill.delivery=exactly-once}).
+	 * @param duplicates records among {@link #toWrite()} whose offset is below their partition's watermark
+	 */
+	void report(SawmillMetrics metrics, List<DeadLetter> rejectedByRedis, List<ConsumerRecord<byte[], byte[]>> stale,
+			List<ConsumerRecord<byte[], byte[]>> duplicates, RecordOutcome deadLettered) {
 		Map<String, int[]> counts = new HashMap<>(4);
 		Set<ConsumerRecord<byte[], byte[]>> notWritten = Collections.newSetFromMap(new IdentityHashMap<>());
 		for (DeadLetter deadLetter : rejectedByRedis) {
@@ -93,6 +103,10 @@ final class MappedBatch {
 		for (ConsumerRecord<byte[], byte[]> record : stale) {
 			notWritten.add(record);
 			count(counts, record, RecordOutcome.STALE);
+		}
+		for (ConsumerRecord<byte[], byte[]> record : duplicates) {
+			notWritten.add(record);
+			count(counts, record, RecordOutcome.DUPLICATE);
 		}
 		for (MappedRecord written : toWrite) {
 			if (!notWritten.contains(written.record())) {

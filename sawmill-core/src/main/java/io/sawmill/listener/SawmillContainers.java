@@ -75,10 +75,12 @@ public final class SawmillContainers {
 		properties.setPollTimeout(IDLE_CHECK.toMillis());
 		properties.setIdleEventInterval(IDLE_CHECK.toMillis());
 		PerRecordPipeline pipeline = new PerRecordPipeline(writer, config, circuit, metrics);
+		TransactionalPipeline transactional = config.delivery() == Delivery.EXACTLY_ONCE
+				? new TransactionalPipeline(writer, config, circuit, metrics) : null;
 		ContainerPauses pauses = new ContainerPauses(ContainerPauses.Timer.JDK);
 		Redelivery redelivery = new Redelivery(progress, pauses, metrics);
 		PipelineBatchListener listener = new PipelineBatchListener(
-				() -> new ConsumerLane(mapper, config, pipeline, deadLetters, metrics, redelivery));
+				() -> new ConsumerLane(mapper, config, pipeline, transactional, deadLetters, metrics, redelivery));
 		properties.setMessageListener(listener);
 		properties.setConsumerRebalanceListener(listener);
 		ConcurrentMessageListenerContainer<byte[], byte[]> container = new ConcurrentMessageListenerContainer<>(

@@ -27,7 +27,8 @@ import java.util.Set;
  * record by record; nothing of it is committed and the whole batch is polled again after the
  * redelivery backoff. So each of its records is applied <em>at least once and possibly more than
  * once</em> — a counter may count a record twice, a list may hold it twice — and a WARN line and
- * {@code sawmill_batch_non_idempotent_repeated_total} say when that can have happened.
+ * {@code sawmill_batch_non_idempotent_repeated_total} say when that can have happened. With
+ * {@code sawmill.delivery=exactly-once} each record's writes are applied once instead.
  * <p>
  * A {@link Function} calls a Redis Function; its reply says whether it was applied
  * ({@link VersionGuard} is the built-in one).

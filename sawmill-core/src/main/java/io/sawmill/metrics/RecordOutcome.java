@@ -19,7 +19,13 @@ public enum RecordOutcome {
 	 * A version-guarded write found a newer version in Redis and changed nothing
 	 * ({@code sawmill.mapping.version}); committed like a written record, never dead-lettered.
 	 */
-	STALE;
+	STALE,
+	/**
+	 * With {@code sawmill.delivery=exactly-once}: the record came again after its writes were applied
+	 * (its offset is below its partition's watermark in Redis), so it was not written again;
+	 * committed like a written record.
+	 */
+	DUPLICATE;
 
 	/** The tag value: the constant's name in lower case. */
 	public String tag() {

@@ -335,6 +335,17 @@ class SawmillAutoConfigurationTests {
 	}
 
 	@Test
+	void shouldRefuseExactlyOnceDeliveryOnARedisClusterSayingWhatToChange() {
+		runner.withPropertyValues("sawmill.mapping.key-template={@key}", "sawmill.delivery=exactly-once",
+				"spring.data.redis.cluster.nodes=127.0.0.1:" + RedisServerProcess.freePort())
+			.run(context -> {
+				SawmillConfigurationException failure = failure(context);
+				assertThat(failure).hasMessageContaining("sawmill.delivery=exactly-once is not supported on a Redis Cluster");
+				assertThat(failure.action()).contains("Remove sawmill.delivery");
+			});
+	}
+
+	@Test
 	void shouldCloseTheWritersClusterConnectionsBeforeLettucesClientSoThatShutdownWarnsOfNothing() {
 		Logger lettuce = (Logger) LoggerFactory.getLogger("io.lettuce.core.RedisChannelHandler");
 		ListAppender<ILoggingEvent> logged = new ListAppender<>();

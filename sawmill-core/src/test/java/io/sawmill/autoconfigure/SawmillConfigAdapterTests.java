@@ -10,7 +10,10 @@ import java.util.Map;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
+import io.sawmill.listener.Delivery;
 import io.sawmill.listener.ListenerConfig;
 import io.sawmill.redis.PipelineConfig;
 
@@ -35,6 +38,15 @@ class SawmillConfigAdapterTests {
 		assertThat(pipeline.maxCommandsPerChunk()).isEqualTo(PipelineConfig.DEFAULT_MAX_COMMANDS_PER_CHUNK);
 		assertThat(SawmillConfigAdapter.mapping(properties).keyTemplateSource()).isEqualTo("{@key}");
 		assertThatNoException().isThrownBy(() -> SawmillConfigAdapter.checkPollInterval(listener, pipeline, Map.of()));
+	}
+
+	@Test
+	void shouldBindDeliveryAndHandItToTheListener() {
+		SawmillProperties properties = new Binder(new MapConfigurationPropertySource(Map.of("sawmill.topics", "orders",
+				"sawmill.delivery", "exactly-once"))).bind("sawmill", SawmillProperties.class).get();
+
+		assertThat(SawmillConfigAdapter.listener(properties()).delivery()).isEqualTo(Delivery.AT_LEAST_ONCE);
+		assertThat(SawmillConfigAdapter.listener(properties).delivery()).isEqualTo(Delivery.EXACTLY_ONCE);
 	}
 
 	@Test

@@ -99,11 +99,7 @@ class InFlightBatchTests {
 
 	/** Records {@code from} … {@code from + BATCH - 1}, one DEL of "k" + offset each. */
 	private static List<ConsumerRecord<byte[], byte[]>> batch(long from) {
-		List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-		for (long offset = from; offset < from + BATCH; offset++) {
-			records.add(new ConsumerRecord<>("users", 0, offset, null, new byte[0]));
-		}
-		return records;
+		return TestListeners.records("users", from, BATCH);
 	}
 
 	private double keptInFlight() {

@@ -1,7 +1,10 @@
 package io.sawmill.listener;
 
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import io.sawmill.deadletter.DeadLetterPublisher;
 import io.sawmill.mapping.RecordMapper;
@@ -25,5 +28,14 @@ final class TestListeners {
 		ListenerConfig config = ListenerConfig.custom().topics(List.of("test")).build();
 		return new Redelivery(ListenerProgress.of(config, metrics, Clock.systemUTC()),
 				new ContainerPauses((delay, task) -> task.run()), metrics);
+	}
+
+	/** Records {@code from} … {@code from + count - 1} of partition 0 of {@code topic}, each with an empty value. */
+	static List<ConsumerRecord<byte[], byte[]>> records(String topic, long from, int count) {
+		List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>(count);
+		for (long offset = from; offset < from + count; offset++) {
+			records.add(new ConsumerRecord<>(topic, 0, offset, null, new byte[0]));
+		}
+		return records;
 	}
 }

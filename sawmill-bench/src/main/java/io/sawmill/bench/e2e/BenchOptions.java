@@ -155,9 +155,10 @@ record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchS
 				  --fields=5 --value-bytes=20 --id-space=200000 --partitions=6
 				  --key-distribution=uniform  the ids records write: uniform (every id in turn) or zipf (hot keys: a Zipf distribution of
 				                          exponent --zipf-s=1.1 over the id space, seeded; records then carry a per-key "version" field)
-				  --capabilities=plain,coalesce,version  off unless given: after the table, compare Sawmill with each capability on
-				                          (plain: defaults; coalesce: sawmill.coalesce-writes=true; version:
-				                          sawmill.mapping.version=field:version) on a uniform and a zipf backlog of versioned records, at
+				  --capabilities=plain,coalesce,version,exactly-once  off unless given: after the table, compare Sawmill with each
+				                          capability on (plain: defaults; coalesce: sawmill.coalesce-writes=true; version:
+				                          sawmill.mapping.version=field:version; exactly-once: sawmill.delivery=exactly-once) on a
+				                          uniform and a zipf backlog of versioned records, at
 				                          every RTT and batch size, --sawmill-drains drains each, interleaved: records/s, Redis commands
 				                          per record (INFO commandstats), write P99 and the ratios to plain. A variant this build does
 				                          not know is reported as not available; the ratios need plain among them

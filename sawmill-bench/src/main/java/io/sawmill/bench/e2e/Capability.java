@@ -25,7 +25,15 @@ enum Capability {
 	 * on the server, so a replayed older record cannot overwrite a newer one. The guard may keep its
 	 * versions next to the data, which verification tolerates.
 	 */
-	VERSION(Map.of("sawmill.mapping.version", "field:version"), Verification.Extras.BOOKKEEPING);
+	VERSION(Map.of("sawmill.mapping.version", "field:version"), Verification.Extras.BOOKKEEPING),
+
+	/**
+	 * Exactly-once delivery: each partition's share of a batch in one {@code MULTI}/{@code EXEC} with
+	 * the partition's offset watermark, and no batch in flight, so a repeated record applies nothing.
+	 * Its watermarks (one key per partition) are kept next to the data, which verification tolerates.
+	 * Not on a Redis Cluster, where Sawmill refuses it at start-up.
+	 */
+	EXACTLY_ONCE(Map.of("sawmill.delivery", "exactly-once"), Verification.Extras.BOOKKEEPING);
 
 	private final Map<String, String> properties;
 	private final Verification.Extras extras;
@@ -45,9 +53,9 @@ enum Capability {
 		return extras;
 	}
 
-	/** "plain", "coalesce" or "version", as on the command line. */
+	/** "plain", "coalesce", "version" or "exactly-once", as on the command line. */
 	String label() {
-		return name().toLowerCase(Locale.ROOT);
+		return name().toLowerCase(Locale.ROOT).replace('_', '-');
 	}
 
 	static Capability parse(String value) {
@@ -56,6 +64,6 @@ enum Capability {
 				return capability;
 			}
 		}
-		throw new IllegalArgumentException("--capabilities must be among plain, coalesce, version, but was " + value);
+		throw new IllegalArgumentException("--capabilities must be among plain, coalesce, version, exactly-once, but was " + value);
 	}
 }

@@ -55,6 +55,8 @@ class BenchOptionsTests {
 		assertThat(options.zipfExponent()).isEqualTo(1.3);
 		assertThat(options.capabilities()).containsExactly(Capability.PLAIN, Capability.COALESCE, Capability.VERSION);
 		assertThat(BenchOptions.parse("--capabilities=plain").capabilities()).containsExactly(Capability.PLAIN);
+		assertThat(BenchOptions.parse("--capabilities=plain,exactly-once").capabilities())
+			.containsExactly(Capability.PLAIN, Capability.EXACTLY_ONCE);
 		assertThat(BenchOptions.parse("--key-distribution=ZIPF").keyDistribution()).isEqualTo(KeyDistribution.ZIPF);
 	}
 
@@ -127,8 +129,8 @@ class BenchOptionsTests {
 			.withMessage("--key-distribution must be uniform or zipf, but was hot");
 		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--zipf-s=0"))
 			.withMessage("--zipf-s must be greater than 0, but was 0.0");
-		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--capabilities=plain,exactly-once"))
-			.withMessage("--capabilities must be among plain, coalesce, version, but was exactly-once");
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--capabilities=plain,transactions"))
+			.withMessage("--capabilities must be among plain, coalesce, version, exactly-once, but was transactions");
 		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--routes=mapping,json"))
 			.withMessage("--routes must be among mapping, hash, hash-replace, string, sorted-set, set, list, stream, delete, "
 					+ "but was json");

@@ -61,6 +61,17 @@ class CapabilityReportTests {
 	}
 
 	@Test
+	void shouldJudgeExactlyOnceAgainstHalfOfPlain() {
+		CapabilityRow plain = row("uniform", Capability.PLAIN, List.of(100_000.0), 1, 1);
+
+		assertThat(CapabilityReport.ratios(List.of(plain, row("uniform", Capability.EXACTLY_ONCE, List.of(55_000.0), 1, 1),
+				row("zipf", Capability.EXACTLY_ONCE, List.of(40_000.0), 1, 1))))
+			.extracting(ratio -> ratio.target() + ": " + ratio.verdict())
+			.containsExactly("≥ 0.5 × plain: MET", "≥ 0.5 × plain: not judged: plain not run");
+		assertThat(Capability.parse("exactly-once").label()).isEqualTo("exactly-once");
+	}
+
+	@Test
 	void shouldNotJudgeARatioWhosePlainRowDidNotRun() {
 		CapabilityRow coalesce = row("zipf", Capability.COALESCE, List.of(200_000.0), 0.2, 0.2);
 

@@ -2,9 +2,10 @@ package io.sawmill.mapping.route;
 
 /**
  * The Redis data type a route writes, each with what a tombstone (a record with a null value) does
- * and whether writing a record twice leaves Redis as writing it once. Delivery is at least once: a
- * record whose batch is retried or re-polled after a crash is written again, so a non-idempotent
- * type ({@link #LIST}, {@link #STREAM}) can repeat an element until an exactly-once mode exists.
+ * and whether writing a record twice leaves Redis as writing it once. Delivery is at least once by
+ * default: a record whose batch is retried or re-polled after a crash is written again, so a
+ * non-idempotent type ({@link #LIST}, {@link #STREAM}) can repeat an element, unless
+ * {@code sawmill.delivery=exactly-once} skips the records whose writes Redis already applied.
  */
 public enum RedisType {
 

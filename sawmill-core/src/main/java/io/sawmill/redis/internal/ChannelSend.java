@@ -51,15 +51,8 @@ final class ChannelSend {
 			for (int i = start; i < end; i++) {
 				slots[i] = new ReplySlot(writes.get(i), encoding, replies);
 			}
-			List<ReplySlot> chunk = Arrays.asList(slots).subList(start, end);
 			encodedBytes += encoding.size();
-			ChannelPromise written = channel.newPromise();
-			written.addListener(future -> {
-				if (!future.isSuccess()) {
-					chunk.forEach(slot -> slot.completeExceptionally(future.cause()));
-				}
-			});
-			channel.writeAndFlush(chunk, written);
+			writeChunk(channel, Arrays.asList(slots).subList(start, end));
 			chunks++;
 		}
 		bytesPerCommand = (int) Math.min(1 << 20, encodedBytes / count + 8);
@@ -69,19 +62,7 @@ final class ChannelSend {
 
 	private PipelineResult collect(Channel channel, List<RedisWrite> writes, ReplySlot[] slots, BatchReplies replies,
 			int flushes, long deadline) {
-		boolean interrupted = false;
-		try {
-			// in slices: replies that cannot arrive, because the channel died, fail at once
-			long left;
-			while (!replies.await(Math.min(DeadLinks.CHECK_INTERVAL_NANOS, Math.max(0, left = deadline - System.nanoTime())))
-					&& left > 0) {
-				DeadLinks.failIfInactive(channel, slots);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			interrupted = true;
-		}
+		boolean interrupted = !awaitReplies(channel, slots, replies, deadline);
 		List<PipelineResult.Failure> failures = new ArrayList<>(0);
 		List<Integer> stale = new ArrayList<>(0);
 		for (int i = 0; i < slots.length; i++) {
@@ -96,5 +77,39 @@ final class ChannelSend {
 			}
 		}
 		return new PipelineResult(slots.length, flushes, failures, stale);
+	}
+
+	/**
+	 * Writes one chunk to the channel as one message; when the write fails, so does every slot of
+	 * the chunk.
+	 */
+	static void writeChunk(Channel channel, List<ReplySlot> chunk) {
+		ChannelPromise written = channel.newPromise();
+		written.addListener(future -> {
+			if (!future.isSuccess()) {
+				chunk.forEach(slot -> slot.completeExceptionally(future.cause()));
+			}
+		});
+		channel.writeAndFlush(chunk, written);
+	}
+
+	/**
+	 * Waits for the replies of {@code slots} until {@code deadline}, in slices: replies that cannot
+	 * arrive, because the channel died, fail at once.
+	 * @return false when the thread was interrupted (its interrupt flag is set again)
+	 */
+	static boolean awaitReplies(Channel channel, ReplySlot[] slots, BatchReplies replies, long deadline) {
+		try {
+			long left;
+			while (!replies.await(Math.min(DeadLinks.CHECK_INTERVAL_NANOS, Math.max(0, left = deadline - System.nanoTime())))
+					&& left > 0) {
+				DeadLinks.failIfInactive(channel, slots);
+			}
+			return true;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
 	}
 }

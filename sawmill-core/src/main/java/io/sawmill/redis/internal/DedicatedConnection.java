@@ -12,6 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.api.StatefulConnection;
@@ -256,6 +257,32 @@ final class DedicatedConnection implements AutoCloseable {
 				Throwable cause = ex instanceof ExecutionException && ex.getCause() != null ? ex.getCause() : ex;
 				throw new IllegalStateException("FUNCTION LOAD failed: " + cause.getMessage(), cause);
 			}
+		}
+	}
+
+	/**
+	 * {@code MGET keys} and waits for the reply; it goes after every command sent on this connection
+	 * before it.
+	 * @return each key's value, null where it does not exist
+	 * @throws IllegalStateException when no reply came within {@code timeout}
+	 */
+	List<byte[]> read(List<byte[]> keys, Duration timeout) {
+		RedisFuture<List<KeyValue<byte[], byte[]>>> values = commands.mget(keys.toArray(new byte[0][]));
+		flush();
+		try {
+			List<KeyValue<byte[], byte[]>> reply = values.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+			List<byte[]> read = new ArrayList<>(reply.size());
+			reply.forEach(value -> read.add(value.getValueOrElse(null)));
+			return read;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("interrupted while reading from Redis", ex);
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			values.cancel(true);
+			Throwable cause = ex instanceof ExecutionException && ex.getCause() != null ? ex.getCause() : ex;
+			throw new IllegalStateException("Redis did not answer MGET within " + timeout + ": " + cause, cause);
 		}
 	}
 

@@ -1,12 +1,15 @@
 package io.sawmill.redis.internal;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisConnectionException;
 import io.netty.channel.Channel;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.PipelineConfig;
@@ -45,6 +48,7 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 	private final ThreadConnections connections;
 	private final ChannelSend channelSend;
 	private final EndpointSend endpointSend;
+	private final TransactionSend transactionSend;
 	private final FunctionLibraries functions;
 
 	public LettucePipelinedWriter(Supplier<AbstractRedisClient> client, PipelineConfig config) {
@@ -73,6 +77,7 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 		this.connections = new ThreadConnections(client);
 		this.channelSend = new ChannelSend(config);
 		this.endpointSend = new EndpointSend(config);
+		this.transactionSend = new TransactionSend(config);
 		this.functions = new FunctionLibraries(functionLibraries);
 	}
 
@@ -120,6 +125,42 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 			PipelineResult none = new PipelineResult(0, 0, List.of());
 			return () -> none;
 		}
+		return sendOn(writes, (connection, deadline) -> {
+			Channel channel = connection.directChannel();
+			return channel != null ? channelSend.send(channel, writes, deadline)
+					: endpointSend.send(connection, writes, deadline);
+		});
+	}
+
+	/**
+	 * Puts the transactions on the wire, on a standalone or Sentinel-managed connection
+	 * ({@link TransactionSend}); while the connection is reconnecting, every write fails at once.
+	 * @throws UnsupportedOperationException on a Redis Cluster
+	 */
+	@Override
+	public Sent sendTransactions(List<List<RedisWrite>> transactions) {
+		List<RedisWrite> writes = new ArrayList<>();
+		transactions.forEach(writes::addAll);
+		if (writes.isEmpty()) {
+			PipelineResult none = new PipelineResult(0, 0, List.of());
+			return () -> none;
+		}
+		return sendOn(writes, (connection, deadline) -> {
+			if (connection.keyOrder() != null) {
+				throw new UnsupportedOperationException("transactions cannot be sent on a Redis Cluster connection");
+			}
+			Channel channel = connection.directChannel();
+			if (channel == null) {
+				PipelineResult failed = ConnectionFailures.failed(writes, 0, List.of(),
+						new RedisConnectionException("the connection to Redis is reconnecting"));
+				return () -> failed;
+			}
+			return transactionSend.send(channel, transactions, deadline);
+		});
+	}
+
+	/** The writes sent by {@code send} on the calling thread's connection, waiting for replicas as configured. */
+	private Sent sendOn(List<RedisWrite> writes, BiFunction<DedicatedConnection, Long, Sent> send) {
 		DedicatedConnection connection;
 		try {
 			connection = connections.forCurrentThread();
@@ -129,9 +170,7 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 			return () -> failed;
 		}
 		long deadline = System.nanoTime() + config.timeout().toNanos();
-		Channel channel = connection.directChannel();
-		Sent batch = channel != null ? channelSend.send(channel, writes, deadline)
-				: endpointSend.send(connection, writes, deadline);
+		Sent batch = send.apply(connection, deadline);
 		PipelineConfig waiting = replicas;
 		Sent sent = waiting.waitForReplicas() > 0 ? ReplicaWait.after(batch, connection, writes, waiting, deadline) : batch;
 		return new Sent() {
@@ -152,6 +191,25 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 				return sent.lastReplyNanos();
 			}
 		};
+	}
+
+	/**
+	 * {@code MGET} on the calling thread's connection, after everything the thread sent on it. When
+	 * the connection does not answer in time it is replaced, as after a failed batch.
+	 */
+	@Override
+	public List<byte[]> read(List<byte[]> keys) {
+		if (keys.isEmpty()) {
+			return List.of();
+		}
+		DedicatedConnection connection = connections.forCurrentThread();
+		try {
+			return connection.read(keys, config.timeout());
+		}
+		catch (RuntimeException ex) {
+			connections.replace(connection);
+			throw ex;
+		}
 	}
 
 	/**

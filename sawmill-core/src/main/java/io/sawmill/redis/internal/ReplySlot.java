@@ -22,7 +22,7 @@ import io.sawmill.mapping.RedisWrite;
  * Completed by Lettuce's event loop (or by the write's failure listener); read by the writing
  * thread after the batch's await, which orders the reads after the writes.
  */
-final class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], Object> {
+class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], Object> {
 
 	private static final VarHandle STATE;
 
@@ -41,7 +41,10 @@ final class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], by
 
 	private static final int FAILED = 2;
 
+	/** The write, or null for a command of the writer's own ({@code MULTI}, {@code EXEC}). */
 	private final RedisWrite write;
+
+	private final ProtocolKeyword type;
 
 	private final RespEncoder encoding;
 
@@ -62,9 +65,20 @@ final class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], by
 	/** Appends the command to the chunk's encoding. */
 	ReplySlot(RedisWrite write, RespEncoder encoding, BatchReplies replies) {
 		this.write = write;
+		this.type = null;
 		this.encoding = encoding;
 		this.offset = encoding.append(write);
 		this.length = encoding.size() - offset;
+		this.replies = replies;
+	}
+
+	/** Appends a command of the writer's own, already encoded ({@code command}), to the chunk's encoding. */
+	ReplySlot(ProtocolKeyword type, byte[] command, RespEncoder encoding, BatchReplies replies) {
+		this.write = null;
+		this.type = type;
+		this.encoding = encoding;
+		this.offset = encoding.appendEncoded(command);
+		this.length = command.length;
 		this.replies = replies;
 	}
 
@@ -149,6 +163,9 @@ final class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], by
 
 	@Override
 	public ProtocolKeyword getType() {
+		if (write == null) {
+			return type;
+		}
 		if (write instanceof RedisWrite.HashSet) {
 			return CommandType.HSET;
 		}
@@ -163,6 +180,6 @@ final class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], by
 
 	@Override
 	public String toString() {
-		return "ReplySlot[" + write + "]";
+		return "ReplySlot[" + (write != null ? write : type) + "]";
 	}
 }

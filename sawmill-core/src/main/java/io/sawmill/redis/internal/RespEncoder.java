@@ -71,6 +71,22 @@ public final class RespEncoder {
 		return start;
 	}
 
+	/** Appends a command encoded elsewhere and returns the offset it starts at. */
+	int appendEncoded(byte[] command) {
+		int start = size;
+		writeBytes(command);
+		return start;
+	}
+
+	/** A command without arguments ({@code MULTI}, {@code EXEC}), encoded once for {@link #appendEncoded}. */
+	static byte[] encodedCommand(String name) {
+		byte[] bulk = bulk(name);
+		byte[] command = new byte[ARRAY_HEADERS[1].length + bulk.length];
+		System.arraycopy(ARRAY_HEADERS[1], 0, command, 0, ARRAY_HEADERS[1].length);
+		System.arraycopy(bulk, 0, command, ARRAY_HEADERS[1].length, bulk.length);
+		return command;
+	}
+
 	/** Writes a slice of this encoding to Lettuce's buffer. */
 	public void copyTo(ByteBuf out, int offset, int length) {
 		out.writeBytes(bytes, offset, length);

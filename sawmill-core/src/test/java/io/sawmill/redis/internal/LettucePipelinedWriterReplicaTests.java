@@ -143,6 +143,37 @@ class LettucePipelinedWriterReplicaTests {
 		assertThat(result.failures().get(1).cause()).hasMessageStartingWith("WRONGTYPE");
 	}
 
+	@Test
+	void shouldConfirmTransactionsOnTheReplicaBeforeTheyCountAsApplied() {
+		LettucePipelinedWriter writer = writer(toReplicated);
+
+		PipelineResult result = writer.sendTransactions(List.of(counterAndWatermark())).await();
+
+		assertThat(result.succeeded()).as("%s", result.failures()).isTrue();
+		try (StatefulRedisConnection<String, String> replica = client.connect(uri(replicated.replica()))) {
+			assertThat(replica.sync().mget(prefix + "n", prefix + "wm")).extracting(kv -> kv.getValue())
+				.containsExactly("1", "1");
+		}
+	}
+
+	@Test
+	void shouldReportATransactionNoReplicaConfirmedAsNotAppliedThoughTheMasterAppliedIt() {
+		LettucePipelinedWriter writer = writer(toAlone);
+
+		PipelineResult result = writer.sendTransactions(List.of(counterAndWatermark())).await();
+
+		// its watermark's SET failed: the listener polls the batch again and confirms it before the commit
+		assertThat(result.failures()).extracting(PipelineResult.Failure::index).containsExactly(0, 1);
+		assertThat(result.failures().get(1).cause()).isInstanceOf(ReplicaWait.NotConfirmed.class);
+		assertThat(alone.command("GET", prefix + "wm")).isEqualTo("$1");
+	}
+
+	/** A transaction of an INCR and a watermark's SET. */
+	private List<RedisWrite> counterAndWatermark() {
+		return List.of(RedisWrite.command("INCR", RedisWrite.utf8(prefix + "n")),
+				RedisWrite.command("SET", RedisWrite.utf8(prefix + "wm"), RedisWrite.utf8("1")));
+	}
+
 	/** A writer that waits for one replica per batch, for 200 ms at most. */
 	private LettucePipelinedWriter writer(RedisClient writerClient) {
 		LettucePipelinedWriter writer = new LettucePipelinedWriter(() -> writerClient, waitingForOne());

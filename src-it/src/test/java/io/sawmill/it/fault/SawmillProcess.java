@@ -52,6 +52,16 @@ public final class SawmillProcess implements AutoCloseable {
 	}
 
 	/**
+	 * An application of the tests' own, {@code main}, run as its own JVM on the tests' class path
+	 * (sawmill-core and what the tests compiled): a custom {@code RecordMapper} that the packaged jar
+	 * does not hold, in a process that can be SIGKILLed.
+	 */
+	static SawmillProcess startMain(Class<?> main, Map<String, Object> properties, Path log) {
+		return start(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
+				System.getProperty("java.class.path"), main.getName()), null, properties, log);
+	}
+
+	/**
 	 * The start-up layout {@code sawmill-app} packages ({@code target/sawmill-app}: the extracted jar
 	 * and its CDS archive), started as documented, from its directory, with {@code -Xshare:on}: the
 	 * JVM refuses to start unless it can use the archive.

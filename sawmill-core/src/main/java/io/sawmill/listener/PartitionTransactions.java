@@ -1,0 +1,196 @@
+package io.sawmill.listener;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+
+import io.sawmill.deadletter.DeadLetter;
+import io.sawmill.mapping.RedisWrite;
+import io.sawmill.redis.PipelineResult;
+
+/**
+ * The write plan of one round trip with {@link Delivery#EXACTLY_ONCE}, and what its replies did to
+ * each record: pure functions, without a network.
+ * <p>
+ * {@link #plan} groups the records by partition (in offset order within each) and makes each
+ * partition's share one transaction: its writes (coalesced per share when configured), then
+ * {@code SET <watermark key> <last offset + 1>}. {@link #outcomes} reads the replies per share:
+ * <ul>
+ * <li>The watermark's {@code SET} failed: the transaction did not apply ({@code EXECABORT} after an
+ * error at queue time, {@code EXEC} refused) or it is not known whether it did (no reply). Every
+ * record of the share is to be written again ({@link Outcomes#retry()}, a transient failure): the
+ * batch fails whole and the watermark is read again before it is sent again.</li>
+ * <li>The {@code SET} succeeded: the transaction applied, watermark included. A write that failed
+ * when it ran (e.g. {@code WRONGTYPE}) fails its records permanently, whatever its error's
+ * {@link io.sawmill.redis.FailureClass}: sending it again would skip it as a duplicate anyway.</li>
+ * </ul>
+ *
+ * @param plan every share's writes and watermark, concatenated, with the records each carries
+ * @param transactions the writes of each share's transaction, in the order of {@code shares}
+ * @param shares each partition's share: its partition, its watermark to be, and where its writes
+ *     are in {@code plan}
+ * @param coalesced how many of the records' writes are not sent as commands of their own
+ *     ({@link WritePlan#coalesced()} of each share)
+ */
+record PartitionTransactions(WritePlan plan, List<List<RedisWrite>> transactions, List<Share> shares, int coalesced) {
+
+	/**
+	 * One partition's share.
+	 * @param partition the partition
+	 * @param next the offset after the share's last record: its watermark once the transaction applied
+	 * @param watermarkWrite the position of the watermark's {@code SET} in the plan's writes
+	 */
+	record Share(TopicPartition partition, long next, int watermarkWrite) {
+	}
+
+	/**
+	 * @param records the records to write, in poll order (so per partition in offset order)
+	 * @param watermarkKey the key of a partition's watermark
+	 * @param coalesce whether each share's writes are coalesced ({@link Coalescer})
+	 */
+	static PartitionTransactions plan(List<MappedRecord> records, Function<TopicPartition, byte[]> watermarkKey,
+			boolean coalesce) {
+		return plan(records, List.of(), Map.of(), watermarkKey, coalesce);
+	}
+
+	/**
+	 * As above, with the records that came again below their partition's watermark: a partition that
+	 * has only such records gets a share of its own that sets its watermark again (to
+	 * {@code watermarks}' value, so nothing changes). A batch of duplicates alone is then committed
+	 * only after a round trip that the writer confirmed as it confirms any ({@code wait-for-replicas}):
+	 * replicas apply writes in order, so one that has this {@code SET} has the transaction that moved
+	 * the watermark, too. The watermark's {@code SET} carries the partition's duplicates, so they
+	 * fail with it.
+	 * @param duplicates the records below their partition's watermark, in poll order
+	 * @param watermarks the watermark of every partition of {@code duplicates}
+	 */
+	static PartitionTransactions plan(List<MappedRecord> records, List<MappedRecord> duplicates,
+			Map<TopicPartition, Long> watermarks, Function<TopicPartition, byte[]> watermarkKey, boolean coalesce) {
+		Map<TopicPartition, List<MappedRecord>> byPartition = byPartition(records);
+		Map<TopicPartition, List<MappedRecord>> duplicated = byPartition(duplicates);
+		duplicated.keySet().forEach(partition -> byPartition.putIfAbsent(partition, List.of()));
+		List<MappedRecord> all = new ArrayList<>(records.size() + duplicates.size());
+		List<RedisWrite> writes = new ArrayList<>(records.size() * 2 + byPartition.size());
+		List<int[]> carried = new ArrayList<>(records.size() * 2 + byPartition.size());
+		List<List<RedisWrite>> transactions = new ArrayList<>(byPartition.size());
+		List<Share> shares = new ArrayList<>(byPartition.size());
+		int[] coalesced = { 0 };
+		byPartition.forEach((partition, share) -> {
+			int base = all.size();
+			WritePlan own = coalesce ? Coalescer.plan(share) : WritePlan.oneToOne(share);
+			coalesced[0] += own.coalesced();
+			List<RedisWrite> transaction = new ArrayList<>(own.writes().size() + 1);
+			for (int w = 0; w < own.writes().size(); w++) {
+				transaction.add(own.writes().get(w));
+				int[] ownRecords = own.carriedBy(w);
+				int[] shifted = new int[ownRecords.length];
+				for (int i = 0; i < ownRecords.length; i++) {
+					shifted[i] = base + ownRecords[i];
+				}
+				carried.add(shifted);
+			}
+			all.addAll(share);
+			all.addAll(duplicated.getOrDefault(partition, List.of()));
+			long next = share.isEmpty() ? watermarks.get(partition) : share.get(share.size() - 1).record().offset() + 1;
+			transaction.add(RedisWrite.command("SET", watermarkKey.apply(partition),
+					Long.toString(next).getBytes(StandardCharsets.US_ASCII)));
+			int[] everyRecord = new int[all.size() - base];
+			for (int i = 0; i < everyRecord.length; i++) {
+				everyRecord[i] = base + i;
+			}
+			carried.add(everyRecord);
+			writes.addAll(transaction);
+			transactions.add(transaction);
+			shares.add(new Share(partition, next, writes.size() - 1));
+		});
+		return new PartitionTransactions(new WritePlan(all, writes, carried), transactions, shares, coalesced[0]);
+	}
+
+	private static Map<TopicPartition, List<MappedRecord>> byPartition(List<MappedRecord> records) {
+		Map<TopicPartition, List<MappedRecord>> byPartition = new LinkedHashMap<>();
+		for (MappedRecord record : records) {
+			byPartition.computeIfAbsent(partitionOf(record.record()), p -> new ArrayList<>()).add(record);
+		}
+		return byPartition;
+	}
+
+	/**
+	 * What the replies did to each record: {@link Outcomes#retry()} holds the records of every share
+	 * whose transaction did not apply (or may not have), {@link Outcomes#permanent()} the records a
+	 * write of an applied transaction failed for, {@link Outcomes#stale()} those of its stale
+	 * version-guarded writes.
+	 */
+	Outcomes outcomes(PipelineResult result) {
+		if (result.succeeded() && result.stale().isEmpty()) {
+			return new Outcomes(List.of(), List.of(), List.of(), result);
+		}
+		Map<Integer, Throwable> failed = new HashMap<>();
+		result.failures().forEach(failure -> failed.put(failure.index(), failure.cause()));
+		List<MappedRecord> records = plan.records();
+		boolean[] notApplied = new boolean[records.size()];
+		for (Share share : shares) {
+			if (failed.containsKey(share.watermarkWrite())) {
+				for (int r : plan.carriedBy(share.watermarkWrite())) {
+					notApplied[r] = true;
+				}
+			}
+		}
+		Throwable[] rejected = new Throwable[records.size()];
+		for (PipelineResult.Failure failure : result.failures()) {
+			for (int r : plan.carriedBy(failure.index())) {
+				if (!notApplied[r] && rejected[r] == null) {
+					rejected[r] = failure.cause();
+				}
+			}
+		}
+		boolean[] staleWrite = new boolean[records.size()];
+		for (int index : result.stale()) {
+			for (int r : plan.carriedBy(index)) {
+				staleWrite[r] = true;
+			}
+		}
+		List<MappedRecord> retry = new ArrayList<>(0);
+		List<DeadLetter> permanent = new ArrayList<>(0);
+		List<ConsumerRecord<byte[], byte[]>> stale = new ArrayList<>(0);
+		for (int r = 0; r < records.size(); r++) {
+			MappedRecord record = records.get(r);
+			if (notApplied[r]) {
+				retry.add(record);
+			}
+			else if (rejected[r] != null) {
+				permanent.add(new DeadLetter(record.record(),
+						"Redis rejected a write when its transaction ran: " + rejected[r].getMessage(), rejected[r]));
+			}
+			else if (staleWrite[r]) {
+				stale.add(record.record());
+			}
+		}
+		return new Outcomes(retry, permanent, stale, result);
+	}
+
+	/** The watermark of every share whose transaction applied. */
+	Map<TopicPartition, Long> applied(PipelineResult result) {
+		Map<TopicPartition, Long> applied = new HashMap<>();
+		Set<Integer> failed = new HashSet<>();
+		result.failures().forEach(failure -> failed.add(failure.index()));
+		for (Share share : shares) {
+			if (!failed.contains(share.watermarkWrite())) {
+				applied.put(share.partition(), share.next());
+			}
+		}
+		return applied;
+	}
+
+	static TopicPartition partitionOf(ConsumerRecord<?, ?> record) {
+		return new TopicPartition(record.topic(), record.partition());
+	}
+}

@@ -1,0 +1,131 @@
+package io.sawmill.listener;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
+import io.sawmill.deadletter.DeadLetter;
+import io.sawmill.metrics.SawmillMetrics;
+import io.sawmill.redis.PipelineResult;
+import io.sawmill.redis.RedisBatchWriter;
+
+/**
+ * The write step with {@link Delivery#EXACTLY_ONCE}: a batch's records whose writes Redis applied
+ * before are skipped ({@link AppliedOffsets}); the others go in one pipelined round trip, one
+ * {@code MULTI}/{@code EXEC} transaction per partition that also moves the partition's watermark
+ * ({@link PartitionTransactions}). Nothing is retried record by record: when a transaction did not
+ * apply, or may not have, the batch fails whole ({@link BatchWriteFailedException}), its partitions'
+ * watermarks are read again before it is written again, and what did apply is then skipped. A
+ * partition whose records all came again still gets a transaction, one that sets its watermark
+ * again: the batch is then committed only after a round trip the writer confirmed, replicas
+ * included ({@code wait-for-replicas}), never on the strength of a read alone.
+ * <p>
+ * Every round trip goes through the {@link RedisCircuit}. Called from listener threads; the
+ * calling thread's {@link AppliedOffsets} is passed in, and nothing is kept between calls.
+ */
+final class TransactionalPipeline {
+
+	private static final Logger log = LoggerFactory.getLogger(TransactionalPipeline.class);
+
+	private final RedisBatchWriter writer;
+	private final String group;
+	private final RedisCircuit circuit;
+	private final SawmillMetrics metrics;
+	private final boolean coalesce;
+
+	TransactionalPipeline(RedisBatchWriter writer, ListenerConfig config, RedisCircuit circuit, SawmillMetrics metrics) {
+		this.writer = writer;
+		this.group = config.groupId();
+		this.circuit = circuit;
+		this.metrics = metrics;
+		this.coalesce = config.coalesceWrites();
+	}
+
+	/** A consumer thread's own watermarks, for {@link #write}. */
+	AppliedOffsets newAppliedOffsets() {
+		return new AppliedOffsets(group, writer);
+	}
+
+	/**
+	 * A batch whose every transaction applied.
+	 * @param rejectedByRedis the records Redis rejected inside an applied transaction, this time or
+	 *     (not yet dead-lettered) before, as dead letters
+	 * @param stale the records whose version-guarded writes Redis found older than what it holds
+	 * @param duplicates the records skipped because Redis applied their writes before
+	 */
+	record Written(List<DeadLetter> rejectedByRedis, List<ConsumerRecord<byte[], byte[]>> stale,
+			List<ConsumerRecord<byte[], byte[]>> duplicates) {
+	}
+
+	/**
+	 * Writes the records not applied yet, each partition's share in one transaction with its watermark.
+	 * @param records the batch's records with writes, in poll order
+	 * @param applied the calling thread's watermarks
+	 * @throws BatchWriteFailedException when the watermarks cannot be read, the circuit is open, or
+	 *     a transaction did not apply or may not have: nothing of the batch may be committed
+	 */
+	Written write(List<MappedRecord> records, AppliedOffsets applied) {
+		if (records.isEmpty()) {
+			return new Written(List.of(), List.of(), List.of());
+		}
+		AppliedOffsets.Split split;
+		try {
+			split = applied.split(records);
+		}
+		catch (RuntimeException ex) {
+			throw new BatchWriteFailedException("could not read the partitions' watermarks from Redis: " + ex, ex);
+		}
+		List<ConsumerRecord<byte[], byte[]>> duplicates = new ArrayList<>(split.duplicates().size());
+		split.duplicates().forEach(record -> duplicates.add(record.record()));
+		List<DeadLetter> rejected = new ArrayList<>(applied.rejectedAmong(split.duplicates()));
+		try {
+			circuit.acquirePermission();
+		}
+		catch (CallNotPermittedException ex) {
+			throw new BatchWriteFailedException("the Redis circuit is open; the batch will be polled again", ex);
+		}
+		// a partition with duplicates only sets its watermark again: confirmed like any write before its commit
+		PartitionTransactions transactions = PartitionTransactions.plan(split.fresh(), split.duplicates(),
+				applied.watermarks(), applied::key, coalesce);
+		long started = System.nanoTime();
+		PipelineResult result;
+		try {
+			result = writer.sendTransactions(transactions.transactions()).await();
+		}
+		catch (RuntimeException ex) {
+			circuit.onError(System.nanoTime() - started, ex);
+			applied.forget(partitions(records));
+			throw new BatchWriteFailedException("Redis failed a batch's transactions: " + ex, ex);
+		}
+		long took = System.nanoTime() - started;
+		metrics.pipelineCompleted(Duration.ofNanos(took), result.commands());
+		metrics.writesCoalesced(transactions.coalesced());
+		Outcomes outcomes = transactions.outcomes(result);
+		circuit.onReplies(took, outcomes);
+		applied.applied(transactions.applied(result));
+		applied.rejected(outcomes.permanent());
+		if (outcomes.hasTransientFailures()) {
+			applied.forget(partitions(outcomes.retry()));
+			log.warn("{} of {} records were not applied by Redis, or may not have been ({}); the batch is polled again, "
+					+ "and the records whose transaction applied are then skipped", outcomes.retry().size(),
+					records.size(), result.failures().get(0).cause().toString());
+			throw new BatchWriteFailedException(1, result);
+		}
+		rejected.addAll(outcomes.permanent());
+		return new Written(rejected, outcomes.stale(), duplicates);
+	}
+
+	private static Set<TopicPartition> partitions(List<MappedRecord> records) {
+		Set<TopicPartition> partitions = new LinkedHashSet<>();
+		records.forEach(record -> partitions.add(PartitionTransactions.partitionOf(record.record())));
+		return partitions;
+	}
+}

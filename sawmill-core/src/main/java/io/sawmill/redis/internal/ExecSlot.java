@@ -1,0 +1,115 @@
+package io.sawmill.redis.internal;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+
+import io.lettuce.core.internal.ExceptionFactory;
+import io.lettuce.core.protocol.CommandType;
+import io.sawmill.mapping.RedisWrite;
+
+/**
+ * The {@code EXEC} of one transaction written straight to the channel, and the place its reply
+ * lands. The reply is either an error ({@code EXECABORT} after a command was refused at queue time,
+ * or {@code EXEC} itself refused), which fails this slot as any error fails a {@link ReplySlot},
+ * or an array with one element per queued command, in order. An error element means that command
+ * failed when the transaction ran, and the others applied: it is kept by its index
+ * ({@link #errorOf}). An integer 0 from a {@link RedisWrite.Function} marks that write stale
+ * ({@link #staleAt}), as {@link ReplySlot} does outside a transaction.
+ * <p>
+ * Lettuce's decoder calls {@link #multi} when an array starts and {@link #complete(int)} with the
+ * depth left after each element, so an element of the top-level array ends at depth 1.
+ * <p>
+ * Filled by Lettuce's event loop; read by the writing thread after the batch's await.
+ */
+final class ExecSlot extends ReplySlot {
+
+	private static final byte[] EXEC = RespEncoder.encodedCommand("EXEC");
+
+	private final List<RedisWrite> writes;
+
+	/** Per queued command, its error when the transaction ran; null where it succeeded. */
+	private final Throwable[] errors;
+
+	private final boolean[] stale;
+
+	/** How many arrays are open in the reply: 0 before it starts and once it ended. */
+	private int open;
+
+	private boolean started;
+
+	/** The element of the top-level array being read. */
+	private int element;
+
+	/** @param writes the transaction's queued commands, in order */
+	ExecSlot(List<RedisWrite> writes, RespEncoder encoding, BatchReplies replies) {
+		super(CommandType.EXEC, EXEC, encoding, replies);
+		this.writes = writes;
+		this.errors = new Throwable[writes.size()];
+		this.stale = new boolean[writes.size()];
+	}
+
+	/**
+	 * The error of the {@code index}th queued command when the transaction ran, or null; call after
+	 * the batch's await, when {@link #succeeded()}.
+	 */
+	Throwable errorOf(int index) {
+		return errors[index];
+	}
+
+	/** Whether the {@code index}th queued command, a {@link RedisWrite.Function}, replied 0. */
+	boolean staleAt(int index) {
+		return stale[index];
+	}
+
+	@Override
+	public void multi(int count) {
+		started = true;
+		open++;
+	}
+
+	@Override
+	public void complete(int depth) {
+		if (started && depth == 1 && open > 0) {
+			element++;
+		}
+		open = depth;
+	}
+
+	@Override
+	public void setError(ByteBuffer error) {
+		if (open > 0) {
+			setElementError(decodeString(error));
+		}
+		else {
+			super.setError(error);
+		}
+	}
+
+	@Override
+	public void setError(String error) {
+		if (open > 0) {
+			setElementError(error);
+		}
+		else {
+			super.setError(error);
+		}
+	}
+
+	private void setElementError(String error) {
+		if (element < errors.length && errors[element] == null) {
+			errors[element] = ExceptionFactory.createExecutionException(error);
+		}
+	}
+
+	@Override
+	public void set(long integer) {
+		if (open == 1 && integer == 0 && element < writes.size() && writes.get(element) instanceof RedisWrite.Function) {
+			stale[element] = true;
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "ExecSlot[" + writes.size() + " commands]";
+	}
+}

@@ -1,0 +1,119 @@
+package io.sawmill.redis.internal;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import io.lettuce.core.protocol.CommandType;
+import io.netty.channel.Channel;
+import io.sawmill.mapping.RedisWrite;
+import io.sawmill.redis.PipelineConfig;
+import io.sawmill.redis.PipelineResult;
+import io.sawmill.redis.RedisBatchWriter;
+import io.sawmill.redis.RedisBatchWriter.Sent;
+
+/**
+ * Sends transactions on a standalone (or Sentinel-managed) connection, in one pipelined round trip:
+ * each as {@code MULTI}, its writes, {@code EXEC}, written to the channel in chunks like
+ * {@link ChannelSend}'s. Each write's reply is {@code +QUEUED} or an error at queue time; the
+ * {@code EXEC}'s reply ({@link ExecSlot}) holds each write's reply when the transaction ran. A write's
+ * outcome combines the two ({@link RedisBatchWriter#sendTransactions} states it).
+ * <p>
+ * Shared by the writing threads; each batch's state is its own.
+ */
+final class TransactionSend {
+
+	private static final byte[] MULTI = RespEncoder.encodedCommand("MULTI");
+
+	private static final int BYTES_PER_COMMAND = 64;
+
+	private final PipelineConfig config;
+
+	TransactionSend(PipelineConfig config) {
+		this.config = config;
+	}
+
+	/** Writes the transactions' chunks to {@code channel}; the returned batch awaits their replies until {@code deadline}. */
+	Sent send(Channel channel, List<List<RedisWrite>> transactions, long deadline) {
+		int writes = 0;
+		for (List<RedisWrite> transaction : transactions) {
+			writes += transaction.size();
+		}
+		int total = writes + 2 * transactions.size();
+		int max = config.maxCommandsPerChunk();
+		BatchReplies replies = new BatchReplies(total);
+		ReplySlot[] all = new ReplySlot[total];
+		ReplySlot[] queued = new ReplySlot[writes];
+		ExecSlot[] execs = new ExecSlot[transactions.size()];
+		int slot = 0;
+		int chunkStart = 0;
+		int write = 0;
+		int chunks = 0;
+		RespEncoder encoding = new RespEncoder(Math.min(max, total) * BYTES_PER_COMMAND);
+		for (int t = 0; t < transactions.size(); t++) {
+			List<RedisWrite> transaction = transactions.get(t);
+			all[slot++] = new ReplySlot(CommandType.MULTI, MULTI, encoding, replies);
+			for (RedisWrite each : transaction) {
+				if (slot - chunkStart == max) {
+					ChannelSend.writeChunk(channel, Arrays.asList(all).subList(chunkStart, slot));
+					chunks++;
+					chunkStart = slot;
+					encoding = new RespEncoder(Math.min(max, total - slot) * BYTES_PER_COMMAND);
+				}
+				ReplySlot queuedSlot = new ReplySlot(each, encoding, replies);
+				queued[write++] = queuedSlot;
+				all[slot++] = queuedSlot;
+			}
+			execs[t] = new ExecSlot(transaction, encoding, replies);
+			all[slot++] = execs[t];
+		}
+		ChannelSend.writeChunk(channel, Arrays.asList(all).subList(chunkStart, slot));
+		int flushes = chunks + 1;
+		return replies.sent(() -> collect(channel, transactions, all, queued, execs, replies, flushes, deadline));
+	}
+
+	private PipelineResult collect(Channel channel, List<List<RedisWrite>> transactions, ReplySlot[] all,
+			ReplySlot[] queued, ExecSlot[] execs, BatchReplies replies, int flushes, long deadline) {
+		boolean interrupted = !ChannelSend.awaitReplies(channel, all, replies, deadline);
+		List<PipelineResult.Failure> failures = new ArrayList<>(0);
+		List<Integer> stale = new ArrayList<>(0);
+		int index = 0;
+		for (int t = 0; t < transactions.size(); t++) {
+			List<RedisWrite> transaction = transactions.get(t);
+			ExecSlot exec = execs[t];
+			for (int w = 0; w < transaction.size(); w++, index++) {
+				Throwable cause = outcome(queued[index], exec, w);
+				if (cause == NO_REPLY) {
+					cause = interrupted ? new InterruptedException() : ConnectionFailures.timeout(config.timeout());
+				}
+				if (cause != null) {
+					failures.add(new PipelineResult.Failure(index, transaction.get(w), cause));
+				}
+				else if (exec.staleAt(w)) {
+					stale.add(index);
+				}
+			}
+		}
+		return new PipelineResult(index, flushes, failures, stale);
+	}
+
+	/** Marks a reply that has not arrived. */
+	private static final Throwable NO_REPLY = new Throwable("no reply", null, false, false) {
+		private static final long serialVersionUID = 1L;
+	};
+
+	/**
+	 * Why the {@code w}th write of a transaction failed, or null when it applied: its own queue-time
+	 * error, else the {@code EXEC}'s error (nothing of the transaction applied), else its error when
+	 * the transaction ran.
+	 */
+	private static Throwable outcome(ReplySlot queued, ExecSlot exec, int w) {
+		if (!queued.succeeded()) {
+			return queued.failure() != null ? queued.failure() : NO_REPLY;
+		}
+		if (!exec.succeeded()) {
+			return exec.failure() != null ? exec.failure() : NO_REPLY;
+		}
+		return exec.errorOf(w);
+	}
+}

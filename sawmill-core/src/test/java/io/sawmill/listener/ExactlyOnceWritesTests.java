@@ -1,0 +1,181 @@
+package io.sawmill.listener;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.lettuce.core.AclSetuserArgs;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sawmill.mapping.RedisWrite;
+import io.sawmill.metrics.SawmillMetrics;
+import io.sawmill.redis.PipelineConfig;
+import io.sawmill.redis.internal.LettucePipelinedWriter;
+import io.sawmill.testkit.RedisServerProcess;
+
+/**
+ * Exactly-once writes against a real redis-server: each record's {@code INCR} is applied once,
+ * however often its batch comes again. The transient failure is real: the writer's ACL user may not
+ * touch {@code deny:*} keys until a test allows it, and Redis refuses such a command at queue time
+ * (NOPERM), so its transaction answers EXECABORT.
+ */
+class ExactlyOnceWritesTests {
+
+	private static RedisServerProcess redis;
+
+	private static RedisClient admin;
+
+	private static StatefulRedisConnection<String, String> adminConnection;
+
+	private static RedisCommands<String, String> commands;
+
+	private static RedisClient writerClient;
+
+	private final SawmillMetrics metrics = new SawmillMetrics(new SimpleMeterRegistry(), "g1");
+
+	private LettucePipelinedWriter writer;
+
+	private TransactionalPipeline pipeline;
+
+	private String prefix;
+
+	@BeforeAll
+	static void startRedis() {
+		redis = RedisServerProcess.startNew();
+		admin = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
+		adminConnection = admin.connect();
+		commands = adminConnection.sync();
+		writerClient = RedisClient.create(RedisURI.builder()
+			.withHost(redis.host())
+			.withPort(redis.port())
+			.withAuthentication("writer", "secret")
+			.build());
+	}
+
+	@AfterAll
+	static void stopRedis() {
+		writerClient.shutdown();
+		adminConnection.close();
+		admin.shutdown();
+		redis.close();
+	}
+
+	@BeforeEach
+	void pipeline() {
+		commands.aclSetuser("writer", AclSetuserArgs.Builder.reset().on().addPassword("secret").keyPattern("ok:*")
+			.keyPattern("sawmill:*").allCommands());
+		prefix = UUID.randomUUID() + ":";
+		ListenerConfig config = ListenerConfig.custom().topics(List.of("t")).groupId("g-" + prefix)
+			.delivery(Delivery.EXACTLY_ONCE).build();
+		writer = new LettucePipelinedWriter(() -> writerClient, PipelineConfig.custom().timeout(Duration.ofSeconds(10)).build());
+		pipeline = new TransactionalPipeline(writer, config, RedisCircuit.disabled("test"), metrics);
+	}
+
+	@AfterEach
+	void closeWriter() {
+		writer.close();
+	}
+
+	@Test
+	void shouldSkipEveryRecordOfABatchThatComesAgainAfterItsWritesApplied() {
+		List<MappedRecord> batch = batch("ok");
+
+		TransactionalPipeline.Written first = pipeline.write(batch, pipeline.newAppliedOffsets());
+		// as a restarted consumer thread: nothing cached, the watermarks are read from Redis
+		TransactionalPipeline.Written again = pipeline.write(batch, pipeline.newAppliedOffsets());
+
+		assertThat(first.duplicates()).isEmpty();
+		assertThat(again.duplicates()).hasSize(batch.size());
+		assertThat(counters()).containsOnly(1L);
+		assertThat(commands.get("sawmill:applied:{g-" + prefix + "}:t:0")).isEqualTo("3");
+		assertThat(commands.get("sawmill:applied:{g-" + prefix + "}:t:1")).isEqualTo("103");
+	}
+
+	@Test
+	void shouldFailTheBatchWholeWhenOnePartitionsTransactionDidNotApplyAndSkipWhatDidWhenItComesAgain() {
+		List<MappedRecord> batch = batch("ok");
+		// partition 1's last record also writes a key the writer may not touch yet
+		MappedRecord last = batch.remove(batch.size() - 1);
+		batch.add(new MappedRecord(last.record(), List.of(last.writes().get(0), incr("deny:x"))));
+		AppliedOffsets applied = pipeline.newAppliedOffsets();
+
+		BatchWriteFailedException failure = catchThrowableOfType(BatchWriteFailedException.class,
+				() -> pipeline.write(batch, applied));
+		assertThat(failure).hasMessageContaining("EXECABORT");
+		// partition 0's transaction applied; nothing of partition 1's did
+		assertThat(counters()).containsExactly(1L, 1L, 1L, 0L, 0L, 0L);
+
+		commands.aclSetuser("writer", AclSetuserArgs.Builder.allKeys());
+		TransactionalPipeline.Written again = pipeline.write(batch, applied);
+
+		assertThat(again.duplicates()).extracting(ConsumerRecord::partition).containsExactly(0, 0, 0);
+		assertThat(counters()).containsOnly(1L);
+		assertThat(commands.get(new String(key("deny:x"), StandardCharsets.UTF_8))).isEqualTo("1");
+	}
+
+	@Test
+	void shouldDeadLetterARecordRedisRejectedInsideAnAppliedTransactionAgainUntilItsBatchIsCommitted() {
+		commands.hset(new String(key("ok:hash"), StandardCharsets.UTF_8), "f", "v");
+		List<MappedRecord> batch = batch("ok");
+		batch.add(new MappedRecord(new ConsumerRecord<>("t", 0, 3, null, new byte[0]), List.of(incr("ok:hash"))));
+		AppliedOffsets applied = pipeline.newAppliedOffsets();
+
+		TransactionalPipeline.Written first = pipeline.write(batch, applied);
+		// its dead letter was not published (the batch was not committed): the batch comes again
+		TransactionalPipeline.Written again = pipeline.write(batch, applied);
+		applied.published(again.rejectedByRedis());
+		TransactionalPipeline.Written third = pipeline.write(batch, applied);
+
+		assertThat(first.rejectedByRedis()).singleElement()
+			.satisfies(deadLetter -> assertThat(deadLetter.reason()).contains("WRONGTYPE"));
+		assertThat(again.rejectedByRedis()).extracting(deadLetter -> deadLetter.record().offset()).containsExactly(3L);
+		assertThat(again.duplicates()).hasSize(batch.size());
+		assertThat(third.rejectedByRedis()).isEmpty();
+		assertThat(counters()).containsOnly(1L);
+	}
+
+	/** Three records on partition 0 (offsets 0-2) and three on partition 1 (100-102), each incrementing its own counter. */
+	private List<MappedRecord> batch(String namespace) {
+		List<MappedRecord> batch = new ArrayList<>();
+		for (int i = 0; i < 6; i++) {
+			int partition = i / 3;
+			long offset = partition * 100L + i % 3;
+			batch.add(new MappedRecord(new ConsumerRecord<>("t", partition, offset, null, new byte[0]),
+					List.of(incr(namespace + ":" + i))));
+		}
+		return batch;
+	}
+
+	private RedisWrite incr(String name) {
+		return RedisWrite.command("INCR", key(name));
+	}
+
+	private List<Long> counters() {
+		List<Long> values = new ArrayList<>();
+		for (int i = 0; i < 6; i++) {
+			String value = commands.get(new String(key("ok:" + i), StandardCharsets.UTF_8));
+			values.add(value == null ? 0 : Long.parseLong(value));
+		}
+		return values;
+	}
+
+	private byte[] key(String name) {
+		String[] parts = name.split(":", 2);
+		return (parts[0] + ":" + prefix + parts[1]).getBytes(StandardCharsets.UTF_8);
+	}
+}

@@ -1,0 +1,160 @@
+package io.sawmill.listener;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.sawmill.deadletter.DeadLetter;
+import io.sawmill.mapping.RedisWrite;
+import io.sawmill.redis.PipelineResult;
+
+/** Planning per partition, skipping below the watermark and outcomes from transaction replies: pure functions. */
+class PartitionTransactionsTests {
+
+	private static final TopicPartition P0 = new TopicPartition("t", 0);
+
+	private static final TopicPartition P1 = new TopicPartition("t", 1);
+
+	@Test
+	void shouldMakeEachPartitionsShareOneTransactionEndingWithItsWatermark() {
+		List<MappedRecord> records = List.of(incr(0, 10, "a"), incr(1, 3, "b"), incr(0, 11, "c"), incr(1, 4, "d"));
+
+		PartitionTransactions plan = PartitionTransactions.plan(records, PartitionTransactionsTests::key, false);
+
+		assertThat(plan.transactions()).hasSize(2);
+		assertThat(plan.transactions().get(0)).extracting(Object::toString)
+			.containsExactly("INCR a (0 args)", "INCR c (0 args)", "SET wm:t-0 (1 args)");
+		assertThat(plan.transactions().get(1)).extracting(Object::toString)
+			.containsExactly("INCR b (0 args)", "INCR d (0 args)", "SET wm:t-1 (1 args)");
+		assertThat(new String(((RedisWrite.Command) plan.transactions().get(0).get(2)).args().get(0),
+				StandardCharsets.US_ASCII)).isEqualTo("12");
+		assertThat(plan.shares()).containsExactly(new PartitionTransactions.Share(P0, 12, 2),
+				new PartitionTransactions.Share(P1, 5, 5));
+		// records in offset order within each partition; the watermark carries every record of its share
+		assertThat(plan.plan().records()).extracting(r -> r.record().offset()).containsExactly(10L, 11L, 3L, 4L);
+		assertThat(plan.plan().carriedBy(2)).containsExactly(0, 1);
+		assertThat(plan.plan().carriedBy(3)).containsExactly(2);
+		assertThat(plan.plan().carriedBy(5)).containsExactly(2, 3);
+	}
+
+	@Test
+	void shouldSetTheWatermarkAgainForAPartitionWhoseRecordsAllCameAgainAndFailThemWithIt() {
+		PartitionTransactions plan = PartitionTransactions.plan(List.of(incr(1, 3, "b")),
+				List.of(incr(0, 10, "a"), incr(0, 11, "c"), incr(1, 2, "x")), Map.of(P0, 12L, P1, 3L),
+				PartitionTransactionsTests::key, false);
+
+		assertThat(plan.transactions()).extracting(t -> t.stream().map(Object::toString).toList())
+			.containsExactly(List.of("INCR b (0 args)", "SET wm:t-1 (1 args)"), List.of("SET wm:t-0 (1 args)"));
+		assertThat(plan.shares()).containsExactly(new PartitionTransactions.Share(P1, 4, 1),
+				new PartitionTransactions.Share(P0, 12, 2));
+		assertThat(plan.coalesced()).isZero();
+		Outcomes outcomes = plan.outcomes(new PipelineResult(3, 1,
+				List.of(failure(2, new RedisCommandTimeoutException("timeout")))));
+		assertThat(outcomes.retry()).extracting(r -> r.record().offset()).containsExactly(10L, 11L);
+	}
+
+	@Test
+	void shouldCoalesceWithinEachPartitionsShareOnly() {
+		byte[] key = "k".getBytes(StandardCharsets.UTF_8);
+		List<MappedRecord> records = List.of(
+				record(0, 1, RedisWrite.hset(key, Map.of("f".getBytes(), "1".getBytes())), RedisWrite.expire(key, Duration.ofSeconds(5))),
+				record(1, 1, RedisWrite.hset(key, Map.of("f".getBytes(), "2".getBytes()))),
+				record(0, 2, RedisWrite.hset(key, Map.of("f".getBytes(), "3".getBytes())), RedisWrite.expire(key, Duration.ofSeconds(5))));
+
+		PartitionTransactions plan = PartitionTransactions.plan(records, PartitionTransactionsTests::key, true);
+
+		// partition 0's two records fold into one HSET and one EXPIRE; partition 1's stays apart
+		assertThat(plan.transactions().get(0)).hasSize(3);
+		assertThat(plan.transactions().get(1)).hasSize(2);
+		assertThat(plan.coalesced()).isEqualTo(2);
+	}
+
+	@Test
+	void shouldRetryEveryRecordOfAShareWhoseTransactionDidNotApplyOrMayNotHave() {
+		PartitionTransactions plan = PartitionTransactions.plan(
+				List.of(incr(0, 10, "a"), incr(1, 3, "b"), incr(0, 11, "c")), PartitionTransactionsTests::key, false);
+		RedisCommandExecutionException abort = new RedisCommandExecutionException("EXECABORT Transaction discarded");
+		// partition 0: a queue-time error (its own) and EXECABORT for the rest; partition 1: no reply
+		PipelineResult result = new PipelineResult(5, 1, List.of(failure(0, new RedisCommandExecutionException("NOPERM")),
+				failure(1, abort), failure(2, abort), failure(3, new RedisCommandTimeoutException("timeout")),
+				failure(4, new RedisCommandTimeoutException("timeout"))));
+
+		Outcomes outcomes = plan.outcomes(result);
+
+		assertThat(outcomes.hasTransientFailures()).isTrue();
+		assertThat(outcomes.retry()).extracting(r -> r.record().offset()).containsExactly(10L, 11L, 3L);
+		assertThat(outcomes.permanent()).isEmpty();
+		assertThat(plan.applied(result)).isEmpty();
+	}
+
+	@Test
+	void shouldDeadLetterARecordWhoseWriteFailedInsideAnAppliedTransactionWhateverItsClass() {
+		PipelineResult result = new PipelineResult(5, 1, List.of(
+				failure(1, new RedisCommandExecutionException("WRONGTYPE Operation against a key")),
+				failure(3, new RedisCommandExecutionException("ERR some transient-looking error"))));
+		PartitionTransactions plan = PartitionTransactions.plan(
+				List.of(incr(0, 10, "a"), incr(1, 3, "b"), incr(0, 11, "c")), PartitionTransactionsTests::key, false);
+
+		Outcomes outcomes = plan.outcomes(result);
+
+		assertThat(outcomes.hasTransientFailures()).isFalse();
+		assertThat(outcomes.permanent()).extracting(deadLetter -> deadLetter.record().offset()).containsExactly(11L, 3L);
+		assertThat(outcomes.permanent()).extracting(DeadLetter::reason)
+			.allSatisfy(reason -> assertThat(reason).startsWith("Redis rejected a write when its transaction ran"));
+		assertThat(plan.applied(result)).containsExactlyInAnyOrderEntriesOf(Map.of(P0, 12L, P1, 4L));
+	}
+
+	@Test
+	void shouldCountAStaleVersionGuardedWriteOfAnAppliedTransactionAsStale() {
+		PartitionTransactions plan = PartitionTransactions.plan(List.of(incr(0, 10, "a"), incr(0, 11, "c")),
+				PartitionTransactionsTests::key, false);
+
+		Outcomes outcomes = plan.outcomes(new PipelineResult(3, 1, List.of(), List.of(1)));
+
+		assertThat(outcomes.stale()).extracting(ConsumerRecord::offset).containsExactly(11L);
+		assertThat(outcomes.retry()).isEmpty();
+	}
+
+	@Test
+	void shouldSkipRecordsBelowTheirPartitionsWatermark() {
+		List<MappedRecord> records = List.of(incr(0, 10, "a"), incr(1, 3, "b"), incr(0, 11, "c"), incr(0, 12, "d"),
+				incr(2, 0, "e"));
+
+		AppliedOffsets.Split split = AppliedOffsets.split(records, Map.of(P0, 12L, P1, 3L));
+
+		assertThat(split.duplicates()).extracting(r -> r.record().offset()).containsExactly(10L, 11L);
+		assertThat(split.fresh()).extracting(r -> r.record().partition() + "@" + r.record().offset())
+			.containsExactly("1@3", "0@12", "2@0");
+	}
+
+	@Test
+	void shouldNameTheWatermarkKeyAfterTheGroupTopicAndPartition() {
+		assertThat(new String(AppliedOffsets.key("orders-sync", new TopicPartition("orders", 7)), StandardCharsets.UTF_8))
+			.isEqualTo("sawmill:applied:{orders-sync}:orders:7");
+	}
+
+	private static byte[] key(TopicPartition partition) {
+		return ("wm:" + partition).getBytes(StandardCharsets.UTF_8);
+	}
+
+	private static PipelineResult.Failure failure(int index, Throwable cause) {
+		return new PipelineResult.Failure(index, null, cause);
+	}
+
+	private static MappedRecord incr(int partition, long offset, String key) {
+		return record(partition, offset, RedisWrite.command("INCR", key.getBytes(StandardCharsets.UTF_8)));
+	}
+
+	private static MappedRecord record(int partition, long offset, RedisWrite... writes) {
+		return new MappedRecord(new ConsumerRecord<>("t", partition, offset, null, new byte[0]), List.of(writes));
+	}
+}

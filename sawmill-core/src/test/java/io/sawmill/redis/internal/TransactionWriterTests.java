@@ -1,0 +1,192 @@
+package io.sawmill.redis.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.sawmill.mapping.RedisWrite;
+import io.sawmill.redis.PipelineConfig;
+import io.sawmill.redis.PipelineResult;
+import io.sawmill.testkit.RedisServerProcess;
+
+/**
+ * {@code sendTransactions} and {@code read} against a real redis-server: each write's outcome comes
+ * from its queue-time reply and its element of {@code EXEC}'s reply.
+ */
+class TransactionWriterTests {
+
+	private static RedisServerProcess redis;
+
+	private static RedisClient writerClient;
+
+	private static RedisClient readerClient;
+
+	private static StatefulRedisConnection<String, String> readerConnection;
+
+	private static RedisCommands<String, String> reader;
+
+	private final List<LettucePipelinedWriter> writers = new ArrayList<>();
+
+	private String prefix;
+
+	@BeforeAll
+	static void startRedis() {
+		redis = RedisServerProcess.startNew();
+		RedisURI uri = RedisURI.create(redis.host(), redis.port());
+		writerClient = RedisClient.create(uri);
+		writerClient.setOptions(ClientOptions.builder().useHashIndexQueue(false).build());
+		readerClient = RedisClient.create(uri);
+		readerConnection = readerClient.connect();
+		reader = readerConnection.sync();
+		reader.functionLoad("#!lua name=sawmilltest\nredis.register_function('zero', function(keys, args) "
+				+ "redis.call('INCR', keys[1]) return 0 end)", true);
+	}
+
+	@AfterAll
+	static void stopRedis() throws Exception {
+		Teardown.close(readerConnection, readerClient, writerClient, redis);
+	}
+
+	@BeforeEach
+	void uniquePrefix() {
+		prefix = "sawmill-test:" + UUID.randomUUID() + ":";
+	}
+
+	@AfterEach
+	void closeWriters() {
+		writers.forEach(LettucePipelinedWriter::close);
+	}
+
+	private LettucePipelinedWriter writer(int maxCommandsPerChunk) {
+		LettucePipelinedWriter writer = new LettucePipelinedWriter(() -> writerClient,
+				PipelineConfig.custom().maxCommandsPerChunk(maxCommandsPerChunk).timeout(Duration.ofSeconds(10)).build());
+		writers.add(writer);
+		writer.open(1);
+		return writer;
+	}
+
+	private RedisWrite incr(String key) {
+		return RedisWrite.command("INCR", utf8(prefix + key));
+	}
+
+	private RedisWrite set(String key, String value) {
+		return RedisWrite.command("SET", utf8(prefix + key), utf8(value));
+	}
+
+	private static byte[] utf8(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+	@Test
+	void shouldApplyEveryTransactionAndAcknowledgeEachWrite() {
+		PipelineResult result = writer(2000).sendTransactions(List.of(
+				List.of(incr("a"), incr("b"), set("wm0", "3")),
+				List.of(incr("a"), set("wm1", "5")))).await();
+
+		assertThat(result.succeeded()).isTrue();
+		assertThat(result.commands()).isEqualTo(5);
+		assertThat(reader.get(prefix + "a")).isEqualTo("2");
+		assertThat(reader.get(prefix + "b")).isEqualTo("1");
+		assertThat(reader.mget(prefix + "wm0", prefix + "wm1")).extracting(kv -> kv.getValue()).containsExactly("3", "5");
+	}
+
+	@Test
+	void shouldApplyNothingOfATransactionWithAnErrorAtQueueTimeAndFailEachOfItsWrites() {
+		PipelineResult result = writer(2000).sendTransactions(List.of(
+				List.of(incr("a"), RedisWrite.command("NOSUCHCOMMAND", utf8(prefix + "x")), set("wm0", "3")),
+				List.of(incr("b"), set("wm1", "5")))).await();
+
+		assertThat(result.failures()).extracting(PipelineResult.Failure::index).containsExactly(0, 1, 2);
+		assertThat(result.failures().get(1).cause()).hasMessageContaining("unknown command");
+		assertThat(result.failures().get(0).cause()).isInstanceOf(RedisCommandExecutionException.class)
+			.hasMessageStartingWith("EXECABORT");
+		assertThat(result.failures().get(2).cause()).hasMessageStartingWith("EXECABORT");
+		assertThat(reader.exists(prefix + "a", prefix + "wm0")).isZero();
+		assertThat(reader.get(prefix + "b")).isEqualTo("1");
+		assertThat(reader.get(prefix + "wm1")).isEqualTo("5");
+	}
+
+	@Test
+	void shouldFailOnlyTheWriteThatFailedWhenItsTransactionRan() {
+		reader.hset(prefix + "hash", "f", "v");
+
+		PipelineResult result = writer(2000).sendTransactions(List.of(
+				List.of(incr("a"), incr("hash"), incr("c"), set("wm0", "4")))).await();
+
+		assertThat(result.failures()).singleElement().satisfies(failure -> {
+			assertThat(failure.index()).isEqualTo(1);
+			assertThat(failure.cause()).hasMessageStartingWith("WRONGTYPE");
+		});
+		assertThat(reader.mget(prefix + "a", prefix + "c", prefix + "wm0")).extracting(kv -> kv.getValue())
+			.containsExactly("1", "1", "4");
+	}
+
+	@Test
+	void shouldTellWhichWriteFailedAfterWritesWhoseRepliesAreArrays() {
+		reader.hset(prefix + "hash", "f", "v");
+		byte[] list = utf8(prefix + "list");
+
+		PipelineResult result = writer(2000).sendTransactions(List.of(List.of(
+				RedisWrite.command("RPUSH", list, utf8("a"), utf8("b"), utf8("c")),
+				RedisWrite.command("LPOP", list, utf8("2")), incr("hash"), incr("a"), set("wm0", "1")))).await();
+
+		assertThat(result.failures()).extracting(PipelineResult.Failure::index).containsExactly(2);
+		assertThat(reader.lrange(prefix + "list", 0, -1)).containsExactly("c");
+		assertThat(reader.get(prefix + "a")).isEqualTo("1");
+	}
+
+	@Test
+	void shouldReportAFunctionThatRepliedZeroInsideATransactionAsStale() {
+		PipelineResult result = writer(2000).sendTransactions(List.of(
+				List.of(incr("a"), RedisWrite.function("zero", utf8(prefix + "f")), set("wm0", "2")))).await();
+
+		assertThat(result.succeeded()).isTrue();
+		assertThat(result.stale()).containsExactly(1);
+		assertThat(reader.get(prefix + "f")).isEqualTo("1");
+	}
+
+	@Test
+	void shouldKeepOutcomesRightWhenTransactionsSpanChunks() {
+		List<List<RedisWrite>> transactions = new ArrayList<>();
+		for (int t = 0; t < 5; t++) {
+			transactions.add(List.of(incr("n"), incr("n"), incr("n"), set("wm" + t, Integer.toString(t))));
+		}
+		reader.hset(prefix + "hash", "f", "v");
+		transactions.add(List.of(incr("n"), incr("hash"), set("wm5", "5")));
+
+		PipelineResult result = writer(3).sendTransactions(transactions).await();
+
+		assertThat(result.chunks()).isGreaterThan(1);
+		assertThat(result.failures()).extracting(PipelineResult.Failure::index).containsExactly(21);
+		assertThat(reader.get(prefix + "n")).isEqualTo("16");
+		assertThat(reader.get(prefix + "wm5")).isEqualTo("5");
+	}
+
+	@Test
+	void shouldReadValuesAfterWhatTheThreadSent() {
+		LettucePipelinedWriter writer = writer(2000);
+		writer.sendTransactions(List.of(List.of(incr("a"), set("wm0", "7"))));
+
+		List<byte[]> values = writer.read(List.of(utf8(prefix + "wm0"), utf8(prefix + "missing")));
+
+		assertThat(values).hasSize(2);
+		assertThat(new String(values.get(0), StandardCharsets.US_ASCII)).isEqualTo("7");
+		assertThat(values.get(1)).isNull();
+	}
+}

@@ -1,0 +1,224 @@
+package io.sawmill.it.fault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.sawmill.it.support.Kafka;
+import io.sawmill.it.support.KafkaServer;
+import io.sawmill.testkit.RedisServerProcess;
+
+/**
+ * One case of {@link ExactlyOnceIT}: its topic (three partitions, with a dead-letter topic), its
+ * group, its {@link CounterApp} processes and its keys, {@code <topic>-p<partition>-k<n>}, each
+ * produced to its partition, so that each counter's expected value is known.
+ */
+final class CounterScenario {
+
+	static final int PARTITIONS = 3;
+	private static final int KEYS = 150;
+	/** How long a case waits for a drain, or for progress in it. */
+	static final Duration DRAIN = Duration.ofSeconds(90);
+
+	final String topic;
+	final String group;
+	final int records;
+	private final KafkaServer kafka;
+	private final RedisServerProcess redis;
+	private final Admin admin;
+	private final StatefulRedisConnection<String, String> connection;
+
+	/**
+	 * @param redis the standalone Redis the properties point at
+	 * @param connection where the counters are read by default
+	 */
+	CounterScenario(String topic, int records, KafkaServer kafka, RedisServerProcess redis, Admin admin,
+			StatefulRedisConnection<String, String> connection) throws Exception {
+		this.topic = topic;
+		this.group = topic;
+		this.records = records;
+		this.kafka = kafka;
+		this.redis = redis;
+		this.admin = admin;
+		this.connection = connection;
+		FaultAssertions.createTopics(admin, topic, PARTITIONS);
+	}
+
+	Map<String, Object> properties(int redisPort) {
+		Map<String, Object> properties = new LinkedHashMap<>();
+		// none of sawmill-app's configuration, which is on the tests' class path too
+		properties.put("spring.config.location", "optional:classpath:/no-such-config/");
+		properties.put("sawmill.topics", topic);
+		properties.put("sawmill.group-id", group);
+		properties.put("sawmill.delivery", "exactly-once");
+		properties.put("sawmill.batch-size", 200);
+		properties.put("sawmill.concurrency", 2);
+		properties.put("sawmill.redelivery.initial-backoff", "50ms");
+		properties.put("sawmill.redelivery.max-backoff", "500ms");
+		properties.put("spring.kafka.bootstrap-servers", kafka.bootstrapServers());
+		properties.put("spring.data.redis.host", redis.host());
+		properties.put("spring.data.redis.port", redisPort);
+		// a killed member leaves the group after 6 s instead of 45 s
+		properties.put("spring.kafka.consumer.properties[session.timeout.ms]", 6000);
+		properties.put("spring.kafka.consumer.properties[heartbeat.interval.ms]", 1000);
+		return properties;
+	}
+
+	SawmillProcess start(Map<String, Object> properties, String name) {
+		return SawmillProcess.startMain(CounterApp.class, properties,
+				FaultAssertions.target("fault-logs").resolve(topic + "-" + name + ".log"));
+	}
+
+	String key(long id) {
+		long k = id % KEYS;
+		return topic + "-p" + k % PARTITIONS + "-k" + k;
+	}
+
+	int partition(long id) {
+		return (int) (id % KEYS % PARTITIONS);
+	}
+
+	long expected(long k) {
+		return records / KEYS + (k < records % KEYS ? 1 : 0);
+	}
+
+	void produce(long from, long to) {
+		try (KafkaProducer<byte[], byte[]> producer = producer()) {
+			for (long id = from; id < to; id++) {
+				producer.send(record(id));
+			}
+			producer.flush();
+		}
+	}
+
+	/** Every record, {@code perSecond} at most, from another thread. */
+	CompletableFuture<Void> produceInBackground(int perSecond) {
+		return CompletableFuture.runAsync(() -> {
+			int slice = Math.max(1, perSecond / 10);
+			try (KafkaProducer<byte[], byte[]> producer = producer()) {
+				for (long id = 0; id < records; id++) {
+					producer.send(record(id));
+					if ((id + 1) % slice == 0) {
+						producer.flush();
+						sleep(Duration.ofMillis(100));
+					}
+				}
+				producer.flush();
+			}
+		});
+	}
+
+	private ProducerRecord<byte[], byte[]> record(long id) {
+		return new ProducerRecord<>(topic, partition(id), utf8(key(id)), utf8("{\"id\":" + id + "}"));
+	}
+
+	private KafkaProducer<byte[], byte[]> producer() {
+		return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+				ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 5), new ByteArraySerializer(),
+				new ByteArraySerializer());
+	}
+
+	/** Every counter's value, by key number; 0 where it does not exist. */
+	long[] counters() {
+		return counters(connection);
+	}
+
+	/** Every counter's value on the Redis {@code on} is connected to. */
+	long[] counters(StatefulRedisConnection<String, String> on) {
+		String[] keys = new String[KEYS];
+		for (int k = 0; k < KEYS; k++) {
+			keys[k] = "counter:" + key(k);
+		}
+		long[] values = new long[KEYS];
+		List<KeyValue<String, String>> read = on.sync().mget(keys);
+		for (int k = 0; k < KEYS; k++) {
+			values[k] = read.get(k).hasValue() ? Long.parseLong(read.get(k).getValue()) : 0;
+		}
+		return values;
+	}
+
+	/** The INCRs Redis applied, all counters together. */
+	long applied() {
+		try {
+			long sum = 0;
+			for (long value : counters()) {
+				sum += value;
+			}
+			return sum;
+		}
+		catch (RuntimeException ex) {
+			return -1; // Redis is down right now
+		}
+	}
+
+	/** Waits until Redis applied at least {@code count} INCRs, while {@code sawmill} runs. */
+	void awaitApplied(SawmillProcess sawmill, long count) {
+		await(count + " INCRs applied").atMost(DRAIN).pollInterval(Duration.ofMillis(20))
+			.failFast("the Sawmill JVM exited", () -> !sawmill.isAlive())
+			.until(() -> applied() >= count);
+	}
+
+	/** The INCRs applied to the keys of partitions {@code from…to}. */
+	long countedKeys(int from, int to) {
+		long[] values = counters();
+		long sum = 0;
+		for (int k = 0; k < KEYS; k++) {
+			if (k % PARTITIONS >= from && k % PARTITIONS <= to) {
+				sum += values[k];
+			}
+		}
+		return sum;
+	}
+
+	void assertCountedOnce(SawmillProcess sawmill) throws Exception {
+		assertCountedOnce(sawmill, connection);
+	}
+
+	/** As above, the counters read on the Redis {@code on} is connected to. */
+	void assertCountedOnce(SawmillProcess sawmill, StatefulRedisConnection<String, String> on) throws Exception {
+		try {
+			FaultAssertions.awaitAllCommitted(admin, group, topic, PARTITIONS, records, DRAIN);
+		}
+		catch (AssertionError | org.awaitility.core.ConditionTimeoutException ex) {
+			throw new AssertionError(ex.getMessage() + "\n--- Sawmill's log:\n" + sawmill.logTail(), ex);
+		}
+		long[] values = counters(on);
+		List<String> wrong = new ArrayList<>();
+		for (int k = 0; k < KEYS; k++) {
+			if (values[k] != expected(k)) {
+				wrong.add(key(k) + "=" + values[k] + " (expected " + expected(k) + ")");
+			}
+		}
+		assertThat(wrong).as("%s: counters that differ from the records produced for their key", topic).isEmpty();
+		assertThat(Kafka.sum(Kafka.endOffsets(admin, FaultAssertions.deadLetterTopic(topic), PARTITIONS)))
+			.as("%s: dead letters", topic).isZero();
+	}
+
+	private static byte[] utf8(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+	private static void sleep(Duration duration) {
+		try {
+			Thread.sleep(duration.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+}
