@@ -65,6 +65,19 @@ final class KeyOrder {
 		return batch;
 	}
 
+	/**
+	 * The next {@code size} writes, one batch, numbered at once in list order: the write at index
+	 * {@code i} is numbered {@code first + i}. Its replies are noted with {@link Batch#acknowledged}
+	 * (not {@link Batch#track}); {@code arrivals} counts the batch's first replies, so that the
+	 * batch can be forgotten once they all arrived and the batch was {@link Batch#completed}.
+	 */
+	Batch numbered(int size, BatchReplies arrivals) {
+		Batch batch = new Batch(next, size, arrivals);
+		next += size;
+		batches.addLast(batch);
+		return batch;
+	}
+
 	/** How many keys it remembers a write to: those some write still awaited may be compared against. */
 	int remembered() {
 		return lastApplied.size();
@@ -116,6 +129,16 @@ final class KeyOrder {
 				}
 				arrivals.arrived();
 			};
+		}
+
+		/**
+		 * In a {@link #numbered} batch: Redis acknowledged the write at {@code index}; notes whether a
+		 * later write to its key was acknowledged before. Called on the event loop that completed it.
+		 */
+		void acknowledged(RedisWrite write, int index) {
+			if (overtaken(write.key(), first + index)) {
+				overtaken[index] = true;
+			}
 		}
 
 		/**

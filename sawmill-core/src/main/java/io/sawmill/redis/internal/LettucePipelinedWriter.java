@@ -19,8 +19,11 @@ import io.sawmill.redis.RedisBatchWriter;
  * one flush per chunk.
  * <p>
  * On a standalone (or Sentinel-managed) connection each chunk goes to the connection's channel as one
- * message ({@link ChannelSend}); on a cluster connection, whose commands are routed by slot, the
- * commands are queued through Lettuce's async API and flushed per chunk ({@link EndpointSend}). With
+ * message ({@link ChannelSend}); on a cluster connection, each chunk's commands are grouped by the
+ * master that serves their slot and each group goes to that master's channel as one message
+ * ({@link SlotSend}), and only the commands Redis redirected go again through Lettuce's cluster API.
+ * When Lettuce hides the channels, commands are queued through its async API and flushed per chunk
+ * ({@link EndpointSend}). With
  * {@link PipelineConfig#waitForReplicas()}, a batch counts as written once replicas confirmed it
  * ({@link ReplicaWait}; on a cluster, per master).
  * <p>
@@ -44,6 +47,7 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 	private volatile PipelineConfig replicas;
 	private final ThreadConnections connections;
 	private final ChannelSend channelSend;
+	private final SlotSend slotSend;
 	private final EndpointSend endpointSend;
 	private final FunctionLibraries functions;
 
@@ -72,6 +76,7 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 		this.waitIfClusterReplicated = waitIfClusterReplicated;
 		this.connections = new ThreadConnections(client);
 		this.channelSend = new ChannelSend(config);
+		this.slotSend = new SlotSend(config);
 		this.endpointSend = new EndpointSend(config);
 		this.functions = new FunctionLibraries(functionLibraries);
 	}
@@ -130,8 +135,16 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 		}
 		long deadline = System.nanoTime() + config.timeout().toNanos();
 		Channel channel = connection.directChannel();
-		Sent batch = channel != null ? channelSend.send(channel, writes, deadline)
-				: endpointSend.send(connection, writes, deadline);
+		Sent batch;
+		if (channel != null) {
+			batch = channelSend.send(channel, writes, deadline);
+		}
+		else if (connection.keyOrder() != null && EndpointChannel.available()) {
+			batch = slotSend.send(connection, writes, deadline);
+		}
+		else {
+			batch = endpointSend.send(connection, writes, deadline);
+		}
 		PipelineConfig waiting = replicas;
 		Sent sent = waiting.waitForReplicas() > 0 ? ReplicaWait.after(batch, connection, writes, waiting, deadline) : batch;
 		return new Sent() {
