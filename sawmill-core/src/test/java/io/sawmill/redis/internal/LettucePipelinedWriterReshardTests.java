@@ -174,6 +174,37 @@ class LettucePipelinedWriterReshardTests {
 	}
 
 	/**
+	 * Two batches to a moved slot, the second sent before the first is awaited, as the listener does
+	 * while behind: both go to the old master, which answers MOVED to each; the first batch's await
+	 * refreshes the topology and sends its writes again, the second's sends its own after them. Both
+	 * succeed, and every key ends with the second batch's value and TTL.
+	 */
+	@Test
+	void shouldWriteTwoBatchesInFlightToAMovedSlotInOrder() {
+		for (int run = 0; run < RUNS; run++) {
+			Slot slot = freshSlot("in-flight-" + run);
+			LettucePipelinedWriter writer = connectedWriter();
+			assertThat(writer.write(batch(slot.keys, "1", Duration.ofSeconds(120))).failures()).isEmpty();
+			int source = ownerOf(slot.slot);
+			int target = otherThan(source);
+			beginMigration(slot.slot, source, target);
+			migrate(source, target, slot.keys);
+			endMigration(slot.slot, target);
+
+			RedisBatchWriter.Sent first = writer.send(batch(slot.keys, "2", Duration.ofSeconds(120)));
+			RedisBatchWriter.Sent second = writer.send(batch(slot.keys, "3", Duration.ofSeconds(60)));
+
+			assertThat(first.await().failures()).as("first batch, run %d", run).isEmpty();
+			assertThat(second.await().failures()).as("second batch, run %d", run).isEmpty();
+			readerClient.refreshPartitions();
+			for (String key : slot.keys) {
+				assertThat(reader.hget(key, "v")).as("%s, run %d", key, run).isEqualTo("3");
+				assertThat(reader.ttl(key)).as("TTL of %s, run %d", key, run).isBetween(1L, 60L);
+			}
+		}
+	}
+
+	/**
 	 * A redirected write is overtaken by the next batch's write to the same key, which a topology
 	 * refresh routed straight to the slot's new master: the writer sends the redirected write again
 	 * only when its batch is awaited, after the next batch went out, so Redis applies the older write
