@@ -60,12 +60,30 @@ final class SlotSend {
 	/** Writes the batch's chunks to the masters' channels; the returned batch awaits their replies until {@code deadline}. */
 	Sent send(DedicatedConnection connection, List<RedisWrite> writes, long deadline) {
 		int count = writes.size();
-		connection.connectMasters();
-		SlotRoutes routes = SlotRoutes.of(connection, writes);
-		int groups = routes.groups();
+		SlotRoutes routes;
+		try {
+			connection.connectMasters();
+			routes = SlotRoutes.of(connection, writes);
+		}
+		catch (RuntimeException ex) {
+			PipelineResult failed = ConnectionFailures.failed(writes, 0, List.of(), ex);
+			return () -> failed;
+		}
 		BatchReplies first = new BatchReplies(count);
 		SlotReplies replies = new SlotReplies(connection.keyOrder().numbered(count, first), first);
 		ReplySlot[] slots = new ReplySlot[count];
+		int chunks = writeChunks(writes, routes, replies, slots);
+		return first.sent(() -> collect(connection, writes, slots, routes, replies, chunks, deadline));
+	}
+
+	/**
+	 * Encodes each chunk's commands per master and writes each master's share to its channel as one
+	 * message, or hands it over to be sent through Lettuce's API when the master has no channel.
+	 * @return how many chunks
+	 */
+	private int writeChunks(List<RedisWrite> writes, SlotRoutes routes, SlotReplies replies, ReplySlot[] slots) {
+		int count = writes.size();
+		int groups = routes.groups();
 		int max = config.maxCommandsPerChunk();
 		int perGroup = Math.min(max, count) / groups + 16;
 		int chunks = 0;
@@ -95,20 +113,18 @@ final class SlotSend {
 					continue;
 				}
 				encodedBytes += encodings[group].size();
-				List<ReplySlot> message = messages.get(group);
 				Channel channel = routes.channel(group);
 				if (channel != null) {
-					ChannelSend.write(channel, message);
+					ChannelSend.write(channel, messages.get(group));
 				}
 				else {
-					message.forEach(ReplySlot::redirect);
+					messages.get(group).forEach(ReplySlot::redirect);
 				}
 			}
 			chunks++;
 		}
 		bytesPerCommand = (int) Math.min(1 << 20, encodedBytes / count + 8);
-		int flushes = chunks;
-		return first.sent(() -> collect(connection, writes, slots, routes, replies, flushes, deadline));
+		return chunks;
 	}
 
 	private PipelineResult collect(DedicatedConnection connection, List<RedisWrite> writes, ReplySlot[] slots,
