@@ -42,6 +42,8 @@ final class DedicatedConnection implements AutoCloseable {
 
 	private final KeyOrder keyOrder;
 
+	private final SlotReplies.Sequence slotOrder;
+
 	/** The cluster client, to refresh its topology when a master is down; null on a standalone connection. */
 	private final RedisClusterClient clusterClient;
 
@@ -60,6 +62,7 @@ final class DedicatedConnection implements AutoCloseable {
 		this.standalone = clusterClient == null;
 		this.clusterClient = clusterClient;
 		this.keyOrder = standalone ? null : new KeyOrder();
+		this.slotOrder = standalone ? null : new SlotReplies.Sequence();
 		connection.setAutoFlushCommands(false);
 	}
 
@@ -257,6 +260,14 @@ final class DedicatedConnection implements AutoCloseable {
 	 */
 	KeyOrder keyOrder() {
 		return keyOrder;
+	}
+
+	/**
+	 * The batches {@link SlotSend} sent on this cluster connection, to tell which writes sent again
+	 * after a redirect were overtaken; null on a standalone one.
+	 */
+	SlotReplies.Sequence slotOrder() {
+		return slotOrder;
 	}
 
 	/**

@@ -17,16 +17,15 @@ import io.sawmill.redis.PipelineResult;
 /**
  * Per key, whether the writes of one cluster connection were applied in the order they were queued.
  * <p>
- * A write that got a MOVED or ASK redirect is applied later than it was sent: the writer sends it
- * again when its batch is awaited ({@link SlotSend}), and Lettuce sends a write it redirects again on
- * the other master's connection when the redirect arrives. A later write to the same key that took a
+ * Lettuce sends a write that got a MOVED or ASK redirect again on the other master's connection when
+ * the redirect arrives (on the path of {@link EndpointSend}; {@link SlotSend} applies the same rule to
+ * the writes it sends again, in {@link SlotReplies}). A later write to the same key that took a
  * shorter way there (routed straight to that master after a topology refresh, or redirected fewer
  * times because a master learned of the move in between) is then applied first, and the key ends
  * with the older value, or without a TTL when an EXPIRE overtook the HSET that created the key. Both
  * writes succeed, so nothing else would notice.
  * <p>
- * Each write gets a number as it is queued ({@link #batch}, one at a time through Lettuce's API) or
- * as its batch is sent ({@link #numbered}, a whole batch written to the masters' channels). When Redis acknowledges it and a later-numbered write to
+ * Each write gets a number as it is queued. When Redis acknowledges it and a later-numbered write to
  * the same key was acknowledged before, it was overtaken ({@link Overtaken}): the writer reports it as
  * a transient failure, so that it is written again together with every later write to its keys, in
  * order, as after any transient failure. A master replies in the order it applied the writes, so an
@@ -42,10 +41,9 @@ import io.sawmill.redis.PipelineResult;
  * failure, so the listener writes it again with the later writes to its keys, or, when its batch
  * holds a write that may not be repeated, polls the whole batch again.
  * <p>
- * {@link #batch}, {@link #numbered}, {@link Batch#track} and {@link Batch#completed} are called on the
- * connection's owner thread; the callbacks {@code track} returns, and {@link Batch#acknowledged}, run
- * on Lettuce's event loops, which complete the replies of one master in the order it applied the
- * writes (the writer never waits on a reply's future, whose
+ * {@link #batch}, {@link Batch#track} and {@link Batch#completed} are called on the connection's owner
+ * thread; the callbacks {@code track} returns run on Lettuce's event loops, which complete the replies
+ * of one master in the order it applied the writes (the writer never waits on a reply's future, whose
  * waiting thread could run its callbacks itself, out of that order).
  */
 final class KeyOrder {
@@ -64,19 +62,6 @@ final class KeyOrder {
 	 */
 	Batch batch(int size, BatchReplies arrivals) {
 		Batch batch = new Batch(next, size, arrivals);
-		batches.addLast(batch);
-		return batch;
-	}
-
-	/**
-	 * The next {@code size} writes, one batch, numbered at once in list order: the write at index
-	 * {@code i} is numbered {@code first + i}. Its replies are noted with {@link Batch#acknowledged}
-	 * (not {@link Batch#track}); {@code arrivals} counts the batch's first replies, so that the
-	 * batch can be forgotten once they all arrived and the batch was {@link Batch#completed}.
-	 */
-	Batch numbered(int size, BatchReplies arrivals) {
-		Batch batch = new Batch(next, size, arrivals);
-		next += size;
 		batches.addLast(batch);
 		return batch;
 	}
@@ -132,16 +117,6 @@ final class KeyOrder {
 				}
 				arrivals.arrived();
 			};
-		}
-
-		/**
-		 * In a {@link #numbered} batch: Redis acknowledged the write at {@code index}; notes whether a
-		 * later write to its key was acknowledged before. Called on the event loop that completed it.
-		 */
-		void acknowledged(RedisWrite write, int index) {
-			if (overtaken(write.key(), first + index)) {
-				overtaken[index] = true;
-			}
 		}
 
 		/**

@@ -89,6 +89,13 @@ final class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], by
 
 	private Throwable failure;
 
+	/**
+	 * The sequence number of Redis' acknowledgement among its connection's, when its {@link Replies}
+	 * number them; 0 while there is none. Written on the event loop, read by the writing thread (of
+	 * the next batch's slots too, while their replies arrive).
+	 */
+	private volatile long acknowledgement;
+
 	/** Whether a {@link RedisWrite.Function}'s reply was the integer 0; set before the reply completes the slot. */
 	private boolean stale;
 
@@ -112,6 +119,16 @@ final class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], by
 	/** The write's position in its batch. */
 	int index() {
 		return index;
+	}
+
+	/** Notes Redis' acknowledgement's sequence number; by the {@link Replies} that number them. */
+	void acknowledgedAs(long sequence) {
+		acknowledgement = sequence;
+	}
+
+	/** The sequence number of Redis' acknowledgement, or 0 while there is none (or it is not numbered). */
+	long acknowledgement() {
+		return acknowledgement;
 	}
 
 	/** The failure, or null when Redis acknowledged the command (or nothing arrived yet); call after the batch's await. */

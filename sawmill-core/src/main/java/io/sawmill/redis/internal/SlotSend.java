@@ -39,10 +39,10 @@ import io.sawmill.redis.RedisBatchWriter.Sent;
  * refreshed it in between, so its writes to the key are redirected too, and sent again in its own
  * await, after this batch's. In every other case (a periodic or adaptive topology refresh, another
  * thread's refresh, a migration ending or aborted between two writes) a later write can be applied
- * first, and {@link KeyOrder} sees it: every acknowledged write is noted under the number it got when
- * its batch was sent, and a write acknowledged after a later-numbered write to its key is reported as
- * a transient failure ({@link KeyOrder.Overtaken}), so that the listener writes it again together
- * with every later write to its keys, in order.
+ * first, and {@link SlotReplies} sees it: a write sent again that Redis acknowledged after a later
+ * write to its key (of its batch, or of the next batch, in flight) is reported as a transient failure
+ * ({@link KeyOrder.Overtaken}), so that the listener writes it again together with every later write
+ * to its keys, in order.
  * <p>
  * Shared by the writing threads; each batch's state is its own.
  */
@@ -69,11 +69,10 @@ final class SlotSend {
 			PipelineResult failed = ConnectionFailures.failed(writes, 0, List.of(), ex);
 			return () -> failed;
 		}
-		BatchReplies first = new BatchReplies(count);
-		SlotReplies replies = new SlotReplies(connection.keyOrder().numbered(count, first), first);
 		ReplySlot[] slots = new ReplySlot[count];
+		SlotReplies replies = connection.slotOrder().next(slots);
 		int chunks = writeChunks(writes, routes, replies, slots);
-		return first.sent(() -> collect(connection, writes, slots, routes, replies, chunks, deadline));
+		return replies.first().sent(() -> collect(connection, writes, slots, routes, replies, chunks, deadline));
 	}
 
 	/**
@@ -144,7 +143,7 @@ final class SlotSend {
 			// some reply never arrived: the connection is replaced, and its key order with it
 			return result;
 		}
-		List<PipelineResult.Failure> failures = replies.order().completed(writes, result.failures());
+		List<PipelineResult.Failure> failures = replies.completed(writes, result.failures());
 		return failures == result.failures() ? result
 				: new PipelineResult(result.commands(), flushes, failures, ChannelSend.notFailed(result.stale(), failures));
 	}
