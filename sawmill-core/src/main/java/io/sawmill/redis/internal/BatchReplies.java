@@ -17,7 +17,7 @@ import io.sawmill.redis.RedisBatchWriter.Sent;
  * Counted down on Lettuce's event loop (or by a write's failure listener); awaited by the writing
  * thread, for which the latch orders the time's write before its read.
  */
-final class BatchReplies implements BiConsumer<Object, Throwable> {
+final class BatchReplies implements BiConsumer<Object, Throwable>, ReplySlot.Replies {
 
 	private final AtomicInteger remaining;
 
@@ -38,6 +38,12 @@ final class BatchReplies implements BiConsumer<Object, Throwable> {
 			lastArrivedNanos = System.nanoTime();
 			all.countDown();
 		}
+	}
+
+	/** As the {@link ReplySlot.Replies} of a batch written whole to one channel. */
+	@Override
+	public void completed(ReplySlot slot, boolean afterRedirect) {
+		arrived();
 	}
 
 	/** As a completion callback of a Lettuce future. */

@@ -2,7 +2,9 @@ package io.sawmill.redis.internal;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelPromise;
@@ -22,7 +24,7 @@ import io.sawmill.redis.RedisBatchWriter.Sent;
 final class ChannelSend {
 
 	/** A chunk's array starts no larger than this and grows as its commands need. */
-	private static final int MAX_INITIAL_CHUNK_BYTES = 64 << 20;
+	static final int MAX_INITIAL_CHUNK_BYTES = 64 << 20;
 
 	private final PipelineConfig config;
 
@@ -49,10 +51,10 @@ final class ChannelSend {
 			RespEncoder encoding = new RespEncoder(
 					(int) Math.min(MAX_INITIAL_CHUNK_BYTES, (long) (end - start) * bytesPerCommand));
 			for (int i = start; i < end; i++) {
-				slots[i] = new ReplySlot(writes.get(i), encoding, replies);
+				slots[i] = new ReplySlot(writes.get(i), i, encoding, replies);
 			}
 			encodedBytes += encoding.size();
-			writeChunk(channel, Arrays.asList(slots).subList(start, end));
+			write(channel, Arrays.asList(slots).subList(start, end));
 			chunks++;
 		}
 		bytesPerCommand = (int) Math.min(1 << 20, encodedBytes / count + 8);
@@ -60,37 +62,24 @@ final class ChannelSend {
 		return replies.sent(() -> collect(channel, writes, slots, replies, flushes, deadline));
 	}
 
-	private PipelineResult collect(Channel channel, List<RedisWrite> writes, ReplySlot[] slots, BatchReplies replies,
-			int flushes, long deadline) {
-		boolean interrupted = !awaitReplies(channel, slots, replies, deadline);
-		List<PipelineResult.Failure> failures = new ArrayList<>(0);
-		List<Integer> stale = new ArrayList<>(0);
-		for (int i = 0; i < slots.length; i++) {
-			ReplySlot slot = slots[i];
-			if (slot.stale()) {
-				stale.add(i);
-			}
-			else if (!slot.succeeded()) {
-				Throwable cause = slot.failure();
-				failures.add(new PipelineResult.Failure(i, writes.get(i), cause != null ? cause
-						: interrupted ? new InterruptedException() : ConnectionFailures.timeout(config.timeout())));
-			}
-		}
-		return new PipelineResult(slots.length, flushes, failures, stale);
-	}
-
 	/**
-	 * Writes one chunk to the channel as one message; when the write fails, so does every slot of
-	 * the chunk.
+	 * Writes {@code message} to {@code channel} as one message: one event-loop task, one buffer, one
+	 * flush. When the write fails, every slot of it fails with the cause.
 	 */
-	static void writeChunk(Channel channel, List<ReplySlot> chunk) {
+	static void write(Channel channel, List<ReplySlot> message) {
 		ChannelPromise written = channel.newPromise();
 		written.addListener(future -> {
 			if (!future.isSuccess()) {
-				chunk.forEach(slot -> slot.completeExceptionally(future.cause()));
+				message.forEach(slot -> slot.completeExceptionally(future.cause()));
 			}
 		});
-		channel.writeAndFlush(chunk, written);
+		channel.writeAndFlush(message, written);
+	}
+
+	private PipelineResult collect(Channel channel, List<RedisWrite> writes, ReplySlot[] slots, BatchReplies replies,
+			int flushes, long deadline) {
+		boolean interrupted = !awaitReplies(channel, slots, replies, deadline);
+		return outcomes(writes, slots, flushes, interrupted, config);
 	}
 
 	/**
@@ -111,5 +100,37 @@ final class ChannelSend {
 			Thread.currentThread().interrupt();
 			return false;
 		}
+	}
+
+	/** The stale writes that are not among {@code failures} (a failed write is sent again). */
+	static List<Integer> notFailed(List<Integer> stale, List<PipelineResult.Failure> failures) {
+		if (stale.isEmpty()) {
+			return List.of();
+		}
+		Set<Integer> failed = new HashSet<>();
+		failures.forEach(failure -> failed.add(failure.index()));
+		return stale.stream().filter(index -> !failed.contains(index)).toList();
+	}
+
+	/**
+	 * Each slot's outcome, after the batch's await: its failure, or a timeout (an interruption) when it
+	 * has none yet; and the stale writes.
+	 */
+	static PipelineResult outcomes(List<RedisWrite> writes, ReplySlot[] slots, int flushes, boolean interrupted,
+			PipelineConfig config) {
+		List<PipelineResult.Failure> failures = new ArrayList<>(0);
+		List<Integer> stale = new ArrayList<>(0);
+		for (int i = 0; i < slots.length; i++) {
+			ReplySlot slot = slots[i];
+			if (slot.stale()) {
+				stale.add(i);
+			}
+			else if (!slot.succeeded()) {
+				Throwable cause = slot.failure();
+				failures.add(new PipelineResult.Failure(i, writes.get(i), cause != null ? cause
+						: interrupted ? new InterruptedException() : ConnectionFailures.timeout(config.timeout())));
+			}
+		}
+		return new PipelineResult(slots.length, flushes, failures, stale);
 	}
 }

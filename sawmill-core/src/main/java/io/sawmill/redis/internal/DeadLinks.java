@@ -50,6 +50,31 @@ final class DeadLinks {
 	}
 
 	/**
+	 * Fails every slot still pending that was written to the channel of a cluster master whose channel
+	 * is no longer active or whose link is down, and has the topology refreshed then.
+	 */
+	static void failDown(DedicatedConnection connection, SlotRoutes routes, ReplySlot[] slots) {
+		RedisConnectionException[] down = new RedisConnectionException[routes.groups()];
+		boolean anyDown = false;
+		for (int group = 0; group < down.length; group++) {
+			Channel channel = routes.channel(group);
+			if (channel != null && (!channel.isActive() || connection.isDown(routes.master(group)))) {
+				down[group] = lost("Redis master " + routes.master(group).getUri());
+				anyDown = true;
+			}
+		}
+		if (!anyDown) {
+			return;
+		}
+		for (ReplySlot slot : slots) {
+			if (!slot.isDone() && down[routes.groupOf(slot.index())] != null) {
+				slot.completeExceptionally(down[routes.groupOf(slot.index())]);
+			}
+		}
+		connection.refreshTopology();
+	}
+
+	/**
 	 * Fails every reply still pending whose link is down.
 	 * @param routes the master each command was routed to (cluster), or null (standalone: one link)
 	 */

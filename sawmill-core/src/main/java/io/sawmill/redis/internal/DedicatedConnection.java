@@ -28,8 +28,9 @@ import io.netty.channel.Channel;
 /**
  * A connection owned by one writer thread, with auto-flush off so that commands queue until the
  * writer flushes them. Works for a standalone/Sentinel {@link RedisClient} and for a
- * {@link RedisClusterClient} (whose connection routes each command to its shard and flushes every
- * shard connection at once).
+ * {@link RedisClusterClient}: a cluster connection routes each command sent through its API to its
+ * shard and flushes every shard connection at once, and gives the writer the channel of each
+ * master's connection ({@link #masterChannel}) and the master of each key ({@link #routeOf}).
  */
 final class DedicatedConnection implements AutoCloseable {
 
@@ -42,6 +43,8 @@ final class DedicatedConnection implements AutoCloseable {
 
 	private final KeyOrder keyOrder;
 
+	private final SlotReplies.Sequence slotOrder;
+
 	/** The cluster client, to refresh its topology when a master is down; null on a standalone connection. */
 	private final RedisClusterClient clusterClient;
 
@@ -50,6 +53,9 @@ final class DedicatedConnection implements AutoCloseable {
 
 	private static final long REFRESH_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
+	/** The last refresh {@link #refreshTopologyNow} started, whose answer a later call may still wait for. */
+	private CompletableFuture<Void> refreshing;
+
 	private DedicatedConnection(StatefulConnection<byte[], byte[]> connection,
 			RedisClusterAsyncCommands<byte[], byte[]> commands, RedisClusterClient clusterClient) {
 		this.connection = connection;
@@ -57,6 +63,7 @@ final class DedicatedConnection implements AutoCloseable {
 		this.standalone = clusterClient == null;
 		this.clusterClient = clusterClient;
 		this.keyOrder = standalone ? null : new KeyOrder();
+		this.slotOrder = standalone ? null : new SlotReplies.Sequence();
 		connection.setAutoFlushCommands(false);
 	}
 
@@ -134,6 +141,38 @@ final class DedicatedConnection implements AutoCloseable {
 	}
 
 	/**
+	 * On a cluster connection, the channel of the connection to {@code master} that slot-routed
+	 * commands use (looked up by host and port, as Lettuce routes them, so that what the writer sends
+	 * on that connection through Lettuce's API follows the chunks written here); null on a standalone
+	 * connection, or while that connection is being opened or is reconnecting. Never blocks.
+	 */
+	Channel masterChannel(RedisClusterNode master) {
+		if (!(connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) || master == null) {
+			return null;
+		}
+		try {
+			CompletableFuture<StatefulRedisConnection<byte[], byte[]>> link = cluster
+				.getConnectionAsync(master.getUri().getHost(), master.getUri().getPort());
+			return link.isDone() && !link.isCompletedExceptionally() ? EndpointChannel.ofMaster(link.join()) : null;
+		}
+		catch (RuntimeException ex) {
+			return null; // not a master of the cluster's view any more: the command goes through the API
+		}
+	}
+
+	/** On a cluster connection, the masters that serve slots in its topology now; empty on a standalone one. */
+	List<RedisClusterNode> masters() {
+		if (!(connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster)) {
+			return List.of();
+		}
+		return cluster.getPartitions()
+			.getPartitions()
+			.stream()
+			.filter(node -> node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.getSlots().isEmpty())
+			.toList();
+	}
+
+	/**
 	 * Whether this is a cluster connection whose topology gives every master serving slots at least
 	 * one replica: then a replica can take a master over, and a batch should wait for one.
 	 */
@@ -142,9 +181,7 @@ final class DedicatedConnection implements AutoCloseable {
 			return false;
 		}
 		List<RedisClusterNode> nodes = List.copyOf(cluster.getPartitions().getPartitions());
-		List<RedisClusterNode> masters = nodes.stream()
-			.filter(node -> node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.getSlots().isEmpty())
-			.toList();
+		List<RedisClusterNode> masters = masters();
 		return !masters.isEmpty() && masters.stream()
 			.allMatch(master -> nodes.stream().anyMatch(node -> (node.is(RedisClusterNode.NodeFlag.REPLICA) || node.is(RedisClusterNode.NodeFlag.SLAVE))
 					&& !node.is(RedisClusterNode.NodeFlag.FAIL) && master.getNodeId().equals(node.getSlaveOf())));
@@ -184,6 +221,36 @@ final class DedicatedConnection implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Asks the cluster for its topology again and waits for the answer until {@code deadline}, so that
+	 * commands sent next go to the masters that serve their slots now; a no-op on a standalone
+	 * connection, and at most once a second (a refresh still running is waited for).
+	 */
+	void refreshTopologyNow(long deadline) {
+		if (clusterClient == null) {
+			return;
+		}
+		CompletableFuture<Void> refresh = refreshing;
+		long now = System.nanoTime();
+		if ((refresh == null || refresh.isDone()) && now - refreshedNanos >= REFRESH_INTERVAL_NANOS) {
+			refreshedNanos = now;
+			refresh = clusterClient.refreshPartitionsAsync().toCompletableFuture();
+			refreshing = refresh;
+		}
+		if (refresh == null) {
+			return;
+		}
+		try {
+			refresh.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			log.debug("Refreshing the Redis Cluster topology failed", ex);
+		}
+	}
+
 	RedisClusterAsyncCommands<byte[], byte[]> commands() {
 		return commands;
 	}
@@ -194,6 +261,14 @@ final class DedicatedConnection implements AutoCloseable {
 	 */
 	KeyOrder keyOrder() {
 		return keyOrder;
+	}
+
+	/**
+	 * The batches {@link SlotSend} sent on this cluster connection, to tell which writes sent again
+	 * after a redirect were overtaken; null on a standalone one.
+	 */
+	SlotReplies.Sequence slotOrder() {
+		return slotOrder;
 	}
 
 	/**
@@ -230,15 +305,13 @@ final class DedicatedConnection implements AutoCloseable {
 	void loadFunction(String source, Duration timeout) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		List<RedisFuture<String>> loads = new ArrayList<>(3);
-		if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
-			for (RedisClusterNode node : cluster.getPartitions()) {
-				if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.getSlots().isEmpty()) {
-					RedisClusterAsyncCommands<byte[], byte[]> master = masterCommands(node, deadline);
-					if (master == null) {
-						throw new IllegalStateException("no connection to Redis master " + node.getUri());
-					}
-					loads.add(master.functionLoad(source, true));
+		if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]>) {
+			for (RedisClusterNode node : masters()) {
+				RedisClusterAsyncCommands<byte[], byte[]> master = masterCommands(node, deadline);
+				if (master == null) {
+					throw new IllegalStateException("no connection to Redis master " + node.getUri());
 				}
+				loads.add(master.functionLoad(source, true));
 			}
 		}
 		else {

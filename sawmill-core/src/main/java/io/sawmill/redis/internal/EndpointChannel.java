@@ -30,6 +30,9 @@ final class EndpointChannel {
 
 	private static final VarHandle CHANNEL = channelField();
 
+	/** Package-private in Lettuce; a subclass that adds only what happens on close. */
+	private static final String CLUSTER_NODE_ENDPOINT = "io.lettuce.core.cluster.ClusterNodeEndpoint";
+
 	private EndpointChannel() {
 	}
 
@@ -55,6 +58,22 @@ final class EndpointChannel {
 	 * must be routed by slot), while reconnecting, or when the channel cannot be reached.
 	 */
 	static Channel of(StatefulConnection<?, ?> connection) {
+		return of(connection, false);
+	}
+
+	/**
+	 * The active channel of a Redis Cluster master's connection (one a cluster connection routes that
+	 * master's slots to), or null while it reconnects or when the channel cannot be reached. Its
+	 * endpoint is Lettuce's {@code ClusterNodeEndpoint}, a {@link DefaultEndpoint} that, when the
+	 * connection is closed, hands the commands it still buffers to the cluster connection to be routed
+	 * again; commands written to the channel itself are Lettuce's like any other. Lettuce redirects
+	 * nothing written there: a {@code MOVED} or {@code ASK} comes back as the command's error reply.
+	 */
+	static Channel ofMaster(StatefulConnection<?, ?> connection) {
+		return of(connection, true);
+	}
+
+	private static Channel of(StatefulConnection<?, ?> connection, boolean clusterNode) {
 		if (CHANNEL == null || !(connection instanceof RedisChannelHandler<?, ?> handler)) {
 			return null;
 		}
@@ -65,7 +84,8 @@ final class EndpointChannel {
 			}
 			writer = inner;
 		}
-		if (!(writer instanceof DefaultEndpoint endpoint) || endpoint.getClass() != DefaultEndpoint.class) {
+		if (!(writer instanceof DefaultEndpoint endpoint) || (endpoint.getClass() != DefaultEndpoint.class
+				&& !(clusterNode && CLUSTER_NODE_ENDPOINT.equals(endpoint.getClass().getName())))) {
 			return null;
 		}
 		Channel channel = (Channel) CHANNEL.getVolatile(endpoint);

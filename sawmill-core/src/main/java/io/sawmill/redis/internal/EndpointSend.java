@@ -14,8 +14,9 @@ import io.sawmill.redis.RedisBatchWriter.Sent;
 
 /**
  * Sends a batch through Lettuce's async API, its commands queued on the connection's endpoint and
- * flushed once per chunk: on Redis Cluster, whose commands are routed by slot, and on a standalone
- * connection whose channel cannot be reached (reconnecting, or a Lettuce that hides it). On a
+ * flushed once per chunk: when the writer cannot reach the channels (a standalone connection that is
+ * reconnecting, or a Lettuce that hides the channel; on Redis Cluster {@link SlotSend} writes to the
+ * masters' channels otherwise). On a
  * cluster connection, a write that a MOVED or ASK redirect let a later write to its key overtake is
  * reported as a transient failure ({@link KeyOrder}), so that it is written again in order.
  * <p>

@@ -18,11 +18,12 @@ import io.sawmill.redis.PipelineResult;
  * Per key, whether the writes of one cluster connection were applied in the order they were queued.
  * <p>
  * Lettuce sends a write that got a MOVED or ASK redirect again on the other master's connection when
- * the redirect arrives. A later write to the same key that took a shorter way there (routed straight
- * to that master after a topology refresh, or redirected fewer times because a master learned of the
- * move in between) is then applied first, and the key ends with the older value, or without a TTL
- * when an EXPIRE overtook the HSET that created the key. Both writes succeed, so nothing else would
- * notice.
+ * the redirect arrives (on the path of {@link EndpointSend}; {@link SlotSend} applies the same rule to
+ * the writes it sends again, in {@link SlotReplies}). A later write to the same key that took a
+ * shorter way there (routed straight to that master after a topology refresh, or redirected fewer
+ * times because a master learned of the move in between) is then applied first, and the key ends
+ * with the older value, or without a TTL when an EXPIRE overtook the HSET that created the key. Both
+ * writes succeed, so nothing else would notice.
  * <p>
  * Each write gets a number as it is queued. When Redis acknowledges it and a later-numbered write to
  * the same key was acknowledged before, it was overtaken ({@link Overtaken}): the writer reports it as

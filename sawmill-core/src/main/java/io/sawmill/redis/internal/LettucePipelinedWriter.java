@@ -22,9 +22,13 @@ import io.sawmill.redis.RedisBatchWriter;
  * one flush per chunk.
  * <p>
  * On a standalone (or Sentinel-managed) connection each chunk goes to the connection's channel as one
- * message ({@link ChannelSend}); on a cluster connection, whose commands are routed by slot, the
- * commands are queued through Lettuce's async API and flushed per chunk ({@link EndpointSend}). With
- * {@link PipelineConfig#waitForReplicas()}, a batch counts as written once replicas confirmed it
+ * message ({@link ChannelSend}); on a cluster connection, each chunk's commands are grouped by the
+ * master that serves their slot and each group goes to that master's channel as one message
+ * ({@link SlotSend}), and only the commands Redis redirected go again through Lettuce's cluster API.
+ * When Lettuce hides the channels, commands are queued through its async API and flushed per chunk
+ * ({@link EndpointSend}). {@link #sendTransactions} sends each partition's share of an exactly-once
+ * batch as {@code MULTI … EXEC} on a standalone (or Sentinel-managed) channel ({@link TransactionSend}).
+ * With {@link PipelineConfig#waitForReplicas()}, a batch counts as written once replicas confirmed it
  * ({@link ReplicaWait}; on a cluster, per master).
  * <p>
  * Connections are opened up front ({@link #open(int)}) and handed to threads on first use, so
@@ -47,6 +51,7 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 	private volatile PipelineConfig replicas;
 	private final ThreadConnections connections;
 	private final ChannelSend channelSend;
+	private final SlotSend slotSend;
 	private final EndpointSend endpointSend;
 	private final TransactionSend transactionSend;
 	private final FunctionLibraries functions;
@@ -76,6 +81,7 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 		this.waitIfClusterReplicated = waitIfClusterReplicated;
 		this.connections = new ThreadConnections(client);
 		this.channelSend = new ChannelSend(config);
+		this.slotSend = new SlotSend(config);
 		this.endpointSend = new EndpointSend(config);
 		this.transactionSend = new TransactionSend(config);
 		this.functions = new FunctionLibraries(functionLibraries);
@@ -127,8 +133,13 @@ public final class LettucePipelinedWriter implements RedisBatchWriter {
 		}
 		return sendOn(writes, (connection, deadline) -> {
 			Channel channel = connection.directChannel();
-			return channel != null ? channelSend.send(channel, writes, deadline)
-					: endpointSend.send(connection, writes, deadline);
+			if (channel != null) {
+				return channelSend.send(channel, writes, deadline);
+			}
+			if (connection.keyOrder() != null && EndpointChannel.available()) {
+				return slotSend.send(connection, writes, deadline);
+			}
+			return endpointSend.send(connection, writes, deadline);
 		});
 	}
 

@@ -3,11 +3,9 @@ package io.sawmill.redis.internal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -100,17 +98,7 @@ final class ReplicaWait {
 				failures.add(new PipelineResult.Failure(i, writes.get(i), cause));
 			}
 		}
-		return new PipelineResult(result.commands(), result.chunks(), failures, stale(result, failures));
-	}
-
-	/** The batch's stale writes that are not failures now (a write of a share not confirmed is sent again). */
-	private static List<Integer> stale(PipelineResult result, List<PipelineResult.Failure> failures) {
-		if (result.stale().isEmpty()) {
-			return List.of();
-		}
-		Set<Integer> failed = new HashSet<>();
-		failures.forEach(failure -> failed.add(failure.index()));
-		return result.stale().stream().filter(index -> !failed.contains(index)).toList();
+		return new PipelineResult(result.commands(), result.chunks(), failures, ChannelSend.notFailed(result.stale(), failures));
 	}
 
 	/**

@@ -3,6 +3,7 @@ package io.sawmill.redis.internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
 
 import io.lettuce.core.internal.ExceptionFactory;
 import io.lettuce.core.output.CommandOutput;
@@ -21,6 +22,11 @@ import io.sawmill.mapping.RedisWrite;
  * <p>
  * Completed by Lettuce's event loop (or by the write's failure listener); read by the writing
  * thread after the batch's await, which orders the reads after the writes.
+ * <p>
+ * On a cluster master's connection, whose replies Lettuce does not redirect, a {@code MOVED} or
+ * {@code ASK} reply does not complete the slot when its {@link Replies} take redirects: the slot is
+ * then <em>redirected</em>, and completed later with the outcome of the command sent again
+ * ({@link #completeWith}) or with a failure.
  */
 class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], Object> {
 
@@ -41,6 +47,31 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 
 	private static final int FAILED = 2;
 
+	private static final int REDIRECTED = 3;
+
+	/**
+	 * Where a slot's outcome goes. {@link #completed} is called exactly once per slot, on the thread
+	 * that completed it; {@link #redirected} at most once, before it.
+	 */
+	interface Replies {
+
+		/**
+		 * The slot has its outcome ({@link ReplySlot#succeeded()}, {@link ReplySlot#failure()}).
+		 * @param afterRedirect whether it was {@link #redirected} first
+		 */
+		void completed(ReplySlot slot, boolean afterRedirect);
+
+		/** Whether a {@code MOVED} or {@code ASK} reply makes the slot {@link #redirected} rather than failed. */
+		default boolean takesRedirects() {
+			return false;
+		}
+
+		/** Redis answered {@code MOVED} or {@code ASK}: the command was not applied, and is to be sent again. */
+		default void redirected(ReplySlot slot) {
+			throw new UnsupportedOperationException("redirects are not taken");
+		}
+	}
+
 	/** The write, or null for a command of the writer's own ({@code MULTI}, {@code EXEC}). */
 	private final RedisWrite write;
 
@@ -52,34 +83,70 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 
 	private final int length;
 
-	private final BatchReplies replies;
+	private final int index;
+
+	private final Replies replies;
 
 	@SuppressWarnings("unused") // through STATE
 	private volatile int state;
 
 	private Throwable failure;
 
+	/**
+	 * The sequence number of Redis' acknowledgement among its connection's, when its {@link Replies}
+	 * number them; 0 while there is none. Written on the event loop, read by the writing thread (of
+	 * the next batch's slots too, while their replies arrive).
+	 */
+	private volatile long acknowledgement;
+
 	/** Whether a {@link RedisWrite.Function}'s reply was the integer 0; set before the reply completes the slot. */
 	private boolean stale;
 
-	/** Appends the command to the chunk's encoding. */
-	ReplySlot(RedisWrite write, RespEncoder encoding, BatchReplies replies) {
+	/**
+	 * Appends the command to the chunk's encoding.
+	 * @param index the write's position in its batch
+	 */
+	ReplySlot(RedisWrite write, int index, RespEncoder encoding, Replies replies) {
 		this.write = write;
 		this.type = null;
+		this.index = index;
 		this.encoding = encoding;
 		this.offset = encoding.append(write);
 		this.length = encoding.size() - offset;
 		this.replies = replies;
 	}
 
-	/** Appends a command of the writer's own, already encoded ({@code command}), to the chunk's encoding. */
-	ReplySlot(ProtocolKeyword type, byte[] command, RespEncoder encoding, BatchReplies replies) {
+	/**
+	 * Appends a command of the writer's own, already encoded ({@code command}), to the chunk's
+	 * encoding; it has no write and no position in the batch ({@link #index()} is -1).
+	 */
+	ReplySlot(ProtocolKeyword type, byte[] command, RespEncoder encoding, Replies replies) {
 		this.write = null;
 		this.type = type;
+		this.index = -1;
 		this.encoding = encoding;
 		this.offset = encoding.appendEncoded(command);
 		this.length = command.length;
 		this.replies = replies;
+	}
+
+	RedisWrite write() {
+		return write;
+	}
+
+	/** The write's position in its batch. */
+	int index() {
+		return index;
+	}
+
+	/** Notes Redis' acknowledgement's sequence number; by the {@link Replies} that number them. */
+	void acknowledgedAs(long sequence) {
+		acknowledgement = sequence;
+	}
+
+	/** The sequence number of Redis' acknowledgement, or 0 while there is none (or it is not numbered). */
+	long acknowledgement() {
+		return acknowledgement;
 	}
 
 	/** The failure, or null when Redis acknowledged the command (or nothing arrived yet); call after the batch's await. */
@@ -104,10 +171,11 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 		return state == SUCCEEDED;
 	}
 
-	/** Whether a reply, a failure or a cancellation arrived; call after the batch's await. */
+	/** Whether the slot has its outcome: a reply, a failure or a cancellation (a redirect is none). */
 	@Override
 	public boolean isDone() {
-		return state != PENDING;
+		int now = state;
+		return now == SUCCEEDED || now == FAILED;
 	}
 
 	@Override
@@ -118,22 +186,61 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 
 	@Override
 	public void complete() {
-		if (hasError()) {
+		if (!hasError()) {
+			finish(SUCCEEDED, null);
+		}
+		else if (replies.takesRedirects() && isRedirect(getError()) && STATE.compareAndSet(this, PENDING, REDIRECTED)) {
+			replies.redirected(this);
+		}
+		else {
 			completeExceptionally(ExceptionFactory.createExecutionException(getError()));
 		}
-		else if (STATE.compareAndSet(this, PENDING, SUCCEEDED)) {
-			replies.arrived();
+	}
+
+	/**
+	 * Hands the slot over to be sent through Lettuce's API rather than written to a channel, as if
+	 * Redis had redirected it: its master's channel could not be reached when the batch was sent.
+	 */
+	void redirect() {
+		if (STATE.compareAndSet(this, PENDING, REDIRECTED)) {
+			replies.redirected(this);
 		}
+	}
+
+	/** Completes a redirected slot with the outcome of the command sent again (a Lettuce future's callback). */
+	void completeWith(Object reply, Throwable cause) {
+		if (cause != null) {
+			completeExceptionally(cause instanceof CompletionException && cause.getCause() != null ? cause.getCause() : cause);
+			return;
+		}
+		if (CommandDispatcher.stale(write, reply)) {
+			stale = true; // published to the writing thread with the state, by the batch's await
+		}
+		finish(SUCCEEDED, null);
 	}
 
 	@Override
 	public boolean completeExceptionally(Throwable cause) {
-		if (STATE.compareAndSet(this, PENDING, FAILED)) {
-			failure = cause; // published to the writing thread by the batch's await
-			replies.arrived();
-			return true;
+		return finish(FAILED, cause);
+	}
+
+	/** Sets the outcome, once: from pending, or from redirected. */
+	private boolean finish(int outcome, Throwable cause) {
+		while (true) {
+			int from = state;
+			if (from == SUCCEEDED || from == FAILED) {
+				return false;
+			}
+			if (STATE.compareAndSet(this, from, outcome)) {
+				failure = cause; // published to the writing thread by the batch's await
+				replies.completed(this, from == REDIRECTED);
+				return true;
+			}
 		}
-		return false;
+	}
+
+	private static boolean isRedirect(String error) {
+		return error != null && (error.startsWith("MOVED ") || error.startsWith("ASK "));
 	}
 
 	@Override

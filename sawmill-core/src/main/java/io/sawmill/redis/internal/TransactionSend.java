@@ -55,19 +55,19 @@ final class TransactionSend {
 			all[slot++] = new ReplySlot(CommandType.MULTI, MULTI, encoding, replies);
 			for (RedisWrite each : transaction) {
 				if (slot - chunkStart == max) {
-					ChannelSend.writeChunk(channel, Arrays.asList(all).subList(chunkStart, slot));
+					ChannelSend.write(channel, Arrays.asList(all).subList(chunkStart, slot));
 					chunks++;
 					chunkStart = slot;
 					encoding = new RespEncoder(Math.min(max, total - slot) * BYTES_PER_COMMAND);
 				}
-				ReplySlot queuedSlot = new ReplySlot(each, encoding, replies);
+				ReplySlot queuedSlot = new ReplySlot(each, write, encoding, replies);
 				queued[write++] = queuedSlot;
 				all[slot++] = queuedSlot;
 			}
 			execs[t] = new ExecSlot(transaction, encoding, replies);
 			all[slot++] = execs[t];
 		}
-		ChannelSend.writeChunk(channel, Arrays.asList(all).subList(chunkStart, slot));
+		ChannelSend.write(channel, Arrays.asList(all).subList(chunkStart, slot));
 		int flushes = chunks + 1;
 		return replies.sent(() -> collect(channel, transactions, all, queued, execs, replies, flushes, deadline));
 	}

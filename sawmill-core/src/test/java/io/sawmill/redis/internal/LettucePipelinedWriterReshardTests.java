@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -20,8 +19,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import reactor.core.Disposable;
 
 import io.lettuce.core.MigrateArgs;
 import io.lettuce.core.RedisClient;
@@ -31,7 +28,6 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisAdvancedClusterCommands;
-import io.lettuce.core.cluster.event.MovedRedirectionEvent;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
@@ -51,11 +47,12 @@ import io.sawmill.testkit.RedisClusterProcess;
  * <li>ASK: the slot is MIGRATING on its master and IMPORTING on another, and some of its keys have
  * already been migrated.</li>
  * </ul>
- * Lettuce re-sends a redirected command on the other master's connection, whose auto-flush is off
- * like every connection of the writer; the writer flushes again while it waits for replies, so the
- * re-sent command goes out instead of waiting there until the batch times out (which, before, failed
- * 80-100 of the 100 commands of every MOVED batch and all 74 redirected commands of an ASK batch, and
- * left those keys with their old values). Every batch must succeed (a timeout is a failure) and every
+ * The writer writes each master's commands to that master's channel, where Redis answers a
+ * redirected command with MOVED or ASK; the writer sends those commands again through Lettuce's
+ * cluster API (after a topology refresh on MOVED), which follows any further redirect on the other
+ * master's connection, whose auto-flush is off like every connection of the writer; the writer
+ * flushes again while it waits, so the command goes out instead of waiting there until the batch
+ * times out. Every batch must succeed (a timeout is a failure) and every
  * value and TTL be right afterwards, read back with a separate client whose topology is refreshed.
  * Each scenario runs {@value #RUNS} times, each on a slot of its own.
  * <p>
@@ -177,11 +174,43 @@ class LettucePipelinedWriterReshardTests {
 	}
 
 	/**
-	 * A write redirected twice is overtaken by the next batch's write to the same key, which a topology
-	 * refresh routed straight to the slot's new master: Redis applies the older write last. Before
-	 * {@link KeyOrder}, both batches succeeded and the key kept the older value; the writer now reports
-	 * the overtaken write as a transient failure, so the listener writes it again with the writes
-	 * after it, in order (as {@code PerRecordPipeline} and {@code PipelineBatchListener} do).
+	 * Two batches to a moved slot, the second sent before the first is awaited, as the listener does
+	 * while behind: both go to the old master, which answers MOVED to each; the first batch's await
+	 * refreshes the topology and sends its writes again, the second's sends its own after them. Both
+	 * succeed, and every key ends with the second batch's value and TTL.
+	 */
+	@Test
+	void shouldWriteTwoBatchesInFlightToAMovedSlotInOrder() {
+		for (int run = 0; run < RUNS; run++) {
+			Slot slot = freshSlot("in-flight-" + run);
+			LettucePipelinedWriter writer = connectedWriter();
+			assertThat(writer.write(batch(slot.keys, "1", Duration.ofSeconds(120))).failures()).isEmpty();
+			int source = ownerOf(slot.slot);
+			int target = otherThan(source);
+			beginMigration(slot.slot, source, target);
+			migrate(source, target, slot.keys);
+			endMigration(slot.slot, target);
+
+			RedisBatchWriter.Sent first = writer.send(batch(slot.keys, "2", Duration.ofSeconds(120)));
+			RedisBatchWriter.Sent second = writer.send(batch(slot.keys, "3", Duration.ofSeconds(60)));
+
+			assertThat(first.await().failures()).as("first batch, run %d", run).isEmpty();
+			assertThat(second.await().failures()).as("second batch, run %d", run).isEmpty();
+			readerClient.refreshPartitions();
+			for (String key : slot.keys) {
+				assertThat(reader.hget(key, "v")).as("%s, run %d", key, run).isEqualTo("3");
+				assertThat(reader.ttl(key)).as("TTL of %s, run %d", key, run).isBetween(1L, 60L);
+			}
+		}
+	}
+
+	/**
+	 * A redirected write is overtaken by the next batch's write to the same key, which a topology
+	 * refresh routed straight to the slot's new master: the writer sends the redirected write again
+	 * only when its batch is awaited, after the next batch went out, so Redis applies the older write
+	 * last. The writer must report the overtaken write as a transient failure, so the listener writes
+	 * it again with the writes after it, in order (as {@code PerRecordPipeline} and
+	 * {@code PipelineBatchListener} do).
 	 */
 	@Test
 	void shouldReportAWriteOvertakenByALaterWriteToItsKeyAfterRedirectsSoItIsWrittenAgainInOrder() {
@@ -195,44 +224,44 @@ class LettucePipelinedWriterReshardTests {
 		beginMigration(slot.slot, a, b);
 		migrate(a, b, List.of(key));
 		endMigration(slot.slot, b);
-		List<String> redirects = new CopyOnWriteArrayList<>();
-		Disposable watching = resources.eventBus()
-			.get()
-			.ofType(MovedRedirectionEvent.class)
-			.filter(moved -> key.equals(moved.getKey()))
-			.subscribe(moved -> redirects.add(moved.getMessage()));
-		try {
-			// the stale topology sends the write to A, which redirects it to B, where it waits for a flush
-			RedisBatchWriter.Sent first = writer.send(List.of(RedisWrite.hset(key, Map.of("v", "2"))));
-			await().atMost(WRITE_TIMEOUT).until(() -> !redirects.isEmpty());
-			// the slot moves on to C, and a topology refresh (periodic or adaptive) routes it there
-			beginMigration(slot.slot, b, c);
-			migrate(b, c, List.of(key));
-			endMigration(slot.slot, c);
-			writerClient.refreshPartitions();
-			assertThat(writerViewOf(slot.slot)).isEqualTo(c);
-			RedisBatchWriter.Sent second = writer.send(List.of(RedisWrite.hset(key, Map.of("v", "3"))));
+		long movedBefore = movedReplies(a);
 
-			PipelineResult firstResult = first.await();
-			PipelineResult secondResult = second.await();
+		// the stale topology sends the write to A, which answers MOVED; it waits there for the await
+		RedisBatchWriter.Sent first = writer.send(List.of(RedisWrite.hset(key, Map.of("v", "2"))));
+		await().atMost(WRITE_TIMEOUT).until(() -> movedReplies(a) > movedBefore);
+		// the slot moves on to C, and a topology refresh (periodic or adaptive) routes it there
+		beginMigration(slot.slot, b, c);
+		migrate(b, c, List.of(key));
+		endMigration(slot.slot, c);
+		writerClient.refreshPartitions();
+		assertThat(writerViewOf(slot.slot)).isEqualTo(c);
+		RedisBatchWriter.Sent second = writer.send(List.of(RedisWrite.hset(key, Map.of("v", "3"))));
 
-			assertThat(redirects).as("MOVED redirects of %s", key).first().asString().endsWith(":" + b);
-			assertThat(secondResult.failures()).isEmpty();
-			assertThat(firstResult.failures()).singleElement().satisfies(failure -> {
-				assertThat(failure.index()).isZero();
-				assertThat(failure.cause()).isInstanceOf(KeyOrder.Overtaken.class);
-				assertThat(FailureClass.of(failure.cause())).isEqualTo(FailureClass.TRANSIENT);
-			});
-			readerClient.refreshPartitions();
-			assertThat(reader.hget(key, "v")).as("what Redis applied last").isEqualTo("2");
-			// the listener's retry: the overtaken write, then the batch sent after it
-			assertThat(writer.write(List.of(RedisWrite.hset(key, Map.of("v", "2")))).failures()).isEmpty();
-			assertThat(writer.write(List.of(RedisWrite.hset(key, Map.of("v", "3")))).failures()).isEmpty();
-			assertThat(reader.hget(key, "v")).as("the last write").isEqualTo("3");
+		PipelineResult firstResult = first.await();
+		PipelineResult secondResult = second.await();
+
+		assertThat(secondResult.failures()).isEmpty();
+		assertThat(firstResult.failures()).singleElement().satisfies(failure -> {
+			assertThat(failure.index()).isZero();
+			assertThat(failure.cause()).isInstanceOf(KeyOrder.Overtaken.class);
+			assertThat(FailureClass.of(failure.cause())).isEqualTo(FailureClass.TRANSIENT);
+		});
+		readerClient.refreshPartitions();
+		assertThat(reader.hget(key, "v")).as("what Redis applied last").isEqualTo("2");
+		// the listener's retry: the overtaken write, then the batch sent after it
+		assertThat(writer.write(List.of(RedisWrite.hset(key, Map.of("v", "2")))).failures()).isEmpty();
+		assertThat(writer.write(List.of(RedisWrite.hset(key, Map.of("v", "3")))).failures()).isEmpty();
+		assertThat(reader.hget(key, "v")).as("the last write").isEqualTo("3");
+	}
+
+	/** How many MOVED error replies the master on {@code port} has sent ({@code INFO errorstats}). */
+	private static long movedReplies(int port) {
+		for (String line : nodes.get(port).sync().info("errorstats").split("\r?\n")) {
+			if (line.startsWith("errorstat_MOVED:count=")) {
+				return Long.parseLong(line.substring("errorstat_MOVED:count=".length()).split(",")[0].trim());
+			}
 		}
-		finally {
-			watching.dispose();
-		}
+		return 0;
 	}
 
 	private Observation observe(String scenario, int run, LettucePipelinedWriter writer, Slot slot, int source,

@@ -1,0 +1,148 @@
+package io.sawmill.redis.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.sawmill.mapping.RedisWrite;
+import io.sawmill.redis.FailureClass;
+import io.sawmill.redis.PipelineResult;
+
+/**
+ * {@link SlotReplies} without a server: replies are delivered to the batches' {@link ReplySlot}s by
+ * hand, in the order a cluster's masters would have sent them, and a write answered {@code MOVED} is
+ * completed later as its sending again would complete it. The redirects themselves, against a real
+ * cluster, are in {@code LettucePipelinedWriterReshardTests}.
+ */
+class SlotRepliesTests {
+
+	private final SlotReplies.Sequence connection = new SlotReplies.Sequence();
+
+	private static RedisWrite hset(String key, String value) {
+		return RedisWrite.hset(key, Map.of("v", value));
+	}
+
+	private static RedisWrite expire(String key) {
+		return RedisWrite.expire(key.getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(60));
+	}
+
+	/** A batch encoded as {@link SlotSend} encodes it, its slots in {@link Batch#slots}. */
+	private Batch send(List<RedisWrite> writes) {
+		ReplySlot[] slots = new ReplySlot[writes.size()];
+		SlotReplies replies = connection.next(slots);
+		RespEncoder encoding = new RespEncoder(256);
+		for (int i = 0; i < slots.length; i++) {
+			slots[i] = new ReplySlot(writes.get(i), i, encoding, replies);
+		}
+		return new Batch(writes, slots, replies);
+	}
+
+	private static void ok(ReplySlot slot) {
+		slot.complete();
+	}
+
+	private static void moved(ReplySlot slot) {
+		slot.setError("MOVED 1234 127.0.0.1:7001");
+		slot.complete();
+	}
+
+	@Test
+	void shouldReportNothingWhenNoWriteWasSentAgain() {
+		Batch batch = send(List.of(hset("a", "1"), expire("a"), hset("a", "2")));
+		// acknowledged in an order no master would reply in: only a write sent again is compared
+		ok(batch.slots[2]);
+		ok(batch.slots[0]);
+		ok(batch.slots[1]);
+
+		assertThat(batch.replies.first().allArrived()).isTrue();
+		assertThat(batch.replies.anyRedirected()).isFalse();
+		assertThat(batch.completed()).isEmpty();
+	}
+
+	@Test
+	void shouldReportNothingWhenTheWritesSentAgainAreAcknowledgedBeforeTheLaterWritesToTheirKeys() {
+		Batch batch = send(List.of(hset("a", "1"), expire("a"), hset("b", "1")));
+		moved(batch.slots[0]);
+		moved(batch.slots[1]);
+		ok(batch.slots[2]);
+		List<ReplySlot> again = batch.replies.resending();
+
+		again.forEach(slot -> slot.completeWith("OK", null));
+
+		assertThat(again).extracting(ReplySlot::index).containsExactly(0, 1);
+		assertThat(batch.replies.resent().allArrived()).isTrue();
+		assertThat(batch.completed()).isEmpty();
+	}
+
+	@Test
+	void shouldReportAWriteSentAgainThatALaterWriteOfItsBatchOvertook() {
+		Batch batch = send(List.of(hset("a", "1"), hset("b", "1"), expire("a")));
+		moved(batch.slots[0]);
+		ok(batch.slots[1]);
+		ok(batch.slots[2]); // the slot's state changed between the two writes to "a"
+		batch.replies.resending().forEach(slot -> slot.completeWith("OK", null));
+
+		assertThat(batch.completed()).singleElement().satisfies(failure -> {
+			assertThat(failure.index()).isZero();
+			assertThat(failure.cause()).isInstanceOf(KeyOrder.Overtaken.class);
+			assertThat(FailureClass.of(failure.cause())).isEqualTo(FailureClass.TRANSIENT);
+		});
+	}
+
+	@Test
+	void shouldReportAWriteSentAgainThatTheNextBatchInFlightOvertookButNotOneItDidNot() {
+		Batch first = send(List.of(hset("a", "1"), hset("b", "1")));
+		Batch second = send(List.of(hset("a", "2"), hset("b", "2")));
+		moved(first.slots[0]);
+		moved(first.slots[1]);
+		// a topology refresh routed the next batch's write to "a" straight to the slot's new master
+		ok(second.slots[0]);
+		List<ReplySlot> again = first.replies.resending();
+		again.forEach(slot -> slot.completeWith("OK", null));
+		ok(second.slots[1]); // after the write sent again: in order
+
+		assertThat(first.completed()).extracting(PipelineResult.Failure::index).containsExactly(0);
+	}
+
+	@Test
+	void shouldNotReportAWriteSentAgainThatFailed() {
+		Batch batch = send(List.of(hset("a", "1"), hset("a", "2")));
+		moved(batch.slots[0]);
+		ok(batch.slots[1]);
+		ReplySlot again = batch.replies.resending().get(0);
+
+		again.completeWith(null, new IllegalStateException("no reply"));
+
+		PipelineResult.Failure failed = new PipelineResult.Failure(0, batch.writes.get(0), again.failure());
+		assertThat(batch.replies.completed(batch.writes, List.of(failed))).containsExactly(failed);
+	}
+
+	@Test
+	void shouldCountARedirectAsTheWritesFirstReplyAndItsOutcomeApart() {
+		Batch batch = send(List.of(hset("a", "1"), hset("b", "1")));
+		moved(batch.slots[0]);
+		ok(batch.slots[1]);
+
+		assertThat(batch.replies.first().allArrived()).isTrue();
+		assertThat(batch.replies.moved()).isTrue();
+		assertThat(batch.slots[0].isDone()).as("a redirect is no outcome").isFalse();
+		List<ReplySlot> again = batch.replies.resending();
+		assertThat(batch.replies.resent().allArrived()).isFalse();
+		again.get(0).completeWith("OK", null);
+		assertThat(batch.replies.resent().allArrived()).isTrue();
+		assertThat(batch.slots[0].succeeded()).isTrue();
+	}
+
+	private record Batch(List<RedisWrite> writes, ReplySlot[] slots, SlotReplies replies) {
+
+		List<PipelineResult.Failure> completed() {
+			return replies.completed(writes, new ArrayList<>());
+		}
+	}
+}
