@@ -73,7 +73,8 @@ public class SawmillProperties {
 
 	private final Retry retry = new Retry();
 
-	private final Metrics metrics = new Metrics();
+	@NestedConfigurationProperty
+	private final SawmillMetricsProperties metrics = new SawmillMetricsProperties();
 
 	private final Health health = new Health();
 
@@ -193,7 +194,7 @@ public class SawmillProperties {
 		return retry;
 	}
 
-	public Metrics getMetrics() {
+	public SawmillMetricsProperties getMetrics() {
 		return metrics;
 	}
 
@@ -322,97 +323,6 @@ public class SawmillProperties {
 
 		public void setTimeout(Duration timeout) {
 			this.timeout = timeout;
-		}
-	}
-
-	/** Sawmill's own metrics. */
-	public static class Metrics {
-
-		/** How often lag per partition is read from Kafka. */
-		private Duration lagInterval = Duration.ofSeconds(15);
-
-		/** Extra histogram buckets (SLOs) of sawmill.batch.duration and sawmill.redis.pipeline.duration, e.g. 200ms,1s. */
-		private List<Duration> sloBuckets = new ArrayList<>();
-
-		/** How often Redis is PINGed on the writing path's client for sawmill.redis.rtt. */
-		private Duration rttInterval = Duration.ofSeconds(5);
-
-		/** Whether to publish CFS throttling from the container's cgroup cpu.stat, when the file exists. */
-		private boolean cpuThrottling = true;
-
-		/** Whether to publish sawmill.group.lag.records: the group's lag on every partition of its topics, read every lag-interval. */
-		private boolean groupLag = true;
-
-		private final Summary summary = new Summary();
-
-		public Duration getLagInterval() {
-			return lagInterval;
-		}
-
-		public void setLagInterval(Duration lagInterval) {
-			this.lagInterval = lagInterval;
-		}
-
-		public List<Duration> getSloBuckets() {
-			return sloBuckets;
-		}
-
-		public void setSloBuckets(List<Duration> sloBuckets) {
-			this.sloBuckets = sloBuckets;
-		}
-
-		public Duration getRttInterval() {
-			return rttInterval;
-		}
-
-		public void setRttInterval(Duration rttInterval) {
-			this.rttInterval = rttInterval;
-		}
-
-		public boolean isCpuThrottling() {
-			return cpuThrottling;
-		}
-
-		public void setCpuThrottling(boolean cpuThrottling) {
-			this.cpuThrottling = cpuThrottling;
-		}
-
-		public boolean isGroupLag() {
-			return groupLag;
-		}
-
-		public void setGroupLag(boolean groupLag) {
-			this.groupLag = groupLag;
-		}
-
-		public Summary getSummary() {
-			return summary;
-		}
-	}
-
-	/** The periodic one-line INFO summary (records/s, lag, batch P99, Redis RTT). */
-	public static class Summary {
-
-		/** Whether to log the summary line. */
-		private boolean enabled = true;
-
-		/** How often to log it. */
-		private Duration interval = Duration.ofMinutes(1);
-
-		public boolean isEnabled() {
-			return enabled;
-		}
-
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
-		}
-
-		public Duration getInterval() {
-			return interval;
-		}
-
-		public void setInterval(Duration interval) {
-			this.interval = interval;
 		}
 	}
 }

@@ -78,7 +78,7 @@ public final class EndToEndBenchmark implements Cell.Run {
 	private boolean run() throws Exception {
 		long started = System.nanoTime();
 		Files.createDirectories(options.out());
-		note(machine());
+		note(RunEnvironment.machine());
 		note(String.format(Locale.ROOT,
 				"workload: JSON id + %d fields × %d bytes, id space %,d%s, HSET + EXPIRE %d s per record; %d partitions; "
 						+ "busy backlog %,d records; idle %,d records/s for %d s",
@@ -92,7 +92,7 @@ public final class EndToEndBenchmark implements Cell.Run {
 		Path kafkaDir = Files.createTempDirectory("sawmill-bench-kafka-");
 		try (RedisServerProcess redis = RedisServerProcess.startNew();
 				KafkaBrokerProcess kafka = KafkaBrokerProcess.start(kafkaDir)) {
-			note(redisVersion() + " on 127.0.0.1:" + redis.port()
+			note(RunEnvironment.redisVersion() + " on 127.0.0.1:" + redis.port()
 					+ "; Kafka KRaft broker in a JVM of its own (-Xmx512m -XX:+UseSerialGC) at " + kafka.bootstrapServers());
 			ceiling = ceiling(redis);
 			Verification.flushAll(Endpoint.standalone(0, null, redis));
@@ -383,18 +383,6 @@ public final class EndToEndBenchmark implements Cell.Run {
 		status.println(note);
 	}
 
-	private static String redisVersion() {
-		try {
-			Process process = new ProcessBuilder(RedisServerProcess.locate().orElseThrow().toString(), "--version")
-				.redirectErrorStream(true)
-				.start();
-			return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-		}
-		catch (Exception ex) {
-			return "redis-server";
-		}
-	}
-
 	private static void deleteQuietly(Path dir) {
 		try (var paths = Files.walk(dir)) {
 			paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
@@ -402,19 +390,5 @@ public final class EndToEndBenchmark implements Cell.Run {
 		catch (java.io.IOException ex) {
 			System.err.println("could not delete " + dir + ": " + ex);
 		}
-	}
-
-	private static String machine() {
-		Runtime runtime = Runtime.getRuntime();
-		String memory = "?";
-		try {
-			memory = Files.readAllLines(Path.of("/proc/meminfo")).get(0).replaceAll("\\s+", " ");
-		}
-		catch (Exception ignored) {
-			// not Linux
-		}
-		return String.format(Locale.ROOT, "machine: %d CPUs (availableProcessors), %s, JDK %s (%s), max heap %d MB, %s %s",
-				runtime.availableProcessors(), memory, System.getProperty("java.version"), System.getProperty("java.vm.name"),
-				runtime.maxMemory() >> 20, System.getProperty("os.name"), System.getProperty("os.arch"));
 	}
 }

@@ -68,15 +68,7 @@ class ExactlyOnceIT {
 			connection.close();
 			client.shutdown();
 		}
-		if (admin != null) {
-			admin.close();
-		}
-		if (kafka != null) {
-			kafka.close();
-		}
-		if (redis != null) {
-			redis.close();
-		}
+		ServerShutdown.closeAll(admin, kafka, redis);
 	}
 
 	@Test

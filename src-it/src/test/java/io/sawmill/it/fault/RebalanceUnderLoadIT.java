@@ -53,15 +53,7 @@ class RebalanceUnderLoadIT {
 
 	@AfterAll
 	static void stopServers() {
-		if (admin != null) {
-			admin.close();
-		}
-		if (kafka != null) {
-			kafka.close();
-		}
-		if (redis != null) {
-			redis.close();
-		}
+		ServerShutdown.closeAll(admin, kafka, redis);
 	}
 
 	@Test
