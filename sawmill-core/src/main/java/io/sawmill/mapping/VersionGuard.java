@@ -27,7 +27,10 @@ import java.util.Objects;
  * <p>
  * Versions are non-negative 64-bit integers, compared exactly. The writes are {@link RedisWrite.Function}s
  * whose reply is 1 (applied) or 0 (stale); the writer loads the library at start-up when the built-in
- * mapping uses it ({@code sawmill.mapping.version}), and again when Redis lost it.
+ * mapping uses it ({@code sawmill.mapping.version}), and again when Redis lost it. On a standalone or
+ * Sentinel-managed Redis the writer sends each run of consecutive upserts and deletes as one
+ * {@value #APPLY} call, which applies them in order with their replies kept apart: a Redis Function
+ * call costs the server more than the writes it makes, and one call per write halves what it can take.
  */
 public final class VersionGuard {
 
@@ -39,6 +42,12 @@ public final class VersionGuard {
 
 	/** {@code FCALL sawmill_delete 1 key version retentionMillis}. */
 	public static final String DELETE = "sawmill_delete";
+
+	/**
+	 * {@code FCALL sawmill_apply n key… (u|d count args…)…}: several upserts and deletes in one call,
+	 * applied in order; the reply holds one element per key: 1, 0 (stale) or the error message.
+	 */
+	public static final String APPLY = "sawmill_apply";
 
 	/** The hash field holding the key's version; a record must not write it itself. */
 	public static final String VERSION_FIELD = "__sawmill_version";
@@ -88,6 +97,15 @@ public final class VersionGuard {
 	public static RedisWrite.Function delete(byte[] key, long version, Duration retention) {
 		return new RedisWrite.Function(DELETE, key, List.of(number(requireVersion(version)),
 				number(requireNotNegative(retention, "retention").toMillis())), true);
+	}
+
+	/**
+	 * Whether the writer may send {@code write} within a {@value #APPLY} call with its neighbours: an
+	 * upsert or a delete of this library's.
+	 */
+	public static boolean batchable(RedisWrite write) {
+		return write instanceof RedisWrite.Function function
+				&& (UPSERT.equals(function.function()) || DELETE.equals(function.function()));
 	}
 
 	private static long requireVersion(long version) {

@@ -1,7 +1,6 @@
 package io.sawmill.redis.internal;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -18,6 +17,8 @@ import io.sawmill.redis.RedisBatchWriter.Sent;
  * connection's channel as one message of {@link ReplySlot}s, encoded up front by {@link RespEncoder}.
  * Lettuce's command handler puts a chunk's commands on its reply stack in order and encodes them into
  * one buffer: one event loop task, one buffer and one flush per chunk, one small object per command.
+ * A run of consecutive version-guarded writes goes as one {@link ApplySlot}, each write keeping its
+ * own outcome.
  * <p>
  * Shared by the writing threads; each batch's state is its own.
  */
@@ -50,11 +51,20 @@ final class ChannelSend {
 			int end = Math.min(count, start + max);
 			RespEncoder encoding = new RespEncoder(
 					(int) Math.min(MAX_INITIAL_CHUNK_BYTES, (long) (end - start) * bytesPerCommand));
-			for (int i = start; i < end; i++) {
-				slots[i] = new ReplySlot(writes.get(i), i, encoding, replies);
+			List<ReplySlot> message = new ArrayList<>(end - start);
+			for (int i = start; i < end;) {
+				int run = ApplySlot.run(writes, i, end);
+				if (run > 1) {
+					message.add(ApplySlot.of(writes, i, run, encoding, slots, replies));
+					i += run;
+				}
+				else {
+					message.add(slots[i] = new ReplySlot(writes.get(i), i, encoding, replies));
+					i++;
+				}
 			}
 			encodedBytes += encoding.size();
-			write(channel, Arrays.asList(slots).subList(start, end));
+			write(channel, message);
 			chunks++;
 		}
 		bytesPerCommand = (int) Math.min(1 << 20, encodedBytes / count + 8);

@@ -130,6 +130,32 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 		this.replies = replies;
 	}
 
+	/**
+	 * A write sent within another command ({@link ApplySlot}), which completes it: it is never written
+	 * to a channel itself.
+	 * @param index the write's position in its batch
+	 */
+	ReplySlot(RedisWrite write, int index, Replies replies) {
+		this.write = write;
+		this.type = null;
+		this.index = index;
+		this.encoding = null;
+		this.offset = 0;
+		this.length = 0;
+		this.replies = replies;
+	}
+
+	/** A command of the writer's own that its subclass appended to {@code encoding} at {@code offset}. */
+	ReplySlot(ProtocolKeyword type, RespEncoder encoding, int offset, int length, Replies replies) {
+		this.write = null;
+		this.type = type;
+		this.index = -1;
+		this.encoding = encoding;
+		this.offset = offset;
+		this.length = length;
+		this.replies = replies;
+	}
+
 	RedisWrite write() {
 		return write;
 	}

@@ -3,11 +3,13 @@ package io.sawmill.redis.internal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 import io.netty.buffer.ByteBuf;
 import io.sawmill.mapping.RedisWrite;
+import io.sawmill.mapping.VersionGuard;
 
 /**
  * The RESP encoding of one chunk of commands (each an array of bulk strings), built by the writing
@@ -34,6 +36,12 @@ public final class RespEncoder {
 	private static final byte[] FCALL = bulk("FCALL");
 
 	private static final byte[] ONE_KEY = bulk("1");
+
+	private static final byte[] APPLY = bulk(VersionGuard.APPLY);
+
+	private static final byte[] UPSERT_OPERATION = bulk("u");
+
+	private static final byte[] DELETE_OPERATION = bulk("d");
 
 	/** {@code *N\r\n} and {@code $N\r\n} for the common sizes, so a header is one copy. */
 	private static final byte[][] ARRAY_HEADERS = headers('*', 256);
@@ -68,6 +76,34 @@ public final class RespEncoder {
 	public int append(RedisWrite write) {
 		int start = size;
 		encode(write, this);
+		return start;
+	}
+
+	/**
+	 * Appends one {@code FCALL sawmill_apply} of version-guarded writes ({@link VersionGuard#batchable})
+	 * and returns the offset it starts at: their keys, then per write its operation, the number of its
+	 * arguments and those arguments.
+	 */
+	int appendApply(List<RedisWrite.Function> writes) {
+		int start = size;
+		int elements = 3 + writes.size();
+		for (RedisWrite.Function write : writes) {
+			elements += 2 + write.args().size();
+		}
+		arrayHeader(this, elements);
+		writeBytes(FCALL);
+		writeBytes(APPLY);
+		bulkNumber(this, writes.size());
+		for (RedisWrite.Function write : writes) {
+			bulk(this, write.key());
+		}
+		for (RedisWrite.Function write : writes) {
+			writeBytes(VersionGuard.UPSERT.equals(write.function()) ? UPSERT_OPERATION : DELETE_OPERATION);
+			bulkNumber(this, write.args().size());
+			for (byte[] arg : write.args()) {
+				bulk(this, arg);
+			}
+		}
 		return start;
 	}
 

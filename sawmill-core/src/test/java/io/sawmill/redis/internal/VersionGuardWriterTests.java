@@ -9,6 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -96,6 +98,17 @@ class VersionGuardWriterTests {
 		return VersionGuard.delete(utf8(key), version, retention);
 	}
 
+	private static RedisWrite upsertOf(String key, long version, String field, String value) {
+		return VersionGuard.upsert(utf8(key), version, NO_TTL, Map.of(utf8(field), utf8(value)));
+	}
+
+	/** How many FCALLs Redis has run since it started, from INFO commandstats. */
+	private static long functionCalls() {
+		String stats = reader.info("commandstats");
+		Matcher calls = Pattern.compile("cmdstat_fcall:calls=(\\d+)").matcher(stats);
+		return calls.find() ? Long.parseLong(calls.group(1)) : 0;
+	}
+
 	private static byte[] utf8(String text) {
 		return text.getBytes(StandardCharsets.UTF_8);
 	}
@@ -154,6 +167,19 @@ class VersionGuardWriterTests {
 	}
 
 	@Test
+	void shouldGiveAKeyRecreatedOverAMarkerItsOwnTtl() {
+		LettucePipelinedWriter writer = openWriter();
+
+		PipelineResult result = writer.write(List.of(upsert(1, NO_TTL, "name", "one"), delete(3, Duration.ofMinutes(1)),
+				upsert(4, Duration.ofHours(1), "name", "four")));
+
+		assertThat(result.stale()).isEmpty();
+		assertThat(reader.hgetall(key)).containsExactlyInAnyOrderEntriesOf(
+				Map.of(VersionGuard.VERSION_FIELD, "4", "name", "four"));
+		assertThat(reader.pttl(key)).isGreaterThan(Duration.ofMinutes(59).toMillis());
+	}
+
+	@Test
 	void shouldDeleteWithoutAMarkerWhenTheRetentionIsZero() {
 		LettucePipelinedWriter writer = openWriter();
 
@@ -201,5 +227,83 @@ class VersionGuardWriterTests {
 		});
 		assertThat(retried.succeeded()).isTrue();
 		assertThat(reader.hget(key, "name")).isEqualTo("one");
+	}
+
+	@Test
+	void shouldSendARunOfGuardedWritesAsOneCallWhoseWritesKeepTheirOwnOutcomes() {
+		String other = key + ":other";
+		String wrongType = key + ":string";
+		reader.set(wrongType, "a string");
+		reader.hset(other, Map.of(VersionGuard.VERSION_FIELD, "7", "name", "seven"));
+		LettucePipelinedWriter writer = openWriter();
+		long before = functionCalls();
+
+		PipelineResult result = writer.write(List.of(upsertOf(key, 1, "name", "one"), upsertOf(wrongType, 1, "name", "x"),
+				upsertOf(other, 6, "name", "six"), upsertOf(key, 2, "name", "two"), delete(3, Duration.ofMinutes(1))));
+
+		assertThat(functionCalls() - before).isEqualTo(1);
+		assertThat(result.failures()).singleElement().satisfies(failure -> {
+			assertThat(failure.index()).isEqualTo(1);
+			assertThat(failure.cause()).hasMessageStartingWith("WRONGTYPE");
+			assertThat(FailureClass.of(failure.cause())).isEqualTo(FailureClass.PERMANENT);
+		});
+		assertThat(result.stale()).containsExactly(2);
+		assertThat(reader.hgetall(key)).containsExactly(Map.entry(VersionGuard.VERSION_FIELD, "3"));
+		assertThat(reader.hget(other, "name")).isEqualTo("seven");
+		assertThat(reader.get(wrongType)).isEqualTo("a string");
+	}
+
+	@Test
+	void shouldKeepTheOrderOfAKeysWritesWhenAnotherWriteBreaksTheRun() {
+		LettucePipelinedWriter writer = openWriter();
+		long before = functionCalls();
+
+		PipelineResult result = writer.write(List.of(upsertOf(key, 1, "name", "one"), upsertOf(key, 1, "city", "Oslo"),
+				RedisWrite.hset(utf8(key), Map.of(utf8("name"), utf8("unguarded"))), upsertOf(key, 2, "name", "two"),
+				RedisWrite.hset(utf8(key), Map.of(utf8("note"), utf8("last")))));
+
+		assertThat(result.succeeded()).isTrue();
+		assertThat(functionCalls() - before).isEqualTo(2);
+		assertThat(reader.hgetall(key)).containsExactlyInAnyOrderEntriesOf(
+				Map.of(VersionGuard.VERSION_FIELD, "2", "name", "two", "city", "Oslo", "note", "last"));
+	}
+
+	@Test
+	void shouldSplitALongRunIntoCallsOfAtMostTheirLimit() {
+		List<RedisWrite> writes = new ArrayList<>();
+		int count = 2 * ApplySlot.MAX_WRITES + 5;
+		for (int i = 0; i < count; i++) {
+			writes.add(upsertOf(key + ":" + i, i, "n", Integer.toString(i)));
+		}
+		LettucePipelinedWriter writer = openWriter();
+		long before = functionCalls();
+
+		PipelineResult result = writer.write(writes);
+
+		assertThat(result.succeeded()).isTrue();
+		assertThat(functionCalls() - before).isEqualTo(3);
+		for (int i = 0; i < count; i++) {
+			assertThat(reader.hget(key + ":" + i, "n")).isEqualTo(Integer.toString(i));
+		}
+	}
+
+	@Test
+	void shouldFailEveryWriteOfACallWhoseFunctionRedisLostAsTransient() {
+		LettucePipelinedWriter writer = openWriter();
+		reader.functionFlush(io.lettuce.core.FlushMode.SYNC);
+		List<RedisWrite> writes = List.of(upsertOf(key, 1, "name", "one"), upsertOf(key + ":b", 1, "name", "b"),
+				delete(2, Duration.ofMinutes(1)));
+
+		PipelineResult lost = writer.write(writes);
+		PipelineResult retried = writer.write(writes);
+
+		assertThat(lost.failures()).extracting(PipelineResult.Failure::index).containsExactly(0, 1, 2);
+		assertThat(lost.failures()).allSatisfy(failure -> {
+			assertThat(failure.cause()).hasMessageStartingWith("ERR Function not found");
+			assertThat(FailureClass.of(failure.cause())).isEqualTo(FailureClass.TRANSIENT);
+		});
+		assertThat(retried.succeeded()).isTrue();
+		assertThat(reader.hgetall(key)).containsExactly(Map.entry(VersionGuard.VERSION_FIELD, "2"));
+		assertThat(reader.hget(key + ":b", "name")).isEqualTo("b");
 	}
 }
