@@ -29,6 +29,13 @@ record LaunchVariant(String name, List<String> arguments, String directory) {
 			List.of("-XX:SharedArchiveFile=sawmill-app.jsa", "-jar", "sawmill-app.jar"), "{app}/sawmill-app");
 
 	/**
+	 * The same layout started with the JDK AOT cache a build on Java 25 or later writes next to the CDS
+	 * archive: classes loaded and linked, and method profiles, from the build's training run.
+	 */
+	static final LaunchVariant AOT = new LaunchVariant("aot",
+			List.of("-XX:AOTCache=sawmill-app.aot", "-jar", "sawmill-app.jar"), "{app}/sawmill-app");
+
+	/**
 	 * The container image's entry point: Jib's flags and its class path of plain jars (no nested-jar
 	 * launcher), with the processor count the chart sets for a one-CPU request.
 	 */
@@ -36,6 +43,19 @@ record LaunchVariant(String name, List<String> arguments, String directory) {
 			List.of("-XX:ActiveProcessorCount=1", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-cp",
 					"sawmill-app.jar", "io.sawmill.app.SawmillApplication"),
 			"{app}/sawmill-app");
+
+	/**
+	 * jar, cds and image; and aot when the build wrote {@code sawmill-app.aot} and the JVM is of Java
+	 * 25 or later (Java 17 does not start with {@code -XX:AOTCache}).
+	 * @param javaFeature the feature release of the JVM the variants run on, 0 when not known
+	 */
+	static List<LaunchVariant> defaults(Path app, int javaFeature) {
+		List<LaunchVariant> variants = new ArrayList<>(List.of(JAR, CDS, IMAGE));
+		if (javaFeature >= 25 && Files.isRegularFile(AOT.directory(app).resolve("sawmill-app.aot"))) {
+			variants.add(AOT);
+		}
+		return List.copyOf(variants);
+	}
 
 	/** {@code name=arguments…}, e.g. {@code c1=-XX:TieredStopAtLevel=1}, run in this directory. */
 	static LaunchVariant parse(String spec) {

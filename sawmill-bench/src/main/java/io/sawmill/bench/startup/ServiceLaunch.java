@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -31,6 +32,13 @@ final class ServiceLaunch {
 	static final Duration POLL = Duration.ofMillis(5);
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(120);
+
+	/**
+	 * A JVM's unified-logging warning or error about its CDS archive or AOT cache, e.g. "[warning][cds]
+	 * … Unable to use shared archive" or, for a missing AOT cache, only "[error  ][aot] An error has
+	 * occurred while processing the AOT cache" (the level padded when other lines have longer tags).
+	 */
+	private static final Pattern ARCHIVE_PROBLEM = Pattern.compile("\\[(warning|error) *\\]\\[(cds|aot)[,\\] ]");
 
 	/**
 	 * What one start took, in milliseconds from the fork; -1 when the log did not show the milestone.
@@ -103,6 +111,11 @@ final class ServiceLaunch {
 			}
 		}
 		throw new IllegalStateException("no offset committed within " + TIMEOUT);
+	}
+
+	/** Whether the child's output line says that its JVM could not use the archive or cache it was given. */
+	static boolean archiveProblem(String line) {
+		return ARCHIVE_PROBLEM.matcher(line).find();
 	}
 
 	/** utime + stime of {@code /proc/<pid>/stat}, in clock ticks of 10 ms (Linux' USER_HZ); -1 elsewhere. */
@@ -187,7 +200,7 @@ final class ServiceLaunch {
 							&& !line.contains("partitions: []")) {
 						assignedMs = ms;
 					}
-					if (line.contains("[warning][cds") || line.contains("[warning][aot")) {
+					if (archiveProblem(line)) {
 						// a variant meant to use an archive that did not: its figures are not what they say
 						System.out.println("  warning, " + log.getFileName() + ": " + line);
 					}

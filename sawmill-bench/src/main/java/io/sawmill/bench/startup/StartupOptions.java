@@ -1,5 +1,7 @@
 package io.sawmill.bench.startup;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +12,8 @@ import java.util.List;
  * @param runs starts per variant
  * @param app sawmill-app's build directory, holding the packaged jar
  * @param java the {@code java} launcher the service runs on
- * @param variants the ways of starting it, alternating run by run: by default jar, cds and image
+ * @param variants the ways of starting it, alternating run by run: by default
+ * {@linkplain LaunchVariant#defaults jar, cds, image, and aot where the build and the JVM allow it}
  * @param logs where the children's output goes
  */
 record StartupOptions(int runs, Path app, Path java, List<LaunchVariant> variants, Path logs) {
@@ -38,9 +41,28 @@ record StartupOptions(int runs, Path app, Path java, List<LaunchVariant> variant
 			throw new IllegalArgumentException("--runs must be at least 1, but was " + runs);
 		}
 		if (variants.isEmpty()) {
-			variants.addAll(List.of(LaunchVariant.JAR, LaunchVariant.CDS, LaunchVariant.IMAGE));
+			variants.addAll(LaunchVariant.defaults(app, featureVersion(java)));
 		}
 		return new StartupOptions(runs, app.toAbsolutePath(), java, List.copyOf(variants), logs.toAbsolutePath());
+	}
+
+	/**
+	 * The feature release of the JVM at {@code java} ({@code <home>/bin/java}, links followed), read
+	 * from {@code JAVA_VERSION} in its home's {@code release} file; 0 when that cannot be read.
+	 */
+	static int featureVersion(Path java) {
+		try {
+			Path release = java.toRealPath().getParent().getParent().resolve("release");
+			for (String line : Files.readAllLines(release)) {
+				if (line.startsWith("JAVA_VERSION=")) {
+					return Runtime.Version.parse(line.substring("JAVA_VERSION=".length()).replace("\"", "")).feature();
+				}
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			// not a JDK's layout, or a version this JVM cannot parse (1.8.0_…): not known
+		}
+		return 0;
 	}
 
 	private static String required(String option, String value) {

@@ -3,29 +3,77 @@ package io.sawmill.bench.startup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class StartupOptionsTests {
 
 	@Test
-	void shouldCompareTheJarTheCdsLayoutAndTheImageEntryPointFiveTimesByDefault() {
-		StartupOptions options = StartupOptions.parse();
+	void shouldCompareTheJarTheCdsLayoutAndTheImageEntryPointFiveTimesByDefault(@TempDir Path app) {
+		StartupOptions options = StartupOptions.parse("--app", app.toString());
 		assertThat(options.runs()).isEqualTo(5);
 		assertThat(options.variants()).extracting(LaunchVariant::name).containsExactly("jar", "cds", "image");
 	}
 
 	@Test
-	void shouldRunTheCdsLayoutFromItsDirectoryWithTheArchive() {
+	void shouldAddTheAotCacheLayoutWhenTheBuildWroteTheCacheAndTheJvmIsJava25OrLater(@TempDir Path app)
+			throws IOException {
+		Files.createDirectories(app.resolve("sawmill-app"));
+		Files.createFile(app.resolve("sawmill-app/sawmill-app.aot"));
+		assertThat(LaunchVariant.defaults(app, 25)).extracting(LaunchVariant::name)
+			.containsExactly("jar", "cds", "image", "aot");
+		assertThat(LaunchVariant.defaults(app, 17)).extracting(LaunchVariant::name)
+			.containsExactly("jar", "cds", "image");
+		assertThat(LaunchVariant.defaults(app, 0)).extracting(LaunchVariant::name)
+			.containsExactly("jar", "cds", "image");
+	}
+
+	@Test
+	void shouldLeaveTheAotCacheLayoutOutWhenTheBuildWroteNoCache(@TempDir Path app) {
+		assertThat(LaunchVariant.defaults(app, 25)).extracting(LaunchVariant::name)
+			.containsExactly("jar", "cds", "image");
+	}
+
+	@Test
+	void shouldReadTheJvmsFeatureReleaseFromItsHomesReleaseFile(@TempDir Path home) throws IOException {
+		Path java = Files.createFile(Files.createDirectories(home.resolve("bin")).resolve("java"));
+		assertThat(StartupOptions.featureVersion(java)).isZero();
+		Files.writeString(home.resolve("release"), "IMPLEMENTOR=\"Eclipse Adoptium\"\nJAVA_VERSION=\"25.0.3\"\n");
+		assertThat(StartupOptions.featureVersion(java)).isEqualTo(25);
+		assertThat(StartupOptions.featureVersion(home.resolve("missing/bin/java"))).isZero();
+	}
+
+	@Test
+	void shouldTellTheJvmsArchiveAndCacheProblemsFromItsOtherOutput() {
+		assertThat(ServiceLaunch.archiveProblem("[0.005s][warning][aot] Unable to use AOT cache.")).isTrue();
+		assertThat(ServiceLaunch.archiveProblem(
+				"[0.005s][error  ][aot] An error has occurred while processing the AOT cache. Run with -Xlog:aot for details."))
+			.isTrue();
+		assertThat(ServiceLaunch.archiveProblem(
+				"[0.012s][warning][cds,dynamic] Unable to use shared archive. The top archive failed to load: sawmill-app.jsa"))
+			.isTrue();
+		assertThat(ServiceLaunch.archiveProblem("[0.006s][info][aot] Opened AOT cache sawmill-app.aot.")).isFalse();
+		assertThat(ServiceLaunch.archiveProblem("WARN 11053 --- [main] sawmill.mapping.key-template 'cds:{id}'"))
+			.isFalse();
+	}
+
+	@Test
+	void shouldRunTheLayoutFromItsDirectoryWithTheCdsArchiveOrTheAotCache() {
 		Path app = Path.of("/build/sawmill-app/target");
-		List<String> command = LaunchVariant.CDS.command(Path.of("/jdk/bin/java"), app, List.of("--server.port=0"));
-		assertThat(command).containsExactly("/jdk/bin/java", "-XX:SharedArchiveFile=sawmill-app.jsa", "-jar",
-				"sawmill-app.jar", "--server.port=0");
+		Path java = Path.of("/jdk/bin/java");
+		assertThat(LaunchVariant.CDS.command(java, app, List.of("--server.port=0"))).containsExactly("/jdk/bin/java",
+				"-XX:SharedArchiveFile=sawmill-app.jsa", "-jar", "sawmill-app.jar", "--server.port=0");
+		assertThat(LaunchVariant.AOT.command(java, app, List.of("--server.port=0"))).containsExactly("/jdk/bin/java",
+				"-XX:AOTCache=sawmill-app.aot", "-jar", "sawmill-app.jar", "--server.port=0");
 		assertThat(LaunchVariant.CDS.directory(app)).isEqualTo(app.resolve("sawmill-app"));
+		assertThat(LaunchVariant.AOT.directory(app)).isEqualTo(app.resolve("sawmill-app"));
 	}
 
 	@Test

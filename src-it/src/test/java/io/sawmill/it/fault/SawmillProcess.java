@@ -72,6 +72,23 @@ public final class SawmillProcess implements AutoCloseable {
 				layout, properties, log);
 	}
 
+	/**
+	 * The start-up layout with the JDK AOT cache a build on Java 25 or later writes
+	 * ({@code sawmill-app.aot}), started as documented, with {@code -XX:AOTMode=on}: the JVM refuses
+	 * to start unless it can use the cache.
+	 */
+	static SawmillProcess startFromAotCache(Map<String, Object> properties, Path log) {
+		Path layout = execJar().resolveSibling("sawmill-app");
+		return start(List.of("-Xmx256m", "-XX:AOTMode=on", "-XX:AOTCache=sawmill-app.aot", "-jar", "sawmill-app.jar"),
+				layout, properties, log);
+	}
+
+	/** Whether the build wrote the AOT cache (it ran on Java 25 or later) and this JVM can map one. */
+	static boolean aotCacheBuilt() {
+		return Runtime.version().feature() >= 25
+				&& Files.isRegularFile(execJar().resolveSibling("sawmill-app").resolve("sawmill-app.aot"));
+	}
+
 	private static SawmillProcess start(List<String> jvmArguments, Path directory, Map<String, Object> properties,
 			Path log) {
 		List<String> command = new ArrayList<>();
