@@ -6,7 +6,9 @@ import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The CPU time the consumer under test has used so far, in nanoseconds: this JVM's CPU time (user +
@@ -14,7 +16,7 @@ import java.util.List;
  * threads count) minus the CPU time of the threads that are not the consumer's steady cost: the
  * latency proxy's and the status line's (per thread, from {@link ThreadMXBean}), and the JIT's
  * compiler threads ({@code /proc/self/task}; compiling is warm-up, which the benchmark leaves out
- * everywhere else too). The consumers run in this JVM; a difference of two readings is what one of
+ * everywhere else too), each counted until the end of the run, also after the thread ended. The consumers run in this JVM; a difference of two readings is what one of
  * them cost over that span, as long as no other consumer or producer ran meanwhile. Thread-safe.
  */
 final class ConsumerCpu {
@@ -37,28 +39,47 @@ final class ConsumerCpu {
 	private ConsumerCpu() {
 	}
 
+	/**
+	 * The CPU time last read of each excluded thread ever seen: compiler threads by Linux thread id,
+	 * the benchmark's own by Java thread id. A thread that ended keeps its last reading here, as its
+	 * time stays in the process' total: HotSpot stops and starts compiler threads as the queue of
+	 * compilations shrinks and grows, and the latency proxy's threads end with each cell.
+	 */
+	private static final Map<Long, Long> COMPILER_SEEN = new HashMap<>();
+
+	private static final Map<Long, Long> OWN_SEEN = new HashMap<>();
+
 	/** The consumers' CPU time so far; meaningful only as the difference of two readings. */
-	static long nanos() {
+	static synchronized long nanos() {
 		long process = processNanos();
-		long excluded = 0;
 		for (ThreadInfo thread : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
 			if (thread != null && NOT_CONSUMER.stream().anyMatch(thread.getThreadName()::startsWith)) {
-				excluded += Math.max(0, THREADS.getThreadCpuTime(thread.getThreadId()));
+				OWN_SEEN.merge(thread.getThreadId(), Math.max(0, THREADS.getThreadCpuTime(thread.getThreadId())), Math::max);
 			}
 		}
-		return process - excluded - compilerNanos();
+		compilerThreads().forEach((tid, nanos) -> COMPILER_SEEN.merge(tid, nanos, Math::max));
+		return process - sum(OWN_SEEN) - sum(COMPILER_SEEN);
+	}
+
+	private static long sum(Map<Long, Long> seen) {
+		return seen.values().stream().mapToLong(Long::longValue).sum();
 	}
 
 	/** The CPU time of the JIT's compiler threads alive now, 0 where {@code /proc} cannot tell. */
 	static long compilerNanos() {
-		long nanos = 0;
+		return compilerThreads().values().stream().mapToLong(Long::longValue).sum();
+	}
+
+	/** The CPU time of each of the JIT's compiler threads alive now, by Linux thread id; none where {@code /proc} cannot tell. */
+	private static Map<Long, Long> compilerThreads() {
+		Map<Long, Long> threads = new HashMap<>();
 		try (var tasks = Files.newDirectoryStream(TASKS)) {
 			for (Path task : tasks) {
 				try {
 					String stat = Files.readString(task.resolve("stat"));
 					String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
 					if (COMPILER.stream().anyMatch(name::startsWith)) {
-						nanos += nanosFromStat(stat);
+						threads.put(Long.parseLong(task.getFileName().toString()), nanosFromStat(stat));
 					}
 				}
 				catch (IOException | RuntimeException exited) {
@@ -67,9 +88,9 @@ final class ConsumerCpu {
 			}
 		}
 		catch (IOException | RuntimeException notLinux) {
-			return 0;
+			return Map.of();
 		}
-		return nanos;
+		return threads;
 	}
 
 	/**

@@ -2,6 +2,10 @@ package io.sawmill.bench.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.concurrent.CountDownLatch;
+
 import org.junit.jupiter.api.Test;
 
 class ConsumerCpuTests {
@@ -20,5 +24,34 @@ class ConsumerCpuTests {
 		assertThat(ConsumerCpu.nanos()).isPositive();
 		// the compiler threads' share of this JVM's CPU time is part of it
 		assertThat(ConsumerCpu.compilerNanos()).isNotNegative().isLessThanOrEqualTo(ConsumerCpu.processNanos());
+	}
+
+	@Test
+	void shouldKeepLeavingOutTheCpuOfAnExcludedThreadAfterItEnded() throws InterruptedException {
+		CountDownLatch spun = new CountDownLatch(1);
+		CountDownLatch read = new CountDownLatch(1);
+		Thread own = new Thread(() -> {
+			ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+			while (threads.getCurrentThreadCpuTime() < 300_000_000L) {
+				Thread.onSpinWait();
+			}
+			spun.countDown();
+			try {
+				read.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}, "bench-status-test");
+		own.start();
+		spun.await();
+		long whileAlive = ConsumerCpu.nanos(); // its 300 ms left out
+		read.countDown();
+		own.join();
+
+		long afterItEnded = ConsumerCpu.nanos();
+
+		assertThat(afterItEnded - whileAlive).as("no jump when the thread's CPU time leaves /proc/self/task")
+			.isLessThan(150_000_000L);
 	}
 }
