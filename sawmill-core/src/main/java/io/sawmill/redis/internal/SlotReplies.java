@@ -51,7 +51,11 @@ final class SlotReplies implements ReplySlot.Replies {
 	/** The writes sent again; set by the writing thread. */
 	private List<ReplySlot> again = List.of();
 
-	/** The batch its connection sent next, if any; set and read by the writing thread. */
+	/**
+	 * The batch its connection sent next, if any; set and read by the writing thread, and cleared
+	 * when this batch is done ({@link #done()}): a finished batch that the collector already moved to
+	 * the old generation would otherwise keep every later batch reachable, one through the next.
+	 */
 	private SlotReplies next;
 
 	/**
@@ -176,6 +180,11 @@ final class SlotReplies implements ReplySlot.Replies {
 		}
 		all.sort(Comparator.comparingInt(PipelineResult.Failure::index));
 		return all;
+	}
+
+	/** The batch is done, its outcomes read: it no longer refers to the batch sent after it. */
+	void done() {
+		next = null;
 	}
 
 	/**

@@ -128,6 +128,16 @@ final class SlotSend {
 
 	private PipelineResult collect(DedicatedConnection connection, List<RedisWrite> writes, ReplySlot[] slots,
 			SlotRoutes routes, SlotReplies replies, int flushes, long deadline) {
+		try {
+			return outcomes(connection, writes, slots, routes, replies, flushes, deadline);
+		}
+		finally {
+			replies.done();
+		}
+	}
+
+	private PipelineResult outcomes(DedicatedConnection connection, List<RedisWrite> writes, ReplySlot[] slots,
+			SlotRoutes routes, SlotReplies replies, int flushes, long deadline) {
 		boolean interrupted = false;
 		boolean complete = false;
 		try {

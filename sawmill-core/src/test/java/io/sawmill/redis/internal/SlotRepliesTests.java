@@ -1,7 +1,9 @@
 package io.sawmill.redis.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -144,5 +146,21 @@ class SlotRepliesTests {
 		List<PipelineResult.Failure> completed() {
 			return replies.completed(writes, new ArrayList<>());
 		}
+	}
+
+	@Test
+	void shouldNotKeepTheBatchSentAfterItReachableOnceDone() {
+		SlotReplies.Sequence sequence = new SlotReplies.Sequence();
+		SlotReplies done = sequence.next(new ReplySlot[1]);
+		WeakReference<SlotReplies> later = new WeakReference<>(sequence.next(new ReplySlot[1]));
+		sequence = null; // the connection was replaced: only the finished batch is still referenced
+
+		done.done();
+
+		await("the later batch collected").atMost(Duration.ofSeconds(10)).until(() -> {
+			System.gc();
+			return later.get() == null;
+		});
+		assertThat(done).isNotNull();
 	}
 }
