@@ -8,6 +8,7 @@ import java.util.Set;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelPromise;
 import io.sawmill.mapping.RedisWrite;
+import io.sawmill.mapping.VersionGuard;
 import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.RedisBatchWriter.Sent;
@@ -53,13 +54,14 @@ final class ChannelSend {
 					(int) Math.min(MAX_INITIAL_CHUNK_BYTES, (long) (end - start) * bytesPerCommand));
 			List<ReplySlot> message = new ArrayList<>(end - start);
 			for (int i = start; i < end;) {
-				int run = ApplySlot.run(writes, i, end);
+				RedisWrite write = writes.get(i);
+				int run = VersionGuard.batchable(write) ? ApplySlot.run(writes, i, end) : 1;
 				if (run > 1) {
 					message.add(ApplySlot.of(writes, i, run, encoding, slots, replies));
 					i += run;
 				}
 				else {
-					message.add(slots[i] = new ReplySlot(writes.get(i), i, encoding, replies));
+					message.add(slots[i] = new ReplySlot(write, i, encoding, replies));
 					i++;
 				}
 			}

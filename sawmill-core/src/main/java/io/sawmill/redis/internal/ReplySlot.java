@@ -121,13 +121,7 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 	 * encoding; it has no write and no position in the batch ({@link #index()} is -1).
 	 */
 	ReplySlot(ProtocolKeyword type, byte[] command, RespEncoder encoding, Replies replies) {
-		this.write = null;
-		this.type = type;
-		this.index = -1;
-		this.encoding = encoding;
-		this.offset = encoding.appendEncoded(command);
-		this.length = command.length;
-		this.replies = replies;
+		this(type, encoding, encoding.appendEncoded(command), command.length, replies);
 	}
 
 	/**
