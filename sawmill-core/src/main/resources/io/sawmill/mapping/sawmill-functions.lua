@@ -8,9 +8,10 @@
 
 local VERSION = '__sawmill_version'
 
-local function valid(version)
-  return type(version) == 'string' and string.match(version, '^%d+$') ~= nil
-      and (version == '0' or string.sub(version, 1, 1) ~= '0')
+-- whether s is a non-negative decimal integer without leading zeros (versions, TTLs and retentions)
+local function valid(s)
+  return type(s) == 'string' and string.match(s, '^%d+$') ~= nil
+      and (s == '0' or string.sub(s, 1, 1) ~= '0')
 end
 
 -- whether version a is lower than version b
@@ -32,14 +33,15 @@ end
 
 -- upsert of key with version args[at], TTL millis args[at + 1] and the field value pairs
 -- args[at + 2 .. last]: sets the fields (HSET: other fields are kept) and the version, then the TTL
--- (0: the TTL is left as it is). Over a tombstone marker (a hash holding only the version) with no
+-- (0: the TTL is left as it is). The TTL goes to PEXPIRE as the string it came as: a Lua number would
+-- be formatted back to a string by Redis, at a cost per record. Over a tombstone marker (a hash holding only the version) with no
 -- TTL of its own the marker is deleted first, so that its retention does not carry over.
 local function upsert_at(key, args, at, last)
-  local version, ttl = args[at], tonumber(args[at + 1])
+  local version, ttl = args[at], args[at + 1]
   if not valid(version) then
     return redis.error_reply('ERR sawmill_upsert: version must be a non-negative integer, but was ' .. tostring(version))
   end
-  if ttl == nil or ttl < 0 or last - at < 3 or (last - at) % 2 ~= 1 then
+  if not valid(ttl) or last - at < 3 or (last - at) % 2 ~= 1 then
     return redis.error_reply('ERR sawmill_upsert: expects version, ttl millis and field value pairs')
   end
   local current = stored(key)
@@ -47,12 +49,12 @@ local function upsert_at(key, args, at, last)
     if lower(version, current) then
       return 0
     end
-    if ttl == 0 and redis.call('HLEN', key) == 1 then
+    if ttl == '0' and redis.call('HLEN', key) == 1 then
       redis.call('DEL', key) -- a tombstone marker: its retention TTL must not carry over
     end
   end
   redis.call('HSET', key, VERSION, version, unpack(args, at + 2, last))
-  if ttl > 0 then
+  if ttl ~= '0' then
     redis.call('PEXPIRE', key, ttl)
   end
   return 1
@@ -62,11 +64,11 @@ end
 -- retention above 0, leaves a tombstone marker: a hash holding only the version field, which expires
 -- after the retention, so that an older record arriving late is stale.
 local function delete_at(key, args, at, last)
-  local version, retention = args[at], tonumber(args[at + 1])
+  local version, retention = args[at], args[at + 1]
   if not valid(version) then
     return redis.error_reply('ERR sawmill_delete: version must be a non-negative integer, but was ' .. tostring(version))
   end
-  if retention == nil or retention < 0 or last ~= at + 1 then
+  if not valid(retention) or last ~= at + 1 then
     return redis.error_reply('ERR sawmill_delete: expects version and retention millis')
   end
   local current = stored(key)
@@ -74,7 +76,7 @@ local function delete_at(key, args, at, last)
     return 0
   end
   redis.call('DEL', key)
-  if retention > 0 then
+  if retention ~= '0' then
     redis.call('HSET', key, VERSION, version)
     redis.call('PEXPIRE', key, retention)
   end

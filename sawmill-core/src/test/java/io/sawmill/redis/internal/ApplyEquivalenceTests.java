@@ -101,6 +101,21 @@ class ApplyEquivalenceTests {
 		}
 	}
 
+	@Test
+	void shouldRefuseATtlOrRetentionThatIsNotADecimalIntegerAndLeaveTheKeyAsItWas() {
+		commands.hset("malformed", Map.of(VersionGuard.VERSION_FIELD, "1", "f1", "kept"));
+		for (String ttl : List.of("1e3", "-5", "007", " 5", "1.5", "0x10", "")) {
+			assertThat(call(VersionGuard.UPSERT, new String[] { "malformed" }, List.of("2", ttl, "f1", "new")))
+				.as("TTL '%s'", ttl)
+				.isEqualTo("ERR sawmill_upsert: expects version, ttl millis and field value pairs");
+			assertThat(call(VersionGuard.DELETE, new String[] { "malformed" }, List.of("2", ttl)))
+				.as("retention '%s'", ttl)
+				.isEqualTo("ERR sawmill_delete: expects version and retention millis");
+		}
+		assertThat(commands.hgetall("malformed")).isEqualTo(Map.of(VersionGuard.VERSION_FIELD, "1", "f1", "kept"));
+		assertThat(commands.pttl("malformed")).isEqualTo(-1);
+	}
+
 	private static List<Write> writes(Random random, int keyCount, int count) {
 		List<Write> writes = new ArrayList<>(count);
 		for (int i = 0; i < count; i++) {
