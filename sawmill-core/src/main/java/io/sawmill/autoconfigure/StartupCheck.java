@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -15,6 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisNode;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
@@ -27,8 +31,15 @@ import io.sawmill.redis.RedisBatchWriter;
  * Before the listener containers start: Kafka answers and has every topic, and Redis answers a
  * PING on the writing path (whose connections, one per listener thread, are opened now). Any
  * failure stops start-up with what to fix.
+ * <p>
+ * Both begin as soon as this bean is created, while the rest of the context (the web server, the
+ * actuator) is still being built: Kafka's topic list as the Admin client's own asynchronous call,
+ * Redis' connections and PING on a thread of their own. {@link #start()} waits for both and judges
+ * them, so what fails and how is as if they ran then; it runs them again if the context is started
+ * again. Closing the context before then waits for the Redis connections to be opened, so that the
+ * writer, closed after this bean, closes them.
  */
-final class StartupCheck implements SmartLifecycle {
+final class StartupCheck implements SmartLifecycle, InitializingBean, DisposableBean {
 
 	/** How much longer than its own timeout a call to Kafka is waited for, before giving up on it. */
 	private static final Duration CALL_TIMEOUT_MARGIN = Duration.ofSeconds(1);
@@ -45,6 +56,10 @@ final class StartupCheck implements SmartLifecycle {
 	private final RedisTarget redis;
 	private final Duration timeout;
 	private volatile boolean running;
+	/** The topic list asked for at creation, taken by the first {@link #start()}. */
+	private Future<Set<String>> topicList;
+	/** The Redis connections' opening and PING begun at creation, taken by the first {@link #start()}. */
+	private FutureTask<Void> redisCheck;
 
 	/**
 	 * Where Redis was looked for, for the message when it cannot be used.
@@ -89,20 +104,37 @@ final class StartupCheck implements SmartLifecycle {
 		this.timeout = timeout;
 	}
 
+	/** Begins both checks. */
 	@Override
-	public void start() {
-		checkKafka();
-		checkRedis();
+	public synchronized void afterPropertiesSet() {
+		topicList = listTopics();
+		redisCheck = new FutureTask<>(this::openRedis, null);
+		Thread thread = new Thread(redisCheck, "sawmill-startup-redis");
+		thread.setDaemon(true);
+		thread.start();
+	}
+
+	@Override
+	public synchronized void start() {
+		Future<Set<String>> topics = topicList != null ? topicList : listTopics();
+		topicList = null;
+		checkKafka(topics);
+		FutureTask<Void> redis = redisCheck != null ? redisCheck : new FutureTask<>(this::openRedis, null);
+		redis.run(); // runs a new check here; one begun at creation runs on its own thread, and this does nothing
+		redisCheck = null;
+		checkRedis(redis);
 		running = true;
 	}
 
-	private void checkKafka() {
+	private Future<Set<String>> listTopics() {
+		// the call's own timeout, so that nothing is left pending in the Admin client when it gives up
+		return admin.listTopics(new ListTopicsOptions().timeoutMs(timeoutMillis())).names();
+	}
+
+	private void checkKafka(Future<Set<String>> topicList) {
 		Set<String> existing;
 		try {
-			// the call's own timeout, so that nothing is left pending in the Admin client when it gives up
-			existing = admin.listTopics(new ListTopicsOptions().timeoutMs(timeoutMillis()))
-				.names()
-				.get(timeout.toMillis() + CALL_TIMEOUT_MARGIN.toMillis(), TimeUnit.MILLISECONDS);
+			existing = topicList.get(timeout.toMillis() + CALL_TIMEOUT_MARGIN.toMillis(), TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -131,16 +163,50 @@ final class StartupCheck implements SmartLifecycle {
 		return (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
 	}
 
-	private void checkRedis() {
+	private void openRedis() {
+		writer.open(connections);
+		writer.ping();
+	}
+
+	private void checkRedis(Future<Void> opened) {
 		try {
-			writer.open(connections);
-			writer.ping();
+			opened.get();
 		}
-		catch (RuntimeException ex) {
-			throw new SawmillConfigurationException(redis.where() + " cannot be used: " + rootMessage(ex),
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+		catch (ExecutionException ex) {
+			if (!(ex.getCause() instanceof RuntimeException cause)) {
+				throw new IllegalStateException(ex.getCause());
+			}
+			throw new SawmillConfigurationException(redis.where() + " cannot be used: " + rootMessage(cause),
 					"Check " + redis.settings() + ", spring.data.redis.username/password and spring.data.redis.ssl.enabled.",
-					ex);
+					cause);
 		}
+	}
+
+	/**
+	 * Waits for a Redis check begun at creation and never judged (the context failed before it
+	 * started, or Kafka's check failed first), so that the writer, closed after this bean, closes what
+	 * it opened.
+	 */
+	@Override
+	public synchronized void destroy() {
+		if (redisCheck == null) {
+			return;
+		}
+		try {
+			redisCheck.get();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException ex) {
+			// never taken: the context did not start, for a reason of its own
+		}
+		redisCheck = null;
+		topicList = null;
 	}
 
 	private static String rootMessage(Throwable ex) {

@@ -2,6 +2,7 @@ package io.sawmill.autoconfigure;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.List;
@@ -30,6 +31,9 @@ import org.springframework.kafka.listener.ContainerProperties;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.sawmill.listener.ListenerConfig;
 import io.sawmill.mapping.RecordMapper;
 import io.sawmill.mapping.RedisWrite;
@@ -319,6 +323,56 @@ class SawmillAutoConfigurationTests {
 	}
 
 	@Test
+	void shouldCloseWhatTheRedisCheckOpenedWhenTheContextFailsBeforeItStarts() throws InterruptedException {
+		try (RedisServerProcess own = RedisServerProcess.startNew("--enable-debug-command", "yes")) {
+			// a server that answers nothing for 1 s: the context fails while the check is still opening connections
+			Thread asleep = new Thread(() -> own.command("DEBUG", "SLEEP", "1"));
+			asleep.start();
+			Thread.sleep(200);
+			runner.withPropertyValues("sawmill.mapping.key-template={@key}", "spring.data.redis.port=" + own.port(),
+					"sawmill.concurrency=3")
+				.withUserConfiguration(FailsOnceTheStartupCheckExists.class)
+				.run(context -> assertThat(context).hasFailed());
+
+			// the check began when its bean was created; closing the context waited for it, then closed its connections
+			asleep.join();
+			assertThat(info(own, "total_connections_received")).isGreaterThanOrEqualTo(3);
+			assertThat(info(own, "connected_clients")).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void shouldCheckRedisAgainWhenTheContextIsStartedAgain() {
+		try (RedisServerProcess own = RedisServerProcess.startNew()) {
+			runner.withPropertyValues("sawmill.mapping.key-template={@key}", "spring.data.redis.port=" + own.port(),
+					"sawmill.pipeline.timeout=2s")
+				.run(context -> {
+					assertThat(context).hasNotFailed();
+					context.stop();
+					own.kill();
+
+					assertThatThrownBy(context::start)
+						.hasStackTraceContaining("Redis at 127.0.0.1:" + own.port() + " cannot be used");
+				});
+		}
+	}
+
+	/** A field of {@code INFO}, read on a connection of its own (which {@code connected_clients} counts). */
+	private static long info(RedisServerProcess server, String field) {
+		RedisClient client = RedisClient.create(RedisURI.create(server.host(), server.port()));
+		try (StatefulRedisConnection<String, String> connection = client.connect()) {
+			return connection.sync().info().lines()
+				.filter(line -> line.startsWith(field + ":"))
+				.mapToLong(line -> Long.parseLong(line.substring(field.length() + 1).trim()))
+				.findFirst()
+				.orElseThrow();
+		}
+		finally {
+			client.shutdown();
+		}
+	}
+
+	@Test
 	void shouldNameTheClusterNodesWhenARedisClusterCannotBeReached() {
 		int first = RedisServerProcess.freePort();
 		int second = RedisServerProcess.freePort();
@@ -384,6 +438,15 @@ class SawmillAutoConfigurationTests {
 		@Bean
 		SawmillContainerCustomizer doNotStartContainer() {
 			return container -> container.setAutoStartup(false);
+		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class FailsOnceTheStartupCheckExists {
+
+		@Bean
+		Object failsOnceTheStartupCheckExists(StartupCheck check) {
+			throw new IllegalStateException("fails after the start-up check was created, before the context starts");
 		}
 	}
 
