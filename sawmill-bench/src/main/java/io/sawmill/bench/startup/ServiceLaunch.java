@@ -20,7 +20,8 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 /**
  * One start of the packaged service as a child process, timed from just before the process is
  * forked to the first offset its consumer group commits, with the milestones its log shows on the
- * way (Spring's "Started … in", the partitions assigned).
+ * way (Spring's "Started … in", the partitions assigned), then to the commit of the topic's last
+ * record.
  * <p>
  * The first commit is read from the broker ({@link Admin#listConsumerGroupOffsets}), polled every
  * {@link #POLL}: a committed offset is the end of the path a user waits for (the batch is in Redis
@@ -44,8 +45,9 @@ final class ServiceLaunch {
 	 * What one start took, in milliseconds from the fork; -1 when the log did not show the milestone.
 	 * @param cpuMs the CPU time (user + system, all threads) the service had used at its first commit:
 	 * unlike the wall times, it hardly depends on how busy the rest of the machine is
+	 * @param allCommittedMs when the committed offsets covered every record of the topic
 	 */
-	record Timing(long firstCommitMs, long startedMs, long assignedMs, long cpuMs) {
+	record Timing(long firstCommitMs, long startedMs, long assignedMs, long cpuMs, long allCommittedMs) {
 	}
 
 	private ServiceLaunch() {
@@ -53,10 +55,10 @@ final class ServiceLaunch {
 
 	/**
 	 * Runs {@code command} in {@code directory} ({@code null}: this one), its output to {@code log};
-	 * waits for {@code group}'s first committed offset, then stops the process (SIGTERM) and waits
-	 * for it to exit.
+	 * waits for {@code group}'s first committed offset, then for offsets that add up to {@code records},
+	 * then stops the process (SIGTERM) and waits for it to exit.
 	 */
-	static Timing run(List<String> command, Path directory, Path log, Admin admin, String group) {
+	static Timing run(List<String> command, Path directory, Path log, Admin admin, String group, long records) {
 		long forked = System.nanoTime();
 		Process process;
 		try {
@@ -70,10 +72,11 @@ final class ServiceLaunch {
 		LogWatcher watcher = new LogWatcher(process, log, forked);
 		watcher.start();
 		try {
-			long firstCommit = awaitFirstCommit(process, admin, group, forked);
+			long firstCommit = awaitCommitted(process, admin, group, forked, 1);
 			long cpu = cpuMs(process.pid());
 			watcher.threadCpu = threadCpuMs(process.pid());
-			return new Timing(firstCommit, watcher.startedMs, watcher.assignedMs, cpu);
+			long allCommitted = awaitCommitted(process, admin, group, forked, records);
+			return new Timing(firstCommit, watcher.startedMs, watcher.assignedMs, cpu, allCommitted);
 		}
 		finally {
 			stop(process);
@@ -86,7 +89,8 @@ final class ServiceLaunch {
 		}
 	}
 
-	private static long awaitFirstCommit(Process process, Admin admin, String group, long forked) {
+	/** When {@code group}'s committed offsets first add up to at least {@code records}, in ms since the fork. */
+	private static long awaitCommitted(Process process, Admin admin, String group, long forked, long records) {
 		long deadline = forked + TIMEOUT.toNanos();
 		while (System.nanoTime() < deadline) {
 			if (!process.isAlive()) {
@@ -97,7 +101,8 @@ final class ServiceLaunch {
 					.partitionsToOffsetAndMetadata()
 					.get(10, TimeUnit.SECONDS);
 				long now = System.nanoTime();
-				if (committed.values().stream().anyMatch(offset -> offset != null && offset.offset() > 0)) {
+				long sum = committed.values().stream().filter(offset -> offset != null).mapToLong(OffsetAndMetadata::offset).sum();
+				if (sum >= records) {
 					return TimeUnit.NANOSECONDS.toMillis(now - forked);
 				}
 				Thread.sleep(POLL.toMillis());
@@ -110,7 +115,7 @@ final class ServiceLaunch {
 				throw new IllegalStateException("reading the committed offsets of " + group + " failed", ex);
 			}
 		}
-		throw new IllegalStateException("no offset committed within " + TIMEOUT);
+		throw new IllegalStateException("offsets adding up to " + records + " not committed within " + TIMEOUT);
 	}
 
 	/** Whether the child's output line says that its JVM could not use the archive or cache it was given. */

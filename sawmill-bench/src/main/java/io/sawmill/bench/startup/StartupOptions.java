@@ -15,8 +15,10 @@ import java.util.List;
  * @param variants the ways of starting it, alternating run by run: by default
  * {@linkplain LaunchVariant#defaults jar, cds, image, and aot where the build and the JVM allow it}
  * @param logs where the children's output goes
+ * @param records how many records the topic holds: each start is also timed until it has committed
+ * them all, which with a large backlog shows how fast a new pod's consumer gets up to speed
  */
-record StartupOptions(int runs, Path app, Path java, List<LaunchVariant> variants, Path logs) {
+record StartupOptions(int runs, Path app, Path java, List<LaunchVariant> variants, Path logs, int records) {
 
 	static StartupOptions parse(String... args) {
 		int runs = 5;
@@ -24,6 +26,7 @@ record StartupOptions(int runs, Path app, Path java, List<LaunchVariant> variant
 		Path java = Path.of(System.getProperty("java.home"), "bin", "java");
 		List<LaunchVariant> variants = new ArrayList<>();
 		Path logs = Path.of("sawmill-bench", "target", "startup");
+		int records = 3_000;
 		for (int i = 0; i < args.length; i++) {
 			String value = i + 1 < args.length ? args[i + 1] : null;
 			switch (args[i]) {
@@ -32,18 +35,22 @@ record StartupOptions(int runs, Path app, Path java, List<LaunchVariant> variant
 				case "--java" -> java = Path.of(required(args[i], value));
 				case "--variant" -> variants.add(LaunchVariant.parse(required(args[i], value)));
 				case "--logs" -> logs = Path.of(required(args[i], value));
+				case "--records" -> records = Integer.parseInt(required(args[i], value));
 				default -> throw new IllegalArgumentException("unknown option " + args[i]
-						+ "; known: --runs N, --app DIR, --java PATH, --variant NAME=FLAGS (repeatable), --logs DIR");
+						+ "; known: --runs N, --app DIR, --java PATH, --variant NAME=FLAGS (repeatable), --logs DIR, --records N");
 			}
 			i++;
 		}
 		if (runs < 1) {
 			throw new IllegalArgumentException("--runs must be at least 1, but was " + runs);
 		}
+		if (records < 1) {
+			throw new IllegalArgumentException("--records must be at least 1, but was " + records);
+		}
 		if (variants.isEmpty()) {
 			variants.addAll(LaunchVariant.defaults(app, featureVersion(java)));
 		}
-		return new StartupOptions(runs, app.toAbsolutePath(), java, List.copyOf(variants), logs.toAbsolutePath());
+		return new StartupOptions(runs, app.toAbsolutePath(), java, List.copyOf(variants), logs.toAbsolutePath(), records);
 	}
 
 	/**

@@ -25,19 +25,18 @@ import io.sawmill.testkit.SampleEvents;
  * topic, then starts the service {@code --runs} times per launch variant, the variants alternating
  * run by run so that a change in the machine's load hits them alike. Each start uses a fresh consumer
  * group, so it joins, is assigned every partition, reads from the beginning and commits its first
- * batch. Prints each run and the min / median / max per variant; the child's output, with the time of
- * each line since the fork, goes to {@code --logs}.
+ * batch, then until it has committed every record. Prints each run and the min / median / max per
+ * variant; the child's output, with the time of each line since the fork, goes to {@code --logs}.
  * <p>
  * {@code java -cp sawmill-bench/target/sawmill-bench.jar io.sawmill.bench.startup.StartupTime
- * [--runs 5] [--app sawmill-app/target] [--java path/to/bin/java] [--variant name=jvm-arguments]… [--logs dir]}
+ * [--runs 5] [--app sawmill-app/target] [--java path/to/bin/java] [--variant name=jvm-arguments]… [--logs dir]
+ * [--records 3000]}
  */
 public final class StartupTime {
 
 	private static final String TOPIC = "startup-events";
 
 	private static final int PARTITIONS = 3;
-
-	private static final int RECORDS = 3_000;
 
 	private StartupTime() {
 	}
@@ -50,7 +49,7 @@ public final class StartupTime {
 				RedisServerProcess redis = RedisServerProcess.startNew();
 				Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
 			kafka.createTopic(TOPIC, PARTITIONS);
-			produce(kafka.bootstrapServers());
+			produce(kafka.bootstrapServers(), options.records());
 			Map<String, List<ServiceLaunch.Timing>> timings = new LinkedHashMap<>();
 			options.variants().forEach(variant -> timings.put(variant.name(), new ArrayList<>()));
 			for (int run = 1; run <= options.runs(); run++) {
@@ -59,11 +58,11 @@ public final class StartupTime {
 					List<String> command = variant.command(options.java(), options.app(),
 							properties(kafka.bootstrapServers(), redis, group));
 					ServiceLaunch.Timing timing = ServiceLaunch.run(command, variant.directory(options.app()),
-							work.resolve("startup-" + variant.name() + "-" + run + ".log"), admin, group);
+							work.resolve("startup-" + variant.name() + "-" + run + ".log"), admin, group, options.records());
 					timings.get(variant.name()).add(timing);
 					System.out.printf("  %-10s run %d: first commit %,6d ms (Spring started %,6d ms, partitions assigned %,6d ms),"
-							+ " CPU %,6d ms%n", variant.name(), run, timing.firstCommitMs(), timing.startedMs(),
-							timing.assignedMs(), timing.cpuMs());
+							+ " CPU %,6d ms, all committed %,6d ms%n", variant.name(), run, timing.firstCommitMs(),
+							timing.startedMs(), timing.assignedMs(), timing.cpuMs(), timing.allCommittedMs());
 				}
 			}
 			System.out.println();
@@ -78,12 +77,12 @@ public final class StartupTime {
 				"--server.port=0");
 	}
 
-	private static void produce(String bootstrapServers) throws Exception {
+	private static void produce(String bootstrapServers, int records) throws Exception {
 		Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
 				ProducerConfig.ACKS_CONFIG, "1", ProducerConfig.LINGER_MS_CONFIG, 5);
 		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
 				new ByteArraySerializer())) {
-			for (long id = 0; id < RECORDS; id++) {
+			for (long id = 0; id < records; id++) {
 				producer.send(new ProducerRecord<>(TOPIC, SampleEvents.userId(id).getBytes(), SampleEvents.json(id)));
 			}
 			producer.flush();

@@ -19,6 +19,7 @@ class StartupOptionsTests {
 	void shouldCompareTheJarTheCdsLayoutAndTheImageEntryPointFiveTimesByDefault(@TempDir Path app) {
 		StartupOptions options = StartupOptions.parse("--app", app.toString());
 		assertThat(options.runs()).isEqualTo(5);
+		assertThat(options.records()).isEqualTo(3_000);
 		assertThat(options.variants()).extracting(LaunchVariant::name).containsExactly("jar", "cds", "image");
 	}
 
@@ -97,6 +98,21 @@ class StartupOptionsTests {
 	}
 
 	@Test
+	void shouldRefuseFewerThanOneRecordNamingTheValue() {
+		assertThatIllegalArgumentException().isThrownBy(() -> StartupOptions.parse("--records", "0"))
+			.withMessage("--records must be at least 1, but was 0");
+	}
+
+	@Test
+	void shouldReportWhenEveryRecordWasCommittedNamingHowMany() {
+		Map<String, List<ServiceLaunch.Timing>> timings = new LinkedHashMap<>();
+		timings.put("aot", List.of(new ServiceLaunch.Timing(2_000, -1, -1, -1, 3_500),
+				new ServiceLaunch.Timing(2_100, -1, -1, -1, 3_300), new ServiceLaunch.Timing(1_900, -1, -1, -1, 3_900)));
+		String table = StartupReport.table(timings, StartupOptions.parse("--runs", "3", "--records", "200000"));
+		assertThat(table).contains("| all 200,000 committed |", "| aot | 2,000 ms (1,900–2,100) | 1.00 | -1 ms | -1 ms | -1 ms | 3,500 ms |");
+	}
+
+	@Test
 	void shouldTakeTheMiddleRunAsTheMedian() {
 		List<ServiceLaunch.Timing> runs = List.of(timing(4_000), timing(1_000), timing(9_000), timing(2_000),
 				timing(3_000));
@@ -113,6 +129,6 @@ class StartupOptionsTests {
 	}
 
 	private static ServiceLaunch.Timing timing(long firstCommitMs) {
-		return new ServiceLaunch.Timing(firstCommitMs, -1, -1, -1);
+		return new ServiceLaunch.Timing(firstCommitMs, -1, -1, -1, -1);
 	}
 }
