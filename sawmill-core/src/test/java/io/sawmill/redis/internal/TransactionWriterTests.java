@@ -8,22 +8,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
-import io.sawmill.testkit.RedisServerProcess;
 
 /**
  * {@code sendTransactions} and {@code read} against a real redis-server: each write's outcome comes
@@ -31,36 +25,18 @@ import io.sawmill.testkit.RedisServerProcess;
  */
 class TransactionWriterTests {
 
-	private static RedisServerProcess redis;
-
-	private static RedisClient writerClient;
-
-	private static RedisClient readerClient;
-
-	private static StatefulRedisConnection<String, String> readerConnection;
+	@RegisterExtension
+	static final StandaloneRedis redis = new StandaloneRedis();
 
 	private static RedisCommands<String, String> reader;
-
-	private final List<LettucePipelinedWriter> writers = new ArrayList<>();
 
 	private String prefix;
 
 	@BeforeAll
-	static void startRedis() {
-		redis = RedisServerProcess.startNew();
-		RedisURI uri = RedisURI.create(redis.host(), redis.port());
-		writerClient = RedisClient.create(uri);
-		writerClient.setOptions(ClientOptions.builder().useHashIndexQueue(false).build());
-		readerClient = RedisClient.create(uri);
-		readerConnection = readerClient.connect();
-		reader = readerConnection.sync();
+	static void loadTestFunction() {
+		reader = redis.reader();
 		reader.functionLoad("#!lua name=sawmilltest\nredis.register_function('zero', function(keys, args) "
 				+ "redis.call('INCR', keys[1]) return 0 end)", true);
-	}
-
-	@AfterAll
-	static void stopRedis() throws Exception {
-		Teardown.close(readerConnection, readerClient, writerClient, redis);
 	}
 
 	@BeforeEach
@@ -68,17 +44,10 @@ class TransactionWriterTests {
 		prefix = "sawmill-test:" + UUID.randomUUID() + ":";
 	}
 
-	@AfterEach
-	void closeWriters() {
-		writers.forEach(LettucePipelinedWriter::close);
-	}
-
 	private LettucePipelinedWriter writer(int maxCommandsPerChunk) {
-		LettucePipelinedWriter writer = new LettucePipelinedWriter(() -> writerClient,
-				PipelineConfig.custom().maxCommandsPerChunk(maxCommandsPerChunk).timeout(Duration.ofSeconds(10)).build());
-		writers.add(writer);
-		writer.open(1);
-		return writer;
+		return redis.openWriter(
+				PipelineConfig.custom().maxCommandsPerChunk(maxCommandsPerChunk).timeout(Duration.ofSeconds(10)).build(),
+				List.of());
 	}
 
 	private RedisWrite incr(String key) {

@@ -12,22 +12,17 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.mapping.VersionGuard;
 import io.sawmill.redis.FailureClass;
 import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
-import io.sawmill.testkit.RedisServerProcess;
 
 /**
  * The version guard's Redis Functions ({@link VersionGuard}) through the writer's standalone path
@@ -38,33 +33,16 @@ class VersionGuardWriterTests {
 
 	private static final Duration NO_TTL = Duration.ZERO;
 
-	private static RedisServerProcess redis;
-
-	private static RedisClient writerClient;
-
-	private static RedisClient readerClient;
-
-	private static StatefulRedisConnection<String, String> readerConnection;
+	@RegisterExtension
+	static final StandaloneRedis redis = new StandaloneRedis();
 
 	private static RedisCommands<String, String> reader;
-
-	private final List<LettucePipelinedWriter> writers = new ArrayList<>();
 
 	private String key;
 
 	@BeforeAll
-	static void startRedis() {
-		redis = RedisServerProcess.startNew();
-		RedisURI uri = RedisURI.create(redis.host(), redis.port());
-		writerClient = RedisClient.create(uri);
-		readerClient = RedisClient.create(uri);
-		readerConnection = readerClient.connect();
-		reader = readerConnection.sync();
-	}
-
-	@AfterAll
-	static void stopRedis() throws Exception {
-		Teardown.close(readerConnection, readerClient, writerClient, redis);
+	static void reader() {
+		reader = redis.reader();
 	}
 
 	@BeforeEach
@@ -72,18 +50,9 @@ class VersionGuardWriterTests {
 		key = "sawmill-version-test:" + UUID.randomUUID();
 	}
 
-	@AfterEach
-	void closeWriters() {
-		writers.forEach(LettucePipelinedWriter::close);
-	}
-
 	private LettucePipelinedWriter openWriter() {
-		LettucePipelinedWriter writer = new LettucePipelinedWriter(() -> writerClient,
-				PipelineConfig.custom().timeout(Duration.ofSeconds(10)).build(), false,
+		return redis.openWriter(PipelineConfig.custom().timeout(Duration.ofSeconds(10)).build(),
 				List.of(VersionGuard.librarySource()));
-		writers.add(writer);
-		writer.open(1);
-		return writer;
 	}
 
 	private RedisWrite upsert(long version, Duration ttl, String... fieldsAndValues) {

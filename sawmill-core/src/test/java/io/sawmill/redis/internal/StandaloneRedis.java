@@ -1,0 +1,73 @@
+package io.sawmill.redis.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.sawmill.redis.PipelineConfig;
+import io.sawmill.testkit.RedisServerProcess;
+
+/**
+ * A real redis-server for a writer test class, registered as a static {@code @RegisterExtension}:
+ * started before the class's tests, with a client the writers connect with (as the auto-configuration
+ * builds it: no hash-indexed command queue) and a connection of its own to read back what they
+ * wrote; every writer a test opened is closed after it, and the server after the last test.
+ */
+final class StandaloneRedis implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
+
+	private final List<LettucePipelinedWriter> writers = new ArrayList<>();
+
+	private RedisServerProcess server;
+
+	private RedisClient writerClient;
+
+	private RedisClient readerClient;
+
+	private StatefulRedisConnection<String, String> readerConnection;
+
+	private RedisCommands<String, String> reader;
+
+	@Override
+	public void beforeAll(ExtensionContext context) {
+		server = RedisServerProcess.startNew();
+		RedisURI uri = RedisURI.create(server.host(), server.port());
+		writerClient = RedisClient.create(uri);
+		writerClient.setOptions(ClientOptions.builder().useHashIndexQueue(false).build());
+		readerClient = RedisClient.create(uri);
+		readerConnection = readerClient.connect();
+		reader = readerConnection.sync();
+	}
+
+	/** A writer on one connection, open, with these Function libraries loaded; closed after the test. */
+	LettucePipelinedWriter openWriter(PipelineConfig config, List<String> functionLibraries) {
+		LettucePipelinedWriter writer = new LettucePipelinedWriter(() -> writerClient, config, false, functionLibraries);
+		writers.add(writer);
+		writer.open(1);
+		return writer;
+	}
+
+	/** Commands on the reading connection. */
+	RedisCommands<String, String> reader() {
+		return reader;
+	}
+
+	@Override
+	public void afterEach(ExtensionContext context) {
+		writers.forEach(LettucePipelinedWriter::close);
+		writers.clear();
+	}
+
+	@Override
+	public void afterAll(ExtensionContext context) throws Exception {
+		Teardown.close(readerConnection, readerClient, writerClient, server);
+	}
+}
