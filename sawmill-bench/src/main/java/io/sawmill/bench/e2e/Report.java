@@ -1,13 +1,26 @@
 package io.sawmill.bench.e2e;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
+
 /** The result table (Markdown and CSV) and the check of the benchmark's targets, from the rows of one run. */
 final class Report {
+
+	/**
+	 * Whether this JVM clears softly reachable objects at every collection
+	 * ({@code -XX:SoftRefLRUPolicyMSPerMB=0}): each drain starts and closes a Sawmill context, and
+	 * closed contexts stay softly reachable through library caches until the heap runs short.
+	 */
+	private static final boolean SOFT_REFERENCES_CLEARED = "0".equals(ManagementFactory
+		.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+		.getVMOption("SoftRefLRUPolicyMSPerMB")
+		.getValue());
 
 	private Report() {
 	}
@@ -229,7 +242,9 @@ final class Report {
 						"heap ≤ 512 MB and no full GC (%s): the benchmark JVM (producer and consumers; the broker has its own) ran with max heap %d MB "
 								+ "(-Xmx), peak used %d MB, %d full GCs%s",
 						where, maxHeap >> 20, sawmill.peakHeapBytes() >> 20, sawmill.fullGcs(),
-						maxHeap <= 512L << 20 ? "" : " — run with -Xmx512m to judge this target")));
+						(maxHeap <= 512L << 20 ? "" : " — run with -Xmx512m to judge this target")
+								+ (SOFT_REFERENCES_CLEARED ? "" : " — run with -XX:SoftRefLRUPolicyMSPerMB=0: otherwise the "
+										+ "closed Sawmill contexts of earlier drains stay softly reachable and fill the heap"))));
 			}
 		}
 		return lines;
