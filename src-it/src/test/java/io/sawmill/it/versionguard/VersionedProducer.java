@@ -53,9 +53,16 @@ final class VersionedProducer {
 	static List<ProducerRecord<byte[], byte[]>> inOrder(String topic, int partitions, int entities, int revisions) {
 		List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
 		for (int rev = 0; rev < revisions; rev++) {
-			for (int id = 0; id < entities; id++) {
-				records.add(revision(topic, id % partitions, id, rev));
-			}
+			records.addAll(round(topic, partitions, entities, rev));
+		}
+		return records;
+	}
+
+	/** Revision {@code rev} of every entity, each on its own partition. */
+	static List<ProducerRecord<byte[], byte[]>> round(String topic, int partitions, int entities, int rev) {
+		List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(entities);
+		for (int id = 0; id < entities; id++) {
+			records.add(revision(topic, id % partitions, id, rev));
 		}
 		return records;
 	}
