@@ -116,13 +116,13 @@ final class StartupCheck implements SmartLifecycle, InitializingBean, Disposable
 
 	@Override
 	public synchronized void start() {
-		Future<Set<String>> topics = topicList != null ? topicList : listTopics();
+		Future<Set<String>> names = topicList != null ? topicList : listTopics();
 		topicList = null;
-		checkKafka(topics);
-		FutureTask<Void> redis = redisCheck != null ? redisCheck : new FutureTask<>(this::openRedis, null);
-		redis.run(); // runs a new check here; one begun at creation runs on its own thread, and this does nothing
+		checkKafka(names);
+		FutureTask<Void> opened = redisCheck != null ? redisCheck : new FutureTask<>(this::openRedis, null);
+		opened.run(); // runs a new check here; one begun at creation runs on its own thread, and this does nothing
 		redisCheck = null;
-		checkRedis(redis);
+		checkRedis(opened);
 		running = true;
 	}
 
@@ -131,10 +131,10 @@ final class StartupCheck implements SmartLifecycle, InitializingBean, Disposable
 		return admin.listTopics(new ListTopicsOptions().timeoutMs(timeoutMillis())).names();
 	}
 
-	private void checkKafka(Future<Set<String>> topicList) {
+	private void checkKafka(Future<Set<String>> names) {
 		Set<String> existing;
 		try {
-			existing = topicList.get(timeout.toMillis() + CALL_TIMEOUT_MARGIN.toMillis(), TimeUnit.MILLISECONDS);
+			existing = names.get(timeout.toMillis() + CALL_TIMEOUT_MARGIN.toMillis(), TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
