@@ -7,7 +7,6 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -17,7 +16,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
-import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisNode;
@@ -32,14 +30,14 @@ import io.sawmill.redis.RedisBatchWriter;
  * PING on the writing path (whose connections, one per listener thread, are opened now). Any
  * failure stops start-up with what to fix.
  * <p>
- * Both begin as soon as this bean is created, while the rest of the context (the web server, the
- * actuator) is still being built: Kafka's topic list as the Admin client's own asynchronous call,
- * Redis' connections and PING on a thread of their own. {@link #start()} waits for both and judges
- * them, so what fails and how is as if they ran then; it runs them again if the context is started
- * again. Closing the context before then waits for the Redis connections to be opened, so that the
- * writer, closed after this bean, closes them.
+ * Kafka's topic list is asked for as soon as this bean is created, as the Admin client's own
+ * asynchronous call, while the rest of the context (the web server, the actuator) is still being
+ * built; {@link #start()} waits for it and judges it as if it were asked for then, and asks again
+ * when the context is started again. Redis is checked in {@link #start()} itself, on the calling
+ * thread: nothing is opened before the context starts, so a context that fails before then leaves
+ * nothing to close.
  */
-final class StartupCheck implements SmartLifecycle, InitializingBean, DisposableBean {
+final class StartupCheck implements SmartLifecycle, InitializingBean {
 
 	/** How much longer than its own timeout a call to Kafka is waited for, before giving up on it. */
 	private static final Duration CALL_TIMEOUT_MARGIN = Duration.ofSeconds(1);
@@ -58,8 +56,6 @@ final class StartupCheck implements SmartLifecycle, InitializingBean, Disposable
 	private volatile boolean running;
 	/** The topic list asked for at creation, taken by the first {@link #start()}. */
 	private Future<Set<String>> topicList;
-	/** The Redis connections' opening and PING begun at creation, taken by the first {@link #start()}. */
-	private FutureTask<Void> redisCheck;
 
 	/**
 	 * Where Redis was looked for, for the message when it cannot be used.
@@ -104,14 +100,10 @@ final class StartupCheck implements SmartLifecycle, InitializingBean, Disposable
 		this.timeout = timeout;
 	}
 
-	/** Begins both checks. */
+	/** Asks Kafka for its topics. */
 	@Override
 	public synchronized void afterPropertiesSet() {
 		topicList = listTopics();
-		redisCheck = new FutureTask<>(this::openRedis, null);
-		Thread thread = new Thread(redisCheck, "sawmill-startup-redis");
-		thread.setDaemon(true);
-		thread.start();
 	}
 
 	@Override
@@ -119,10 +111,7 @@ final class StartupCheck implements SmartLifecycle, InitializingBean, Disposable
 		Future<Set<String>> names = topicList != null ? topicList : listTopics();
 		topicList = null;
 		checkKafka(names);
-		FutureTask<Void> opened = redisCheck != null ? redisCheck : new FutureTask<>(this::openRedis, null);
-		opened.run(); // runs a new check here; one begun at creation runs on its own thread, and this does nothing
-		redisCheck = null;
-		checkRedis(opened);
+		checkRedis();
 		running = true;
 	}
 
@@ -163,50 +152,16 @@ final class StartupCheck implements SmartLifecycle, InitializingBean, Disposable
 		return (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
 	}
 
-	private void openRedis() {
-		writer.open(connections);
-		writer.ping();
-	}
-
-	private void checkRedis(Future<Void> opened) {
+	private void checkRedis() {
 		try {
-			opened.get();
+			writer.open(connections);
+			writer.ping();
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
-		catch (ExecutionException ex) {
-			if (!(ex.getCause() instanceof RuntimeException cause)) {
-				throw new IllegalStateException(ex.getCause());
-			}
-			throw new SawmillConfigurationException(redis.where() + " cannot be used: " + rootMessage(cause),
+		catch (RuntimeException ex) {
+			throw new SawmillConfigurationException(redis.where() + " cannot be used: " + rootMessage(ex),
 					"Check " + redis.settings() + ", spring.data.redis.username/password and spring.data.redis.ssl.enabled.",
-					cause);
+					ex);
 		}
-	}
-
-	/**
-	 * Waits for a Redis check begun at creation and never judged (the context failed before it
-	 * started, or Kafka's check failed first), so that the writer, closed after this bean, closes what
-	 * it opened.
-	 */
-	@Override
-	public synchronized void destroy() {
-		if (redisCheck == null) {
-			return;
-		}
-		try {
-			redisCheck.get();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		catch (ExecutionException ex) {
-			// never taken: the context did not start, for a reason of its own
-		}
-		redisCheck = null;
-		topicList = null;
 	}
 
 	private static String rootMessage(Throwable ex) {
