@@ -39,22 +39,29 @@ final class Coalescer {
 		// each slot is a command to send (a barrier) or the folded writes of one key segment
 		List<Object> slots = new ArrayList<>(records.size() * 2);
 		Map<ByteBuffer, KeySegment> open = new HashMap<>(records.size() * 2);
+		// the segment of the previous write, while open: a record's HSET and EXPIRE share their key array
+		KeySegment previous = null;
 		for (int r = 0; r < records.size(); r++) {
 			for (RedisWrite write : records.get(r).writes()) {
-				ByteBuffer key = ByteBuffer.wrap(write.key());
 				if (KeySegment.folds(write)) {
-					KeySegment segment = open.get(key);
+					KeySegment segment = previous != null && previous.key() == write.key() ? previous : null;
 					if (segment == null) {
-						segment = new KeySegment(write.key());
-						open.put(key, segment);
-						slots.add(segment);
+						ByteBuffer key = ByteBuffer.wrap(write.key());
+						segment = open.get(key);
+						if (segment == null) {
+							segment = new KeySegment(write.key());
+							open.put(key, segment);
+							slots.add(segment);
+						}
 					}
 					segment.add(write, r);
+					previous = segment;
 				}
 				else {
-					open.remove(key);
+					open.remove(ByteBuffer.wrap(write.key()));
 					closeNamedKeys(write, open);
 					slots.add(new Barrier(write, new int[] { r }));
+					previous = null;
 				}
 			}
 		}

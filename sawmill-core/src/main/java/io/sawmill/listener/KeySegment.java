@@ -36,6 +36,11 @@ final class KeySegment {
 		this.key = key;
 	}
 
+	/** The key, as the array of the segment's first write. */
+	byte[] key() {
+		return key;
+	}
+
 	/** Whether {@code write} is one the fold knows: a built-in {@code HSET}, {@code EXPIRE} or {@code DEL}. */
 	static boolean folds(RedisWrite write) {
 		return write instanceof RedisWrite.HashSet || write instanceof RedisWrite.Expire
@@ -56,6 +61,16 @@ final class KeySegment {
 		if (writes.size() == 1) {
 			out.add(writes.get(0));
 			carried.add(new int[] { records[0] });
+			return;
+		}
+		if (writes.size() == 2 && writes.get(0) instanceof RedisWrite.HashSet
+				&& writes.get(1) instanceof RedisWrite.Expire) {
+			// the common segment, usually one record's: nothing merges, both are sent as they are
+			int[] first = { records[0] };
+			out.add(writes.get(0));
+			carried.add(first);
+			out.add(writes.get(1));
+			carried.add(records[1] == records[0] ? first : new int[] { records[1] });
 			return;
 		}
 		int lastDelete = -1;
@@ -117,8 +132,9 @@ final class KeySegment {
 
 	/** One {@code HSET} with every field of {@code hashSets}, each with its last value. */
 	private RedisWrite merge(List<RedisWrite.HashSet> hashSets) {
-		if (hashSets.size() == 1) {
-			return hashSets.get(0);
+		RedisWrite.HashSet last = hashSets.get(hashSets.size() - 1);
+		if (hashSets.size() == 1 || sameFieldArrays(hashSets, last)) {
+			return last;
 		}
 		// byte[] keys hash by identity: compare fields by content
 		Map<ByteBuffer, byte[]> fields = new LinkedHashMap<>();
@@ -128,6 +144,28 @@ final class KeySegment {
 		Map<byte[], byte[]> merged = new LinkedHashMap<>(fields.size() * 2);
 		fields.forEach((field, value) -> merged.put(field.array(), value));
 		return RedisWrite.hset(key, merged);
+	}
+
+	/**
+	 * Whether every {@code HSET} names the same fields as {@code last}, as the same arrays in the same
+	 * order: the usual case, since a mapper reuses its field names' arrays. Then every value of
+	 * {@code last} is the last one of its field, and {@code last} is the merge.
+	 */
+	private static boolean sameFieldArrays(List<RedisWrite.HashSet> hashSets, RedisWrite.HashSet last) {
+		byte[][] names = last.fields().keySet().toArray(new byte[0][]);
+		for (int i = 0; i < hashSets.size() - 1; i++) {
+			Map<byte[], byte[]> fields = hashSets.get(i).fields();
+			if (fields.size() != names.length) {
+				return false;
+			}
+			int n = 0;
+			for (byte[] name : fields.keySet()) {
+				if (name != names[n++]) {
+					return false;
+				}
+			}
+		}
+		return true;
 	}
 
 	/** Record indices added in ascending order, each kept once. */

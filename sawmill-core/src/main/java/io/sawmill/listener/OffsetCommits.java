@@ -44,12 +44,29 @@ final class OffsetCommits implements OffsetCommitCallback {
 
 	/** The offsets to commit for a written batch: each partition's last offset + 1. */
 	static Map<TopicPartition, OffsetAndMetadata> nextOffsets(List<ConsumerRecord<byte[], byte[]>> records) {
-		Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+		// a poll returns each partition's records together, in offset order: objects only per partition
+		Map<TopicPartition, Long> last = new HashMap<>();
+		String topic = null;
+		int partition = -1;
+		long highest = -1;
 		for (ConsumerRecord<byte[], byte[]> record : records) {
-			offsets.merge(new TopicPartition(record.topic(), record.partition()),
-					new OffsetAndMetadata(record.offset() + 1),
-					(a, b) -> a.offset() >= b.offset() ? a : b);
+			if (record.partition() != partition || !record.topic().equals(topic)) {
+				if (topic != null) {
+					last.merge(new TopicPartition(topic, partition), highest, Math::max);
+				}
+				topic = record.topic();
+				partition = record.partition();
+				highest = record.offset();
+			}
+			else {
+				highest = Math.max(highest, record.offset());
+			}
 		}
+		if (topic != null) {
+			last.merge(new TopicPartition(topic, partition), highest, Math::max);
+		}
+		Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>(last.size() * 2);
+		last.forEach((topicPartition, offset) -> offsets.put(topicPartition, new OffsetAndMetadata(offset + 1)));
 		return offsets;
 	}
 

@@ -189,10 +189,8 @@ final class PerRecordPipeline {
 	/** Whether every write of {@code records} may be repeated ({@link RedisWrite#idempotent()}). */
 	static boolean allIdempotent(List<MappedRecord> records) {
 		for (MappedRecord record : records) {
-			for (RedisWrite write : record.writes()) {
-				if (!write.idempotent()) {
-					return false;
-				}
+			if (!record.idempotent()) {
+				return false;
 			}
 		}
 		return true;

@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.fail;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
@@ -205,43 +207,48 @@ class CoalescingEquivalenceTests {
 					}
 				}
 			}
+			// half the batches name keys and fields with one array per name, as a mapper that reuses its
+			// arrays does (the coalescer compares those by identity first); the others with new arrays
+			Map<String, byte[]> arrays = random.nextBoolean() ? new HashMap<>() : null;
 			List<List<RedisWrite>> writes = new ArrayList<>();
 			int records = 1 + random.nextInt(12);
 			for (int r = 0; r < records; r++) {
 				List<RedisWrite> record = new ArrayList<>();
 				int count = 1 + (random.nextInt(3) == 0 ? 1 : 0) + (random.nextInt(6) == 0 ? 1 : 0);
 				for (int w = 0; w < count; w++) {
-					record.add(write(random, KEYS.get(random.nextInt(KEYS.size()))));
+					record.add(write(random, KEYS.get(random.nextInt(KEYS.size())), arrays));
 				}
 				writes.add(record);
 			}
 			return new Batch(before, writes);
 		}
 
-		private static RedisWrite write(Random random, String key) {
+		private static RedisWrite write(Random random, String key, Map<String, byte[]> arrays) {
+			Function<String, byte[]> array = arrays == null ? CoalescerTests::bytes
+					: name -> arrays.computeIfAbsent(name, CoalescerTests::bytes);
 			int kind = random.nextInt(100);
 			if (kind < 40) {
 				Map<byte[], byte[]> fields = new LinkedHashMap<>();
-				fields(random).forEach((field, value) -> fields.put(bytes(field), bytes(value)));
-				return RedisWrite.hset(bytes(key), fields);
+				fields(random).forEach((field, value) -> fields.put(array.apply(field), bytes(value)));
+				return RedisWrite.hset(array.apply(key), fields);
 			}
 			if (kind < 65) {
-				return RedisWrite.expire(bytes(key), TTLS.get(random.nextInt(TTLS.size())));
+				return RedisWrite.expire(array.apply(key), TTLS.get(random.nextInt(TTLS.size())));
 			}
 			if (kind < 80) {
-				return RedisWrite.del(bytes(key));
+				return RedisWrite.del(array.apply(key));
 			}
 			if (kind < 88) {
-				return RedisWrite.command("HDEL", bytes(key), bytes(FIELDS.get(random.nextInt(FIELDS.size()))));
+				return RedisWrite.command("HDEL", array.apply(key), array.apply(FIELDS.get(random.nextInt(FIELDS.size()))));
 			}
 			if (kind < 93) {
-				return RedisWrite.command("PERSIST", bytes(key));
+				return RedisWrite.command("PERSIST", array.apply(key));
 			}
 			if (kind < 97) {
 				// a command that writes a key other than its own: RENAME key other
-				return RedisWrite.command("RENAME", bytes(key), bytes(KEYS.get(random.nextInt(KEYS.size()))));
+				return RedisWrite.command("RENAME", array.apply(key), array.apply(KEYS.get(random.nextInt(KEYS.size()))));
 			}
-			return RedisWrite.command("SET", bytes(key), bytes("set-" + random.nextInt(10)));
+			return RedisWrite.command("SET", array.apply(key), bytes("set-" + random.nextInt(10)));
 		}
 
 		private static Map<String, String> fields(Random random) {

@@ -92,6 +92,21 @@ class OffsetCommitsTests {
 	}
 
 	@Test
+	void shouldCommitEachPartitionsHighestOffsetPlusOneWhateverTheOrderOfItsRecords() {
+		List<ConsumerRecord<byte[], byte[]>> batch = new ArrayList<>();
+		batch.addAll(records(P0, 10, 3));
+		batch.addAll(records(P1, 7, 2));
+		batch.addAll(records(new TopicPartition("other", 0), 4, 1));
+		batch.addAll(records(P0, 3, 2)); // P0 again, lower offsets, after other partitions
+		batch.add(new ConsumerRecord<>(P1.topic(), P1.partition(), 20, null, null));
+		batch.add(new ConsumerRecord<>(P1.topic(), P1.partition(), 9, null, null)); // lower, after a higher one
+
+		assertThat(OffsetCommits.nextOffsets(batch)).isEqualTo(Map.of(P0, new OffsetAndMetadata(13),
+				P1, new OffsetAndMetadata(21), new TopicPartition("other", 0), new OffsetAndMetadata(5)));
+		assertThat(OffsetCommits.nextOffsets(List.of())).isEmpty();
+	}
+
+	@Test
 	void shouldCommitAFullBatchAsynchronouslyAndABatchThatIsNotFullSynchronously() {
 		commit(concat(records(P0, 10, 3), records(P1, 20, 1)));
 		succeed.get(0).run();
