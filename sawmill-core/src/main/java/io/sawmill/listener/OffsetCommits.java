@@ -44,29 +44,22 @@ final class OffsetCommits implements OffsetCommitCallback {
 
 	/** The offsets to commit for a written batch: each partition's last offset + 1. */
 	static Map<TopicPartition, OffsetAndMetadata> nextOffsets(List<ConsumerRecord<byte[], byte[]>> records) {
-		// a poll returns each partition's records together, in offset order: objects only per partition
-		Map<TopicPartition, Long> last = new HashMap<>();
-		String topic = null;
-		int partition = -1;
-		long highest = -1;
-		for (ConsumerRecord<byte[], byte[]> record : records) {
-			if (record.partition() != partition || !record.topic().equals(topic)) {
-				if (topic != null) {
-					last.merge(new TopicPartition(topic, partition), highest, Math::max);
-				}
-				topic = record.topic();
-				partition = record.partition();
-				highest = record.offset();
+		Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+		// a poll returns each partition's records together: objects per run of one partition's records
+		int run = 0;
+		while (run < records.size()) {
+			ConsumerRecord<byte[], byte[]> first = records.get(run);
+			long highest = first.offset();
+			int next = run + 1;
+			while (next < records.size() && records.get(next).partition() == first.partition()
+					&& records.get(next).topic().equals(first.topic())) {
+				highest = Math.max(highest, records.get(next).offset());
+				next++;
 			}
-			else {
-				highest = Math.max(highest, record.offset());
-			}
+			offsets.merge(new TopicPartition(first.topic(), first.partition()), new OffsetAndMetadata(highest + 1),
+					(a, b) -> a.offset() >= b.offset() ? a : b);
+			run = next;
 		}
-		if (topic != null) {
-			last.merge(new TopicPartition(topic, partition), highest, Math::max);
-		}
-		Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>(last.size() * 2);
-		last.forEach((topicPartition, offset) -> offsets.put(topicPartition, new OffsetAndMetadata(offset + 1)));
 		return offsets;
 	}
 
