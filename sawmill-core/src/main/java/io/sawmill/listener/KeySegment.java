@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.sawmill.mapping.RedisWrite;
+import io.sawmill.mapping.internal.FieldMap;
 
 /**
  * The {@code HSET}, {@code EXPIRE} and {@code DEL} writes of one key between two barriers of a
@@ -152,6 +153,14 @@ final class KeySegment {
 	 * {@code last} is the last one of its field, and {@code last} is the merge.
 	 */
 	private static boolean sameFieldArrays(List<RedisWrite.HashSet> hashSets, RedisWrite.HashSet last) {
+		if (last.fields() instanceof FieldMap lastFields) {
+			for (int i = 0; i < hashSets.size() - 1; i++) {
+				if (!(hashSets.get(i).fields() instanceof FieldMap fields) || !fields.sameNames(lastFields)) {
+					return false;
+				}
+			}
+			return true;
+		}
 		byte[][] names = last.fields().keySet().toArray(new byte[0][]);
 		for (int i = 0; i < hashSets.size() - 1; i++) {
 			Map<byte[], byte[]> fields = hashSets.get(i).fields();

@@ -79,13 +79,13 @@ public final class VersionGuard {
 		List<byte[]> args = new ArrayList<>(2 + 2 * fields.size());
 		args.add(number(requireVersion(version)));
 		args.add(number(requireNotNegative(ttl, "ttl").toMillis()));
-		for (Map.Entry<byte[], byte[]> field : fields.entrySet()) {
-			if (Arrays.equals(field.getKey(), VERSION_FIELD_BYTES)) {
+		fields.forEach((name, value) -> {
+			if (Arrays.equals(name, VERSION_FIELD_BYTES)) {
 				throw new IllegalArgumentException("the field " + VERSION_FIELD + " is reserved for the version");
 			}
-			args.add(field.getKey());
-			args.add(field.getValue());
-		}
+			args.add(name);
+			args.add(value);
+		});
 		return new RedisWrite.Function(UPSERT, key, args, true);
 	}
 

@@ -1,7 +1,6 @@
 package io.sawmill.mapping.internal;
 
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Which flattened fields a mapping's {@code fields} option selects, and their names as sent to
  * Redis. Records of a topic repeat the same paths, so the answer for a path is kept for up to
  * {@link #CACHED_NAMES} of them, and each record's writes share the same name arrays, which nothing
- * changes. A value whose names vary per record (a map keyed by ids, say) stops filling the cache
+ * changes. A record's selected fields are a {@link FieldMap}. A value whose names vary per record (a map keyed by ids, say) stops filling the cache
  * there and has its names encoded per record. Thread-safe.
  */
 public final class FieldSelection {
@@ -32,11 +31,11 @@ public final class FieldSelection {
 
 	/** The selected fields by their UTF-8 names, in document order. */
 	public Map<byte[], byte[]> select(FlatFields all) {
-		Map<byte[], byte[]> fields = new LinkedHashMap<>((int) (all.size() / 0.75f) + 1);
+		FieldMap fields = new FieldMap(all.size());
 		for (int i = 0; i < all.size(); i++) {
 			byte[] name = name(all.path(i));
 			if (name != NOT_SELECTED) {
-				fields.put(name, all.value(i));
+				fields.add(name, all.value(i));
 			}
 		}
 		return fields;

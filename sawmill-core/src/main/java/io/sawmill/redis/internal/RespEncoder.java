@@ -10,6 +10,7 @@ import java.util.Map;
 import io.netty.buffer.ByteBuf;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.mapping.VersionGuard;
+import io.sawmill.mapping.internal.FieldMap;
 
 /**
  * The RESP encoding of one chunk of commands (each an array of bulk strings), built by the writing
@@ -145,9 +146,17 @@ public final class RespEncoder {
 			arrayHeader(out, 2 + 2 * hset.fields().size());
 			out.writeBytes(HSET);
 			bulk(out, hset.key());
-			for (Map.Entry<byte[], byte[]> field : hset.fields().entrySet()) {
-				bulk(out, field.getKey());
-				bulk(out, field.getValue());
+			if (hset.fields() instanceof FieldMap fields) {
+				for (int i = 0; i < fields.size(); i++) {
+					bulk(out, fields.name(i));
+					bulk(out, fields.value(i));
+				}
+			}
+			else {
+				for (Map.Entry<byte[], byte[]> field : hset.fields().entrySet()) {
+					bulk(out, field.getKey());
+					bulk(out, field.getValue());
+				}
 			}
 		}
 		else if (write instanceof RedisWrite.Expire expire) {

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -197,6 +198,31 @@ class JsonHashMapperTests {
 			List<RedisWrite> writes = mapper("{@key}").map(record("k", "{\"quote\":\"say \\\"hi\\\"\",\"unicode\":\"blåbær\"}"));
 
 			assertThat(fields(writes.get(0))).containsExactly(Map.entry("quote", "say \"hi\""), Map.entry("unicode", "blåbær"));
+		}
+
+		@Test
+		void shouldWriteAFieldOnceWhenTwoPathsReadAlikeTheLaterValueInTheFirstPlace() {
+			List<RedisWrite> writes = mapper("{@key}").map(record("k", "{\"a\":{\"b\":1},\"c\":2,\"a.b\":3}"));
+
+			assertThat(((RedisWrite.HashSet) writes.get(0)).fields()).hasSize(2);
+			assertThat(fields(writes.get(0))).containsExactly(Map.entry("a.b", "3"), Map.entry("c", "2"));
+		}
+
+		@Test
+		void shouldWriteEveryFieldOfAWideRecordInDocumentOrder() {
+			StringBuilder json = new StringBuilder("{");
+			List<Map.Entry<String, String>> expected = new ArrayList<>();
+			for (int i = 0; i < 100; i++) {
+				json.append(i == 0 ? "" : ",").append("\"f").append(i).append("\":").append(i);
+				expected.add(Map.entry("f" + i, Integer.toString(i)));
+			}
+			json.append(",\"g\":{\"h\":1},\"g.h\":2}");
+			expected.add(Map.entry("g.h", "2"));
+
+			List<RedisWrite> writes = mapper("{@key}").map(record("k", json.toString()));
+
+			assertThat(((RedisWrite.HashSet) writes.get(0)).fields()).hasSize(expected.size());
+			assertThat(new ArrayList<>(fields(writes.get(0)).entrySet())).containsExactlyElementsOf(expected);
 		}
 
 		@Test

@@ -1,0 +1,156 @@
+package io.sawmill.mapping.internal;
+
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.function.BiConsumer;
+
+/**
+ * A hash's fields as the built-in mappers hand them to {@code HSET}: names and values in two arrays,
+ * in the order they were added. Like a {@code LinkedHashMap<byte[], byte[]>}, a name is one array
+ * (arrays are equal only to themselves), and adding a name again replaces its value in place (two
+ * paths can read alike: {@code a.b} nested and a name {@code "a.b"}). It keeps what a batch holds
+ * until Redis acknowledged it small: two arrays per record instead of a hash table and an entry per
+ * field. Read-only once built; not thread-safe while being built.
+ */
+public final class FieldMap extends AbstractMap<byte[], byte[]> {
+
+	/** Up to this many fields, a name is found by a scan; beyond, through {@link #index}. */
+	static final int SCANNED = 16;
+
+	private byte[][] names;
+
+	private byte[][] values;
+
+	private int size;
+
+	/** Each name's position, once there are more than {@link #SCANNED} fields; null until then. */
+	private IdentityHashMap<byte[], Integer> index;
+
+	/** @param expected how many fields will be added (more are taken too) */
+	public FieldMap(int expected) {
+		names = new byte[Math.max(1, expected)][];
+		values = new byte[names.length][];
+	}
+
+	/** Adds a field, or replaces the value of {@code name} (the same array) when it was added before. */
+	void add(byte[] name, byte[] value) {
+		int known = indexOf(name);
+		if (known >= 0) {
+			values[known] = value;
+			return;
+		}
+		if (size == SCANNED) {
+			index = new IdentityHashMap<>(SCANNED * 4);
+			for (int i = 0; i < size; i++) {
+				index.put(names[i], i);
+			}
+		}
+		if (index != null) {
+			index.put(name, size);
+		}
+		if (size == names.length) {
+			names = Arrays.copyOf(names, size * 2);
+			values = Arrays.copyOf(values, size * 2);
+		}
+		names[size] = name;
+		values[size] = value;
+		size++;
+	}
+
+	@Override
+	public int size() {
+		return size;
+	}
+
+	/** The name of the field at {@code index}, in the order the fields were added. */
+	public byte[] name(int index) {
+		return names[index];
+	}
+
+	/** The value of the field at {@code index}. */
+	public byte[] value(int index) {
+		return values[index];
+	}
+
+	/** Whether {@code other} names the same fields as the same arrays, in the same order. */
+	public boolean sameNames(FieldMap other) {
+		if (other.size != size) {
+			return false;
+		}
+		for (int i = 0; i < size; i++) {
+			if (names[i] != other.names[i]) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	@Override
+	public boolean containsKey(Object name) {
+		return indexOf(name) >= 0;
+	}
+
+	@Override
+	public byte[] get(Object name) {
+		int index = indexOf(name);
+		return index < 0 ? null : values[index];
+	}
+
+	private int indexOf(Object name) {
+		if (index != null) {
+			Integer known = index.get(name);
+			return known == null ? -1 : known;
+		}
+		for (int i = 0; i < size; i++) {
+			if (names[i] == name) {
+				return i;
+			}
+		}
+		return -1;
+	}
+
+	@Override
+	public void forEach(BiConsumer<? super byte[], ? super byte[]> action) {
+		for (int i = 0; i < size; i++) {
+			action.accept(names[i], values[i]);
+		}
+	}
+
+	@Override
+	public Set<Entry<byte[], byte[]>> entrySet() {
+		return new AbstractSet<>() {
+
+			@Override
+			public int size() {
+				return size;
+			}
+
+			@Override
+			public Iterator<Entry<byte[], byte[]>> iterator() {
+				return new Iterator<>() {
+
+					private int next;
+
+					@Override
+					public boolean hasNext() {
+						return next < size;
+					}
+
+					@Override
+					public Entry<byte[], byte[]> next() {
+						if (next >= size) {
+							throw new NoSuchElementException();
+						}
+						int index = next++;
+						return new SimpleImmutableEntry<>(names[index], values[index]);
+					}
+				};
+			}
+		};
+	}
+}
