@@ -36,13 +36,18 @@ final class SlotRoutes {
 		List<RedisClusterNode> masters = new ArrayList<>(4);
 		List<String> addresses = new ArrayList<>(4);
 		List<Channel> channels = new ArrayList<>(4);
+		byte[] lastKey = null;
 		RedisClusterNode last = null;
 		int lastGroup = -1;
 		for (int i = 0; i < groupOf.length; i++) {
-			RedisClusterNode master = connection.routeOf(writes.get(i).key());
-			if (master != last || lastGroup < 0) {
-				last = master;
-				lastGroup = groupOf(master, masters, addresses, channels, connection);
+			byte[] key = writes.get(i).key();
+			if (key != lastKey || lastGroup < 0) { // a record's writes share their key's array: one lookup
+				lastKey = key;
+				RedisClusterNode master = connection.routeOf(key);
+				if (master != last || lastGroup < 0) {
+					last = master;
+					lastGroup = groupOf(master, masters, addresses, channels, connection);
+				}
 			}
 			groupOf[i] = lastGroup;
 		}
