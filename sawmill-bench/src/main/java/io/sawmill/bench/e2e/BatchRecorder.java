@@ -3,6 +3,7 @@ package io.sawmill.bench.e2e;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.stream.LongStream;
 
@@ -11,7 +12,8 @@ import java.util.stream.LongStream;
  * many records it had, and, separately, how long each batch's Redis write took. Measuring CPU, it
  * also reads the consumer's CPU time when the first batch commits and when the batch that completes
  * the expected records commits: the CPU per record between them leaves out the consumer's start-up
- * and group join, as the throughput does. Thread-safe (listener threads and Lettuce's event loop
+ * and group join, as the throughput does, and at the same two moments each kind of thread's CPU time
+ * ({@link ThreadCpu}) for the split of that CPU per record. Thread-safe (listener threads and Lettuce's event loop
  * record, the status line reads).
  */
 final class BatchRecorder {
@@ -22,6 +24,8 @@ final class BatchRecorder {
 	private long recordsAtFirst;
 	private long cpuAtExpected = -1;
 	private long recordsAtExpected;
+	private ThreadCpu threadsAtFirst;
+	private Map<ThreadCpu.Kind, Long> threadsUsed = Map.of();
 
 	private long[] ends = new long[1024];
 	private long[] durations = new long[1024];
@@ -60,10 +64,12 @@ final class BatchRecorder {
 		if (cpu != null && cpuAtFirst < 0) {
 			cpuAtFirst = cpu.getAsLong();
 			recordsAtFirst = records;
+			threadsAtFirst = ThreadCpu.now();
 		}
 		else if (cpu != null && cpuAtExpected < 0 && records >= expected) {
 			cpuAtExpected = cpu.getAsLong();
 			recordsAtExpected = records;
+			threadsUsed = ThreadCpu.now().since(threadsAtFirst);
 		}
 	}
 
@@ -75,6 +81,16 @@ final class BatchRecorder {
 		return List.of((cpuAtExpected - cpuAtFirst) / (double) (recordsAtExpected - recordsAtFirst));
 	}
 
+	/**
+	 * The CPU per record split by kind of thread ({@link ThreadCpu#split}), empty when not (yet)
+	 * measured.
+	 */
+	synchronized String cpuSplit() {
+		List<Double> perRecord = cpuPerRecord();
+		return perRecord.isEmpty() ? ""
+				: ThreadCpu.split(threadsUsed, recordsAtExpected - recordsAtFirst, perRecord.get(0));
+	}
+
 	/** Forgets every batch recorded so far, as if none had been. */
 	synchronized void restart() {
 		count = 0;
@@ -83,6 +99,7 @@ final class BatchRecorder {
 		firstStart = Long.MAX_VALUE;
 		cpuAtFirst = -1;
 		cpuAtExpected = -1;
+		threadsUsed = Map.of();
 	}
 
 	/** A batch's Redis write: its commands sent, every reply arrived. */

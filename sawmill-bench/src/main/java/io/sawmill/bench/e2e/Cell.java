@@ -143,12 +143,18 @@ final class Cell {
 		String idlePart = drain == 1
 				? String.format(Locale.ROOT, "idle P99 %9s, ", Report.ms(idle.summary().write().p99())) : "";
 		status.println(String.format(Locale.ROOT,
-				"%-38s write: %sbusy P50 %9s P99 %9s max %9s | busy poll→commit P99 %9s | %,9.0f records/s, %s CPU per record, "
+				"%-38s write: %sbusy P50 %9s P99 %9s max %9s | busy poll→commit P99 %9s | %,9.0f records/s, %s CPU per record%s, "
 						+ "drained in %s | %sbusy %s",
 				label + which, idlePart, Report.ms(summary.write().p50()), Report.ms(summary.write().p99()),
 				Report.ms(summary.write().max()), Report.ms(summary.pollToCommit().p99()), summary.recordsPerSecond(),
-				Report.micros(summary.cpuNanosPerRecord()), Report.duration(summary.spanNanos() / 1e9),
+				Report.micros(summary.cpuNanosPerRecord()), split(busy), Report.duration(summary.spanNanos() / 1e9),
 				drain == 1 ? "idle " + idleVerified.text() + " | " : "", verified.text()));
+	}
+
+	/** " (listener …, Redis I/O …, GC …, rest … µs)", or nothing where the split was not measured. */
+	static String split(BatchRecorder drain) {
+		String split = drain.cpuSplit();
+		return split.isEmpty() ? "" : " (" + split + ")";
 	}
 
 	/**

@@ -86,9 +86,11 @@ final class VariantDrainer {
 		cell.add(busy, counts, verified.ok() && complete,
 				"drain " + (cell.busy.size() + 1) + " " + verified.text() + (complete ? "" : "; INCOMPLETE (timed out)"));
 		run.status().println(String.format(Locale.ROOT,
-				"%-62s %,9.0f records/s, %.2f Redis commands per record (%s), write P50 %s P99 %s | %s", label,
-				summary.recordsPerSecond(), counts.perRecord(options.backlog()), counts.perRecordByCommand(options.backlog()),
-				Report.ms(summary.write().p50()), Report.ms(summary.write().p99()), verified.text()));
+				"%-62s %,9.0f records/s, %.2f Redis commands per record (%s), write P50 %s P99 %s, %s CPU per record%s | %s",
+				label, summary.recordsPerSecond(), counts.perRecord(options.backlog()),
+				counts.perRecordByCommand(options.backlog()), Report.ms(summary.write().p50()),
+				Report.ms(summary.write().p99()), Report.micros(summary.cpuNanosPerRecord()), Cell.split(busy),
+				verified.text()));
 	}
 
 	/**
