@@ -12,9 +12,9 @@ import java.util.stream.LongStream;
  * many records it had, and, separately, how long each batch's Redis write took. Measuring CPU, it
  * also reads the consumer's CPU time when the first batch commits and when the batch that completes
  * the expected records commits: the CPU per record between them leaves out the consumer's start-up
- * and group join, as the throughput does, and at the same two moments each kind of thread's CPU time
- * ({@link ThreadCpu}) for the split of that CPU per record. Thread-safe (listener threads and Lettuce's event loop
- * record, the status line reads).
+ * and group join, as the throughput does, and at the same two moments each kind of thread's CPU
+ * time ({@link ThreadCpu}) for the split of that CPU per record. Thread-safe (listener threads and
+ * Lettuce's event loop record, the status line reads).
  */
 final class BatchRecorder {
 
@@ -82,13 +82,14 @@ final class BatchRecorder {
 	}
 
 	/**
-	 * The CPU per record split by kind of thread ({@link ThreadCpu#split}), empty when not (yet)
-	 * measured.
+	 * The CPU per record split by kind of thread ({@link ThreadCpu#split}) in parentheses after a
+	 * space, " (listener …, Redis I/O …, GC …, rest … µs)", or nothing when not (yet) measured.
 	 */
 	synchronized String cpuSplit() {
 		List<Double> perRecord = cpuPerRecord();
-		return perRecord.isEmpty() ? ""
+		String split = perRecord.isEmpty() ? ""
 				: ThreadCpu.split(threadsUsed, recordsAtExpected - recordsAtFirst, perRecord.get(0));
+		return split.isEmpty() ? "" : " (" + split + ")";
 	}
 
 	/** Forgets every batch recorded so far, as if none had been. */

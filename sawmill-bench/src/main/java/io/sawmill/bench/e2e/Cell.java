@@ -147,14 +147,8 @@ final class Cell {
 						+ "drained in %s | %sbusy %s",
 				label + which, idlePart, Report.ms(summary.write().p50()), Report.ms(summary.write().p99()),
 				Report.ms(summary.write().max()), Report.ms(summary.pollToCommit().p99()), summary.recordsPerSecond(),
-				Report.micros(summary.cpuNanosPerRecord()), split(busy), Report.duration(summary.spanNanos() / 1e9),
+				Report.micros(summary.cpuNanosPerRecord()), busy.cpuSplit(), Report.duration(summary.spanNanos() / 1e9),
 				drain == 1 ? "idle " + idleVerified.text() + " | " : "", verified.text()));
-	}
-
-	/** " (listener …, Redis I/O …, GC …, rest … µs)", or nothing where the split was not measured. */
-	static String split(BatchRecorder drain) {
-		String split = drain.cpuSplit();
-		return split.isEmpty() ? "" : " (" + split + ")";
 	}
 
 	/**

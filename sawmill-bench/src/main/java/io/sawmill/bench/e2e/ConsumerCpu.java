@@ -73,14 +73,27 @@ final class ConsumerCpu {
 	/** The CPU time of each of the JIT's compiler threads alive now, by Linux thread id; none where {@code /proc} cannot tell. */
 	private static Map<Long, Long> compilerThreads() {
 		Map<Long, Long> threads = new HashMap<>();
+		tasks().forEach((tid, task) -> {
+			if (COMPILER.stream().anyMatch(task.name()::startsWith)) {
+				threads.put(tid, task.nanos());
+			}
+		});
+		return threads;
+	}
+
+	/** A live thread of this JVM: its Linux name (cut to 15 characters) and the CPU time it used so far. */
+	record Task(String name, long nanos) {
+	}
+
+	/** Every live thread of this JVM by Linux thread id ({@code /proc/self/task}); none where {@code /proc} cannot tell. */
+	static Map<Long, Task> tasks() {
+		Map<Long, Task> threads = new HashMap<>();
 		try (var tasks = Files.newDirectoryStream(TASKS)) {
 			for (Path task : tasks) {
 				try {
 					String stat = Files.readString(task.resolve("stat"));
 					String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-					if (COMPILER.stream().anyMatch(name::startsWith)) {
-						threads.put(Long.parseLong(task.getFileName().toString()), nanosFromStat(stat));
-					}
+					threads.put(Long.parseLong(task.getFileName().toString()), new Task(name, nanosFromStat(stat)));
 				}
 				catch (IOException | RuntimeException exited) {
 					// the thread ended while being read

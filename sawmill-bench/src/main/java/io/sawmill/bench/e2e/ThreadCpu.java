@@ -1,10 +1,6 @@
 package io.sawmill.bench.e2e;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -53,37 +49,16 @@ final class ThreadCpu {
 		}
 	}
 
-	/** CPU nanoseconds so far by Linux thread id, and each thread's kind. */
-	private final Map<Long, Long> nanos;
+	/** The threads alive at this reading, by Linux thread id. */
+	private final Map<Long, ConsumerCpu.Task> tasks;
 
-	private final Map<Long, Kind> kinds;
-
-	private ThreadCpu(Map<Long, Long> nanos, Map<Long, Kind> kinds) {
-		this.nanos = nanos;
-		this.kinds = kinds;
+	private ThreadCpu(Map<Long, ConsumerCpu.Task> tasks) {
+		this.tasks = tasks;
 	}
 
 	/** Every thread's CPU time now; none where {@code /proc} cannot tell. */
 	static ThreadCpu now() {
-		Map<Long, Long> nanos = new HashMap<>();
-		Map<Long, Kind> kinds = new HashMap<>();
-		try (var tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
-			for (Path task : tasks) {
-				try {
-					String stat = Files.readString(task.resolve("stat"));
-					long tid = Long.parseLong(task.getFileName().toString());
-					nanos.put(tid, ConsumerCpu.nanosFromStat(stat));
-					kinds.put(tid, Kind.of(stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'))));
-				}
-				catch (IOException | RuntimeException exited) {
-					// the thread ended while being read
-				}
-			}
-		}
-		catch (IOException | RuntimeException notLinux) {
-			return new ThreadCpu(Map.of(), Map.of());
-		}
-		return new ThreadCpu(nanos, kinds);
+		return new ThreadCpu(ConsumerCpu.tasks());
 	}
 
 	/**
@@ -92,8 +67,10 @@ final class ThreadCpu {
 	 */
 	Map<Kind, Long> since(ThreadCpu earlier) {
 		Map<Kind, Long> used = new EnumMap<>(Kind.class);
-		nanos.forEach((tid, now) -> used.merge(kinds.get(tid), Math.max(0, now - earlier.nanos.getOrDefault(tid, 0L)),
-				Long::sum));
+		tasks.forEach((tid, task) -> {
+			ConsumerCpu.Task before = earlier.tasks.get(tid);
+			used.merge(Kind.of(task.name()), Math.max(0, task.nanos() - (before == null ? 0 : before.nanos())), Long::sum);
+		});
 		return used;
 	}
 

@@ -89,7 +89,7 @@ final class VariantDrainer {
 				"%-62s %,9.0f records/s, %.2f Redis commands per record (%s), write P50 %s P99 %s, %s CPU per record%s | %s",
 				label, summary.recordsPerSecond(), counts.perRecord(options.backlog()),
 				counts.perRecordByCommand(options.backlog()), Report.ms(summary.write().p50()),
-				Report.ms(summary.write().p99()), Report.micros(summary.cpuNanosPerRecord()), Cell.split(busy),
+				Report.ms(summary.write().p99()), Report.micros(summary.cpuNanosPerRecord()), busy.cpuSplit(),
 				verified.text()));
 	}
 

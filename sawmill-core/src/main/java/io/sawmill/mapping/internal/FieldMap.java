@@ -67,14 +67,14 @@ public final class FieldMap extends AbstractMap<byte[], byte[]> {
 		return size;
 	}
 
-	/** The name of the field at {@code index}, in the order the fields were added. */
-	public byte[] name(int index) {
-		return names[index];
+	/** The name of the field at {@code position}, in the order the fields were added. */
+	public byte[] name(int position) {
+		return names[position];
 	}
 
-	/** The value of the field at {@code index}. */
-	public byte[] value(int index) {
-		return values[index];
+	/** The value of the field at {@code position}. */
+	public byte[] value(int position) {
+		return values[position];
 	}
 
 	/** Whether {@code other} names the same fields as the same arrays, in the same order. */
@@ -97,8 +97,8 @@ public final class FieldMap extends AbstractMap<byte[], byte[]> {
 
 	@Override
 	public byte[] get(Object name) {
-		int index = indexOf(name);
-		return index < 0 ? null : values[index];
+		int at = indexOf(name);
+		return at < 0 ? null : values[at];
 	}
 
 	private int indexOf(Object name) {
@@ -146,8 +146,8 @@ public final class FieldMap extends AbstractMap<byte[], byte[]> {
 						if (next >= size) {
 							throw new NoSuchElementException();
 						}
-						int index = next++;
-						return new SimpleImmutableEntry<>(names[index], values[index]);
+						int at = next++;
+						return new SimpleImmutableEntry<>(names[at], values[at]);
 					}
 				};
 			}

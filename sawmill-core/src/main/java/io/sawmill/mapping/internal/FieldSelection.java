@@ -9,8 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * Which flattened fields a mapping's {@code fields} option selects, and their names as sent to
  * Redis. Records of a topic repeat the same paths, so the answer for a path is kept for up to
  * {@link #CACHED_NAMES} of them, and each record's writes share the same name arrays, which nothing
- * changes. A record's selected fields are a {@link FieldMap}. A value whose names vary per record (a map keyed by ids, say) stops filling the cache
- * there and has its names encoded per record. Thread-safe.
+ * changes. A record's selected fields are a {@link FieldMap}. A value whose names vary per record (a
+ * map keyed by ids, say) stops filling the cache there and has its names encoded per record.
+ * Thread-safe.
  */
 public final class FieldSelection {
 
