@@ -13,7 +13,7 @@ import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 
 import io.sawmill.deadletter.DeadLetter;
-import io.sawmill.redis.RedisBatchWriter;
+import io.sawmill.redis.TransactionalBatchWriter;
 
 /**
  * What one consumer thread knows of its partitions' progress in Redis with
@@ -27,20 +27,20 @@ import io.sawmill.redis.RedisBatchWriter;
  * may or may not have applied ({@link #forget}). Revoked and lost partitions are forgotten too
  * ({@link #revoked}): the next owner may move their watermarks.
  * <p>
- * Thread-confined: owned by one consumer thread's {@link ConsumerLane}.
+ * Thread-confined: owned by one consumer thread's {@link ExactlyOnce}.
  */
 final class AppliedOffsets {
 
 	private final String group;
 
-	private final RedisBatchWriter writer;
+	private final TransactionalBatchWriter writer;
 
 	private final Map<TopicPartition, Long> watermarks = new HashMap<>();
 
 	/** Records Redis rejected inside an applied transaction, by partition and offset, until published. */
 	private final Map<TopicPartition, Map<Long, DeadLetter>> unpublished = new HashMap<>();
 
-	AppliedOffsets(String group, RedisBatchWriter writer) {
+	AppliedOffsets(String group, TransactionalBatchWriter writer) {
 		this.group = group;
 		this.writer = writer;
 	}

@@ -1,12 +1,9 @@
 package io.sawmill.listener;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
@@ -77,41 +74,16 @@ final class MappedBatch {
 	}
 
 	/**
-	 * Counts the outcome of every record of the committed batch: written, stale, skipped, or
-	 * dead-lettered ({@code deadLettered}: dead-lettered or, without a dead-letter topic, invalid).
-	 * @param rejectedByRedis the records Redis permanently rejected
-	 * @param stale the records whose version-guarded writes Redis found older than what it holds
+	 * Counts the outcome of every record of the committed batch: each record with writes by
+	 * {@code outcomes}, and the records skipped or rejected here.
+	 * @param deadLettered what a dead letter counts as: dead-lettered or, without a dead-letter
+	 *     topic, invalid
 	 */
-	void report(SawmillMetrics metrics, List<DeadLetter> rejectedByRedis, List<ConsumerRecord<byte[], byte[]>> stale,
-			RecordOutcome deadLettered) {
-		report(metrics, rejectedByRedis, stale, List.of(), deadLettered);
-	}
-
-	/**
-	 * As above, with the records not written again because their writes were applied before
-	 * ({@code sawmill.delivery=exactly-once}).
-	 * @param duplicates records among {@link #toWrite()} whose offset is below their partition's watermark
-	 */
-	void report(SawmillMetrics metrics, List<DeadLetter> rejectedByRedis, List<ConsumerRecord<byte[], byte[]>> stale,
-			List<ConsumerRecord<byte[], byte[]>> duplicates, RecordOutcome deadLettered) {
+	void report(SawmillMetrics metrics, BatchOutcomes outcomes, RecordOutcome deadLettered) {
 		Map<String, int[]> counts = new HashMap<>(4);
-		Set<ConsumerRecord<byte[], byte[]>> notWritten = Collections.newSetFromMap(new IdentityHashMap<>());
-		for (DeadLetter deadLetter : rejectedByRedis) {
-			notWritten.add(deadLetter.record());
-			count(counts, deadLetter.record(), deadLettered);
-		}
-		for (ConsumerRecord<byte[], byte[]> record : stale) {
-			notWritten.add(record);
-			count(counts, record, RecordOutcome.STALE);
-		}
-		for (ConsumerRecord<byte[], byte[]> record : duplicates) {
-			notWritten.add(record);
-			count(counts, record, RecordOutcome.DUPLICATE);
-		}
 		for (MappedRecord written : toWrite) {
-			if (!notWritten.contains(written.record())) {
-				count(counts, written.record(), RecordOutcome.WRITTEN);
-			}
+			RecordOutcome outcome = outcomes.of(written.record());
+			count(counts, written.record(), outcome == RecordOutcome.DEAD_LETTERED ? deadLettered : outcome);
 		}
 		rejected.forEach(deadLetter -> count(counts, deadLetter.record(), deadLettered));
 		skipped.forEach(record -> count(counts, record, RecordOutcome.SKIPPED));

@@ -2,40 +2,64 @@ package io.sawmill.listener;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 import io.sawmill.deadletter.DeadLetter;
 import io.sawmill.mapping.RedisWrite;
+import io.sawmill.metrics.RecordOutcome;
 import io.sawmill.redis.FailureClass;
 import io.sawmill.redis.PipelineResult;
 
 /**
- * What one round trip did to each record sent, computed once from its replies by {@link #of}, a pure
- * function. A record whose writes all succeeded is done. A record with a {@link FailureClass#PERMANENT}
- * failure and no transient one is a dead letter. A record with a {@link FailureClass#TRANSIENT}
- * failure is to be sent again, together with every later record of the round trip that writes one
- * of its keys, so that per key the writes stay in offset order.
+ * What one round trip did to each record it carried: one {@link RecordOutcome} per record,
+ * {@link RecordOutcome#WRITTEN}, {@link RecordOutcome#STALE}, {@link RecordOutcome#RETRIED} or
+ * {@link RecordOutcome#DEAD_LETTERED}, computed by {@link #of}, the one classifier of every
+ * delivery mode: a pure function of the plan and its replies.
  * <p>
- * A failed command fails every record it carries ({@link WritePlan}): with coalescing, every record
- * folded into it.
- * <p>
- * The pipeline retries by it and the circuit breaker counts a round trip with transient failures
- * as failed by it.
- *
- * A record that is done but one of whose writes Redis reported as stale ({@link PipelineResult#stale()})
- * is in {@code stale}: it changed nothing, because Redis holds a newer version.
- *
- * @param retry the records to send again, in their original order
- * @param permanent the records Redis rejected, as dead letters
- * @param stale the records done without effect, because Redis holds a newer version
- * @param result the round trip's replies
+ * A failed command fails every record it carries ({@link WritePlan}; with coalescing, every record
+ * folded into it). A record with a failure that can succeed when sent again is retried; a record
+ * with only failures that cannot is a dead letter; a record whose writes all succeeded is written,
+ * or stale when one of them was a version-guarded write that changed nothing
+ * ({@link PipelineResult#stale()}). Which failures can succeed when sent again depends on the plan:
+ * <ul>
+ * <li>Without transactions, the error's {@link FailureClass}. A retried record takes every later
+ * record of the round trip that writes one of its keys along, so that per key the writes stay in
+ * offset order.</li>
+ * <li>With transactions ({@link PartitionTransactions}), whether the transaction applied: its last
+ * write failed when it did not apply, or may not have (every record of the transaction is
+ * retried); any other failure is a write that failed when its applied transaction ran (e.g.
+ * {@code WRONGTYPE}), whatever its class: sending it again would skip it as a duplicate.</li>
+ * </ul>
+ * The pipelines retry by it and the circuit breaker counts a round trip with records to retry as
+ * failed by it.
  */
-record Outcomes(List<MappedRecord> retry, List<DeadLetter> permanent, List<ConsumerRecord<byte[], byte[]>> stale,
-		PipelineResult result) {
+final class Outcomes {
+
+	private final WritePlan plan;
+
+	private final PipelineResult result;
+
+	/** Each record's outcome, by its index in the plan; null when every record was written. */
+	private final RecordOutcome[] outcomes;
+
+	private final List<MappedRecord> retry;
+
+	private final List<DeadLetter> deadLetters;
+
+	private Outcomes(WritePlan plan, PipelineResult result, RecordOutcome[] outcomes, List<MappedRecord> retry,
+			List<DeadLetter> deadLetters) {
+		this.plan = plan;
+		this.result = result;
+		this.outcomes = outcomes;
+		this.retry = retry;
+		this.deadLetters = deadLetters;
+	}
 
 	/**
 	 * @param plan the round trip's commands and the records each carries
@@ -43,51 +67,100 @@ record Outcomes(List<MappedRecord> retry, List<DeadLetter> permanent, List<Consu
 	 */
 	static Outcomes of(WritePlan plan, PipelineResult result) {
 		if (result.succeeded() && result.stale().isEmpty()) {
-			return new Outcomes(List.of(), List.of(), List.of(), result);
+			return new Outcomes(plan, result, null, List.of(), List.of());
 		}
 		List<MappedRecord> records = plan.records();
-		boolean[] staleWrite = new boolean[records.size()];
-		for (int index : result.stale()) {
-			for (int r : plan.carriedBy(index)) {
-				staleWrite[r] = true;
-			}
-		}
-		Throwable[] transientCause = new Throwable[records.size()];
-		Throwable[] permanentCause = new Throwable[records.size()];
+		Throwable[] retryCause = new Throwable[records.size()];
+		Throwable[] rejectCause = new Throwable[records.size()];
 		for (PipelineResult.Failure failure : result.failures()) {
-			Throwable[] causes = FailureClass.of(failure.cause()) == FailureClass.TRANSIENT ? transientCause
-					: permanentCause;
+			Throwable[] causes = canSucceedAgain(plan, failure) ? retryCause : rejectCause;
 			for (int r : plan.carriedBy(failure.index())) {
 				if (causes[r] == null) {
 					causes[r] = failure.cause();
 				}
 			}
 		}
+		RecordOutcome[] outcomes = new RecordOutcome[records.size()];
+		Arrays.fill(outcomes, RecordOutcome.WRITTEN);
+		for (int index : result.stale()) {
+			for (int r : plan.carriedBy(index)) {
+				outcomes[r] = RecordOutcome.STALE;
+			}
+		}
 		List<MappedRecord> retry = new ArrayList<>(0);
-		List<DeadLetter> permanent = new ArrayList<>(0);
-		List<ConsumerRecord<byte[], byte[]>> stale = new ArrayList<>(0);
+		List<DeadLetter> deadLetters = new ArrayList<>(0);
 		Set<ByteBuffer> retriedKeys = new HashSet<>();
 		for (int r = 0; r < records.size(); r++) {
 			MappedRecord record = records.get(r);
-			boolean sharesRetriedKey = !retriedKeys.isEmpty() && writesAnyOf(record, retriedKeys);
-			if (transientCause[r] != null || sharesRetriedKey) {
+			if (retryCause[r] != null || (!retriedKeys.isEmpty() && writesAnyOf(record, retriedKeys))) {
+				outcomes[r] = RecordOutcome.RETRIED;
 				retry.add(record);
-				record.writes().forEach(write -> retriedKeys.add(ByteBuffer.wrap(write.key())));
+				if (!plan.transactional()) {
+					record.writes().forEach(write -> retriedKeys.add(ByteBuffer.wrap(write.key())));
+				}
 			}
-			else if (permanentCause[r] != null) {
-				permanent.add(new DeadLetter(record.record(), "Redis rejected a write: " + permanentCause[r].getMessage(),
-						permanentCause[r]));
-			}
-			else if (staleWrite[r]) {
-				stale.add(record.record());
+			else if (rejectCause[r] != null) {
+				outcomes[r] = RecordOutcome.DEAD_LETTERED;
+				deadLetters.add(new DeadLetter(record.record(), (plan.transactional()
+						? "Redis rejected a write when its transaction ran: " : "Redis rejected a write: ")
+						+ rejectCause[r].getMessage(), rejectCause[r]));
 			}
 		}
-		return new Outcomes(retry, permanent, stale, result);
+		return new Outcomes(plan, result, outcomes, retry, deadLetters);
+	}
+
+	private static boolean canSucceedAgain(WritePlan plan, PipelineResult.Failure failure) {
+		if (plan.transactional()) {
+			return plan.endsTransaction(failure.index());
+		}
+		return FailureClass.of(failure.cause()) == FailureClass.TRANSIENT;
+	}
+
+	/** The round trip's replies. */
+	PipelineResult result() {
+		return result;
+	}
+
+	/** The records to send again, in their original order. */
+	List<MappedRecord> retry() {
+		return retry;
 	}
 
 	/** Whether some record must be sent again. */
 	boolean hasTransientFailures() {
 		return !retry.isEmpty();
+	}
+
+	/** The records Redis rejected, as dead letters with the reply as their reason. */
+	List<DeadLetter> permanent() {
+		return deadLetters;
+	}
+
+	/** The outcome of the plan's record {@code r}. */
+	RecordOutcome outcome(int r) {
+		return outcomes == null ? RecordOutcome.WRITTEN : outcomes[r];
+	}
+
+	/** The records done without effect, because Redis holds a newer version. */
+	List<ConsumerRecord<byte[], byte[]>> stale() {
+		List<ConsumerRecord<byte[], byte[]>> stale = new ArrayList<>(0);
+		forEach(RecordOutcome.STALE, record -> stale.add(record.record()));
+		return stale;
+	}
+
+	/** Gives each record of the plan whose outcome is {@code outcome} to {@code action}, in plan order. */
+	void forEach(RecordOutcome outcome, Consumer<MappedRecord> action) {
+		if (outcomes == null) {
+			if (outcome == RecordOutcome.WRITTEN) {
+				plan.records().forEach(action);
+			}
+			return;
+		}
+		for (int r = 0; r < outcomes.length; r++) {
+			if (outcomes[r] == outcome) {
+				action.accept(plan.records().get(r));
+			}
+		}
 	}
 
 	private static boolean writesAnyOf(MappedRecord record, Set<ByteBuffer> keys) {

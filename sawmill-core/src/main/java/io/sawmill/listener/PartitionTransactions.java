@@ -13,7 +13,6 @@ import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 
-import io.sawmill.deadletter.DeadLetter;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.PipelineResult;
 
@@ -23,16 +22,11 @@ import io.sawmill.redis.PipelineResult;
  * <p>
  * {@link #plan} groups the records by partition (in offset order within each) and makes each
  * partition's share one transaction: its writes (coalesced per share when configured), then
- * {@code SET <watermark key> <last offset + 1>}. {@link #outcomes} reads the replies per share:
- * <ul>
- * <li>The watermark's {@code SET} failed: the transaction did not apply ({@code EXECABORT} after an
- * error at queue time, {@code EXEC} refused) or it is not known whether it did (no reply). Every
- * record of the share is to be written again ({@link Outcomes#retry()}, a transient failure): the
- * batch fails whole and the watermark is read again before it is sent again.</li>
- * <li>The {@code SET} succeeded: the transaction applied, watermark included. A write that failed
- * when it ran (e.g. {@code WRONGTYPE}) fails its records permanently, whatever its error's
- * {@link io.sawmill.redis.FailureClass}: sending it again would skip it as a duplicate anyway.</li>
- * </ul>
+ * {@code SET <watermark key> <last offset + 1>}, the transaction's last write
+ * ({@link WritePlan#endsTransaction}), which carries every record of the share. {@link Outcomes#of}
+ * reads the replies: the watermark's {@code SET} failed when the transaction did not apply
+ * ({@code EXECABORT} after an error at queue time, {@code EXEC} refused) or it is not known whether
+ * it did (no reply); it succeeded when the transaction applied, watermark included.
  *
  * @param plan every share's writes and watermark, concatenated, with the records each carries
  * @param transactions the writes of each share's transaction, in the order of {@code shares}
@@ -112,7 +106,8 @@ record PartitionTransactions(WritePlan plan, List<List<RedisWrite>> transactions
 			transactions.add(transaction);
 			shares.add(new Share(partition, next, writes.size() - 1));
 		});
-		return new PartitionTransactions(new WritePlan(all, writes, carried), transactions, shares, coalesced[0]);
+		int[] ends = shares.stream().mapToInt(Share::watermarkWrite).toArray();
+		return new PartitionTransactions(new WritePlan(all, writes, carried, ends), transactions, shares, coalesced[0]);
 	}
 
 	private static Map<TopicPartition, List<MappedRecord>> byPartition(List<MappedRecord> records) {
@@ -121,60 +116,6 @@ record PartitionTransactions(WritePlan plan, List<List<RedisWrite>> transactions
 			byPartition.computeIfAbsent(partitionOf(record.record()), p -> new ArrayList<>()).add(record);
 		}
 		return byPartition;
-	}
-
-	/**
-	 * What the replies did to each record: {@link Outcomes#retry()} holds the records of every share
-	 * whose transaction did not apply (or may not have), {@link Outcomes#permanent()} the records a
-	 * write of an applied transaction failed for, {@link Outcomes#stale()} those of its stale
-	 * version-guarded writes.
-	 */
-	Outcomes outcomes(PipelineResult result) {
-		if (result.succeeded() && result.stale().isEmpty()) {
-			return new Outcomes(List.of(), List.of(), List.of(), result);
-		}
-		Map<Integer, Throwable> failed = new HashMap<>();
-		result.failures().forEach(failure -> failed.put(failure.index(), failure.cause()));
-		List<MappedRecord> records = plan.records();
-		boolean[] notApplied = new boolean[records.size()];
-		for (Share share : shares) {
-			if (failed.containsKey(share.watermarkWrite())) {
-				for (int r : plan.carriedBy(share.watermarkWrite())) {
-					notApplied[r] = true;
-				}
-			}
-		}
-		Throwable[] rejected = new Throwable[records.size()];
-		for (PipelineResult.Failure failure : result.failures()) {
-			for (int r : plan.carriedBy(failure.index())) {
-				if (!notApplied[r] && rejected[r] == null) {
-					rejected[r] = failure.cause();
-				}
-			}
-		}
-		boolean[] staleWrite = new boolean[records.size()];
-		for (int index : result.stale()) {
-			for (int r : plan.carriedBy(index)) {
-				staleWrite[r] = true;
-			}
-		}
-		List<MappedRecord> retry = new ArrayList<>(0);
-		List<DeadLetter> permanent = new ArrayList<>(0);
-		List<ConsumerRecord<byte[], byte[]>> stale = new ArrayList<>(0);
-		for (int r = 0; r < records.size(); r++) {
-			MappedRecord record = records.get(r);
-			if (notApplied[r]) {
-				retry.add(record);
-			}
-			else if (rejected[r] != null) {
-				permanent.add(new DeadLetter(record.record(),
-						"Redis rejected a write when its transaction ran: " + rejected[r].getMessage(), rejected[r]));
-			}
-			else if (staleWrite[r]) {
-				stale.add(record.record());
-			}
-		}
-		return new Outcomes(retry, permanent, stale, result);
 	}
 
 	/** The watermark of every share whose transaction applied. */

@@ -1,11 +1,9 @@
 package io.sawmill.listener;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,7 +11,6 @@ import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
-import io.sawmill.deadletter.DeadLetter;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.metrics.SawmillMetrics;
 import io.sawmill.redis.PipelineResult;
@@ -21,7 +18,7 @@ import io.sawmill.redis.RedisBatchWriter;
 
 /**
  * The write step: a batch's writes in pipelined round trips, with per-record outcomes
- * ({@link Outcomes}). Each round trip sends its records' {@link WritePlan}: with
+ ({@link Outcomes}). Each round trip sends its records' {@link WritePlan}: with
  * {@link ListenerConfig#coalesceWrites()}, the writes of each key merged by the {@link Coalescer}.
  * Records that failed transiently are sent again (with the later records that share a key with
  * them, planned again) after an exponential backoff with jitter (Resilience4j Retry), each round
@@ -90,26 +87,26 @@ final class PerRecordPipeline {
 
 	/**
 	 * Completes a sent batch: awaits its first round trip, then retries what failed transiently.
-	 * @return the records Redis permanently rejected, as dead letters
+	 * @return each record's outcome: the records Redis permanently rejected as dead letters, the
+	 *     stale ones
 	 * @throws BatchWriteFailedException when transient failures remain after the retries, when the
 	 *     batch holds non-idempotent writes and failed transiently, or when the circuit is open:
 	 *     nothing of the batch may be committed
 	 */
-	List<DeadLetter> finish(Sent sent) {
+	BatchOutcomes finish(Sent sent) {
+		BatchOutcomes outcomes = new BatchOutcomes();
 		if (sent.records().isEmpty()) {
-			return List.of();
+			return outcomes;
 		}
 		if (!allIdempotent(sent.records())) {
-			return finishWithoutRetry(sent);
+			return finishWithoutRetry(sent, outcomes);
 		}
-		List<DeadLetter> deadLetters = new ArrayList<>(0);
 		List<MappedRecord>[] pending = new List[] { sent.records() };
 		int[] attempts = { 0 };
 		Supplier<Outcomes> once = () -> {
 			attempts[0]++;
 			Outcomes attempt = attempts[0] == 1 ? sent.await() : roundTrip(pending[0]);
-			deadLetters.addAll(attempt.permanent());
-			sent.stale.addAll(attempt.stale());
+			outcomes.add(attempt);
 			if (attempt.hasTransientFailures()) {
 				log.warn("Redis failed {} of {} commands (attempt {}); retrying {} records: {}",
 						attempt.result().failures().size(), attempt.result().commands(), attempts[0],
@@ -128,7 +125,7 @@ final class PerRecordPipeline {
 		if (last.hasTransientFailures()) {
 			throw new BatchWriteFailedException(attempts[0], last.result());
 		}
-		return deadLetters;
+		return outcomes;
 	}
 
 	/** The commands that write {@code records}, coalesced when configured. */
@@ -161,7 +158,7 @@ final class PerRecordPipeline {
 	 * A batch holding non-idempotent writes is never partly sent again: on a transient failure it is
 	 * not retried record by record, it fails whole and is polled again.
 	 */
-	private List<DeadLetter> finishWithoutRetry(Sent sent) {
+	private BatchOutcomes finishWithoutRetry(Sent sent, BatchOutcomes outcomes) {
 		Outcomes first;
 		try {
 			first = sent.await();
@@ -174,8 +171,8 @@ final class PerRecordPipeline {
 			throw repeatedWhole(sent, first.result().failures().get(0).cause().toString(),
 					new BatchWriteFailedException(1, first.result()));
 		}
-		sent.stale.addAll(first.stale());
-		return first.permanent();
+		outcomes.add(first);
+		return outcomes;
 	}
 
 	private BatchWriteFailedException repeatedWhole(Sent sent, String cause, BatchWriteFailedException failure) {
@@ -215,8 +212,6 @@ final class PerRecordPipeline {
 		private final long started;
 		private Outcomes outcomes;
 		private RuntimeException failure;
-		/** The records whose writes Redis reported stale, over the batch's round trips; filled by {@link #finish}. */
-		private final List<ConsumerRecord<byte[], byte[]>> stale = new ArrayList<>(0);
 
 		private Sent(WritePlan plan, RedisBatchWriter.Sent replies, long started) {
 			this.plan = plan;
@@ -255,11 +250,6 @@ final class PerRecordPipeline {
 				throw failure;
 			}
 			return outcomes;
-		}
-
-		/** The records that changed nothing because Redis holds a newer version; complete once {@link #finish} returned. */
-		List<ConsumerRecord<byte[], byte[]>> stale() {
-			return stale;
 		}
 
 		/** Waits for the replies; true when nothing of the round trip failed transiently. */

@@ -72,7 +72,7 @@ final class PipelineBatchListener implements BatchAcknowledgingConsumerAwareMess
 
 	@Override
 	public void onPartitionsLost(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
-		lanes.get().lost(consumer, partitions);
+		lanes.get().lost(partitions);
 		next.forEach(listener -> listener.onPartitionsLost(partitions));
 	}
 

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Function;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -18,6 +19,7 @@ import io.sawmill.deadletter.DeadLetterPublisher;
 import io.sawmill.mapping.RecordMapper;
 import io.sawmill.metrics.SawmillMetrics;
 import io.sawmill.redis.RedisBatchWriter;
+import io.sawmill.redis.TransactionalBatchWriter;
 
 /**
  * Builds the listener container that runs Sawmill's data path: a batch listener per consumer
@@ -74,13 +76,16 @@ public final class SawmillContainers {
 		// a batch left in flight when the topic goes quiet is finished within about two of these
 		properties.setPollTimeout(IDLE_CHECK.toMillis());
 		properties.setIdleEventInterval(IDLE_CHECK.toMillis());
-		PerRecordPipeline pipeline = new PerRecordPipeline(writer, config, circuit, metrics);
-		TransactionalPipeline transactional = config.delivery() == Delivery.EXACTLY_ONCE
-				? new TransactionalPipeline(writer, config, circuit, metrics) : null;
 		ContainerPauses pauses = new ContainerPauses(ContainerPauses.Timer.JDK);
 		Redelivery redelivery = new Redelivery(progress, pauses, metrics);
+		Function<BatchCommit, DeliveryMode> mode = switch (config.delivery()) {
+			case AT_LEAST_ONCE -> AtLeastOnce.with(new PerRecordPipeline(writer, config, circuit, metrics), redelivery,
+					metrics);
+			case EXACTLY_ONCE -> ExactlyOnce.with(new TransactionalPipeline(transactional(writer), config, circuit,
+					metrics));
+		};
 		PipelineBatchListener listener = new PipelineBatchListener(
-				() -> new ConsumerLane(mapper, config, pipeline, transactional, deadLetters, metrics, redelivery));
+				() -> new ConsumerLane(mapper, config, mode, deadLetters, metrics, redelivery));
 		properties.setMessageListener(listener);
 		properties.setConsumerRebalanceListener(listener);
 		ConcurrentMessageListenerContainer<byte[], byte[]> container = new ConcurrentMessageListenerContainer<>(
@@ -91,6 +96,15 @@ public final class SawmillContainers {
 		pauses.control(container);
 		circuit.controls(pauses);
 		return container;
+	}
+
+	private static TransactionalBatchWriter transactional(RedisBatchWriter writer) {
+		if (writer instanceof TransactionalBatchWriter transactional) {
+			return transactional;
+		}
+		throw new IllegalStateException("sawmill.delivery=exactly-once needs a RedisBatchWriter that can send "
+				+ "transactions (a " + TransactionalBatchWriter.class.getName() + "), but "
+				+ writer.getClass().getName() + " cannot: use the default writer, or sawmill.delivery=at-least-once");
 	}
 
 	/**

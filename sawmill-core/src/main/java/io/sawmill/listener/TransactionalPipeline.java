@@ -1,21 +1,18 @@
 package io.sawmill.listener;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
-import io.sawmill.deadletter.DeadLetter;
 import io.sawmill.metrics.SawmillMetrics;
 import io.sawmill.redis.PipelineResult;
-import io.sawmill.redis.RedisBatchWriter;
+import io.sawmill.redis.TransactionalBatchWriter;
 
 /**
  * The write step with {@link Delivery#EXACTLY_ONCE}: a batch's records whose writes Redis applied
@@ -35,13 +32,13 @@ final class TransactionalPipeline {
 
 	private static final Logger log = LoggerFactory.getLogger(TransactionalPipeline.class);
 
-	private final RedisBatchWriter writer;
+	private final TransactionalBatchWriter writer;
 	private final String group;
 	private final RedisCircuit circuit;
 	private final SawmillMetrics metrics;
 	private final boolean coalesce;
 
-	TransactionalPipeline(RedisBatchWriter writer, ListenerConfig config, RedisCircuit circuit, SawmillMetrics metrics) {
+	TransactionalPipeline(TransactionalBatchWriter writer, ListenerConfig config, RedisCircuit circuit, SawmillMetrics metrics) {
 		this.writer = writer;
 		this.group = config.groupId();
 		this.circuit = circuit;
@@ -55,26 +52,19 @@ final class TransactionalPipeline {
 	}
 
 	/**
-	 * A batch whose every transaction applied.
-	 * @param rejectedByRedis the records Redis rejected inside an applied transaction, this time or
-	 *     (not yet dead-lettered) before, as dead letters
-	 * @param stale the records whose version-guarded writes Redis found older than what it holds
-	 * @param duplicates the records skipped because Redis applied their writes before
-	 */
-	record Written(List<DeadLetter> rejectedByRedis, List<ConsumerRecord<byte[], byte[]>> stale,
-			List<ConsumerRecord<byte[], byte[]>> duplicates) {
-	}
-
-	/**
 	 * Writes the records not applied yet, each partition's share in one transaction with its watermark.
 	 * @param records the batch's records with writes, in poll order
 	 * @param applied the calling thread's watermarks
+	 * @return each record's outcome: the records skipped as duplicates, those Redis rejected inside
+	 *     an applied transaction (this time or, not yet dead-lettered, before) as dead letters, the
+	 *     stale ones
 	 * @throws BatchWriteFailedException when the watermarks cannot be read, the circuit is open, or
 	 *     a transaction did not apply or may not have: nothing of the batch may be committed
 	 */
-	Written write(List<MappedRecord> records, AppliedOffsets applied) {
+	BatchOutcomes write(List<MappedRecord> records, AppliedOffsets applied) {
+		BatchOutcomes written = new BatchOutcomes();
 		if (records.isEmpty()) {
-			return new Written(List.of(), List.of(), List.of());
+			return written;
 		}
 		AppliedOffsets.Split split;
 		try {
@@ -83,9 +73,8 @@ final class TransactionalPipeline {
 		catch (RuntimeException ex) {
 			throw new BatchWriteFailedException("could not read the partitions' watermarks from Redis: " + ex, ex);
 		}
-		List<ConsumerRecord<byte[], byte[]>> duplicates = new ArrayList<>(split.duplicates().size());
-		split.duplicates().forEach(record -> duplicates.add(record.record()));
-		List<DeadLetter> rejected = new ArrayList<>(applied.rejectedAmong(split.duplicates()));
+		split.duplicates().forEach(record -> written.duplicate(record.record()));
+		applied.rejectedAmong(split.duplicates()).forEach(written::deadLetter);
 		try {
 			circuit.acquirePermission();
 		}
@@ -108,7 +97,7 @@ final class TransactionalPipeline {
 		long took = System.nanoTime() - started;
 		metrics.pipelineCompleted(Duration.ofNanos(took), result.commands());
 		metrics.writesCoalesced(transactions.coalesced());
-		Outcomes outcomes = transactions.outcomes(result);
+		Outcomes outcomes = Outcomes.of(transactions.plan(), result);
 		circuit.onReplies(took, outcomes);
 		applied.applied(transactions.applied(result));
 		applied.rejected(outcomes.permanent());
@@ -119,8 +108,8 @@ final class TransactionalPipeline {
 					records.size(), result.failures().get(0).cause().toString());
 			throw new BatchWriteFailedException(1, result);
 		}
-		rejected.addAll(outcomes.permanent());
-		return new Written(rejected, outcomes.stale(), duplicates);
+		written.add(outcomes);
+		return written;
 	}
 
 	private static Set<TopicPartition> partitions(List<MappedRecord> records) {

@@ -1,6 +1,7 @@
 package io.sawmill.listener;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import io.sawmill.mapping.RedisWrite;
@@ -13,13 +14,26 @@ import io.sawmill.mapping.RedisWrite;
  * <p>
  * Every record of {@code records} is carried by at least one command, so a record is written only
  * when Redis acknowledged every command carrying it.
+ * <p>
+ * A plan of transactions ({@link PartitionTransactions}) names each transaction's last write, the
+ * one that applied exactly when the transaction did ({@link #endsTransaction}); a plain plan has
+ * none.
  *
  * @param records the records of the round trip, in poll order
  * @param writes the commands to send, in the order Redis must apply them
  * @param carried for each command of {@code writes}, the indices in {@code records} of the records
  *     it carries, ascending
+ * @param transactionEnds the positions in {@code writes} of each transaction's last write,
+ *     ascending; empty for a plan without transactions
  */
-record WritePlan(List<MappedRecord> records, List<RedisWrite> writes, List<int[]> carried) {
+record WritePlan(List<MappedRecord> records, List<RedisWrite> writes, List<int[]> carried, int[] transactionEnds) {
+
+	private static final int[] NO_TRANSACTIONS = {};
+
+	/** A plan without transactions. */
+	WritePlan(List<MappedRecord> records, List<RedisWrite> writes, List<int[]> carried) {
+		this(records, writes, carried, NO_TRANSACTIONS);
+	}
 
 	/** Each record's writes in order, each carrying its own record only: what Redis gets without coalescing. */
 	static WritePlan oneToOne(List<MappedRecord> records) {
@@ -33,6 +47,16 @@ record WritePlan(List<MappedRecord> records, List<RedisWrite> writes, List<int[]
 			}
 		}
 		return new WritePlan(records, writes, carried);
+	}
+
+	/** Whether the plan's writes are sent as transactions, each applied whole or not at all. */
+	boolean transactional() {
+		return transactionEnds.length > 0;
+	}
+
+	/** Whether command {@code write} is a transaction's last write: it applied exactly when its transaction did. */
+	boolean endsTransaction(int write) {
+		return Arrays.binarySearch(transactionEnds, write) >= 0;
 	}
 
 	/** The indices of the records that command {@code write} carries. */

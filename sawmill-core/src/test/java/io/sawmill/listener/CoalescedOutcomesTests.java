@@ -78,7 +78,7 @@ class CoalescedOutcomesTests {
 					: List.of();
 		});
 
-		List<DeadLetter> deadLetters = pipeline.finish(pipeline.send(records));
+		List<DeadLetter> deadLetters = pipeline.finish(pipeline.send(records)).deadLetters();
 
 		assertThat(deadLetters).isEmpty();
 		assertThat(sent).containsExactly(List.of("HSET a (1 fields)", "HSET b (1 fields)"), List.of("HSET b (1 fields)"));

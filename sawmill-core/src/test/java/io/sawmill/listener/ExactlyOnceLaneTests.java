@@ -28,7 +28,7 @@ import io.sawmill.deadletter.DeadLetterPublisher;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.metrics.SawmillMetrics;
 import io.sawmill.redis.PipelineResult;
-import io.sawmill.redis.RedisBatchWriter;
+import io.sawmill.redis.TransactionalBatchWriter;
 
 /**
  * The lane with {@link Delivery#EXACTLY_ONCE}, against a writer that records what it is asked: no
@@ -58,8 +58,7 @@ class ExactlyOnceLaneTests {
 
 	private final ConsumerLane lane = new ConsumerLane(
 			record -> List.of(RedisWrite.command("INCR", ("k" + record.offset()).getBytes(StandardCharsets.UTF_8))),
-			config, new PerRecordPipeline(writer, config, RedisCircuit.disabled("test"), metrics),
-			new TransactionalPipeline(writer, config, RedisCircuit.disabled("test"), metrics),
+			config, ExactlyOnce.with(new TransactionalPipeline(writer, config, RedisCircuit.disabled("test"), metrics)),
 			DeadLetterPublisher.loggingOnly(), metrics, TestListeners.redelivery(metrics));
 
 	@BeforeEach
@@ -125,7 +124,7 @@ class ExactlyOnceLaneTests {
 	}
 
 	/** Records each read and each transaction; fails the next transaction without a reply when told. */
-	private final class RecordingWriter implements RedisBatchWriter {
+	private final class RecordingWriter implements TransactionalBatchWriter {
 
 		String watermark;
 

@@ -23,6 +23,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sawmill.mapping.RedisWrite;
+import io.sawmill.metrics.RecordOutcome;
 import io.sawmill.metrics.SawmillMetrics;
 import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.internal.LettucePipelinedWriter;
@@ -95,12 +96,12 @@ class ExactlyOnceWritesTests {
 	void shouldSkipEveryRecordOfABatchThatComesAgainAfterItsWritesApplied() {
 		List<MappedRecord> batch = batch("ok");
 
-		TransactionalPipeline.Written first = pipeline.write(batch, pipeline.newAppliedOffsets());
+		BatchOutcomes first = pipeline.write(batch, pipeline.newAppliedOffsets());
 		// as a restarted consumer thread: nothing cached, the watermarks are read from Redis
-		TransactionalPipeline.Written again = pipeline.write(batch, pipeline.newAppliedOffsets());
+		BatchOutcomes again = pipeline.write(batch, pipeline.newAppliedOffsets());
 
-		assertThat(first.duplicates()).isEmpty();
-		assertThat(again.duplicates()).hasSize(batch.size());
+		assertThat(withOutcome(batch, first, RecordOutcome.DUPLICATE)).isEmpty();
+		assertThat(withOutcome(batch, again, RecordOutcome.DUPLICATE)).hasSize(batch.size());
 		assertThat(counters()).containsOnly(1L);
 		assertThat(commands.get("sawmill:applied:{g-" + prefix + "}:t:0")).isEqualTo("3");
 		assertThat(commands.get("sawmill:applied:{g-" + prefix + "}:t:1")).isEqualTo("103");
@@ -121,9 +122,10 @@ class ExactlyOnceWritesTests {
 		assertThat(counters()).containsExactly(1L, 1L, 1L, 0L, 0L, 0L);
 
 		commands.aclSetuser("writer", AclSetuserArgs.Builder.allKeys());
-		TransactionalPipeline.Written again = pipeline.write(batch, applied);
+		BatchOutcomes again = pipeline.write(batch, applied);
 
-		assertThat(again.duplicates()).extracting(ConsumerRecord::partition).containsExactly(0, 0, 0);
+		assertThat(withOutcome(batch, again, RecordOutcome.DUPLICATE)).extracting(ConsumerRecord::partition)
+			.containsExactly(0, 0, 0);
 		assertThat(counters()).containsOnly(1L);
 		assertThat(commands.get(new String(key("deny:x"), StandardCharsets.UTF_8))).isEqualTo("1");
 	}
@@ -135,17 +137,20 @@ class ExactlyOnceWritesTests {
 		batch.add(new MappedRecord(new ConsumerRecord<>("t", 0, 3, null, new byte[0]), List.of(incr("ok:hash"))));
 		AppliedOffsets applied = pipeline.newAppliedOffsets();
 
-		TransactionalPipeline.Written first = pipeline.write(batch, applied);
+		BatchOutcomes first = pipeline.write(batch, applied);
 		// its dead letter was not published (the batch was not committed): the batch comes again
-		TransactionalPipeline.Written again = pipeline.write(batch, applied);
-		applied.published(again.rejectedByRedis());
-		TransactionalPipeline.Written third = pipeline.write(batch, applied);
+		BatchOutcomes again = pipeline.write(batch, applied);
+		applied.published(again.deadLetters());
+		BatchOutcomes third = pipeline.write(batch, applied);
 
-		assertThat(first.rejectedByRedis()).singleElement()
+		assertThat(first.deadLetters()).singleElement()
 			.satisfies(deadLetter -> assertThat(deadLetter.reason()).contains("WRONGTYPE"));
-		assertThat(again.rejectedByRedis()).extracting(deadLetter -> deadLetter.record().offset()).containsExactly(3L);
-		assertThat(again.duplicates()).hasSize(batch.size());
-		assertThat(third.rejectedByRedis()).isEmpty();
+		assertThat(again.deadLetters()).extracting(deadLetter -> deadLetter.record().offset()).containsExactly(3L);
+		// one outcome per record: the record dead-lettered again is not also counted as a duplicate
+		assertThat(withOutcome(batch, again, RecordOutcome.DEAD_LETTERED)).extracting(ConsumerRecord::offset)
+			.containsExactly(3L);
+		assertThat(withOutcome(batch, again, RecordOutcome.DUPLICATE)).hasSize(batch.size() - 1);
+		assertThat(third.deadLetters()).isEmpty();
 		assertThat(counters()).containsOnly(1L);
 	}
 
@@ -177,5 +182,11 @@ class ExactlyOnceWritesTests {
 	private byte[] key(String name) {
 		String[] parts = name.split(":", 2);
 		return (parts[0] + ":" + prefix + parts[1]).getBytes(StandardCharsets.UTF_8);
+	}
+
+	/** The records of {@code batch} whose outcome in {@code outcomes} is {@code outcome}, in batch order. */
+	private static List<ConsumerRecord<byte[], byte[]>> withOutcome(List<MappedRecord> batch, BatchOutcomes outcomes,
+			RecordOutcome outcome) {
+		return batch.stream().map(MappedRecord::record).filter(record -> outcomes.of(record) == outcome).toList();
 	}
 }

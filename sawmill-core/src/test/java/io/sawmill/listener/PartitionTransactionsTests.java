@@ -57,7 +57,7 @@ class PartitionTransactionsTests {
 		assertThat(plan.shares()).containsExactly(new PartitionTransactions.Share(P1, 4, 1),
 				new PartitionTransactions.Share(P0, 12, 2));
 		assertThat(plan.coalesced()).isZero();
-		Outcomes outcomes = plan.outcomes(new PipelineResult(3, 1,
+		Outcomes outcomes = Outcomes.of(plan.plan(), new PipelineResult(3, 1,
 				List.of(failure(2, new RedisCommandTimeoutException("timeout")))));
 		assertThat(outcomes.retry()).extracting(r -> r.record().offset()).containsExactly(10L, 11L);
 	}
@@ -88,7 +88,7 @@ class PartitionTransactionsTests {
 				failure(1, abort), failure(2, abort), failure(3, new RedisCommandTimeoutException("timeout")),
 				failure(4, new RedisCommandTimeoutException("timeout"))));
 
-		Outcomes outcomes = plan.outcomes(result);
+		Outcomes outcomes = Outcomes.of(plan.plan(), result);
 
 		assertThat(outcomes.hasTransientFailures()).isTrue();
 		assertThat(outcomes.retry()).extracting(r -> r.record().offset()).containsExactly(10L, 11L, 3L);
@@ -104,7 +104,7 @@ class PartitionTransactionsTests {
 		PartitionTransactions plan = PartitionTransactions.plan(
 				List.of(incr(0, 10, "a"), incr(1, 3, "b"), incr(0, 11, "c")), PartitionTransactionsTests::key, false);
 
-		Outcomes outcomes = plan.outcomes(result);
+		Outcomes outcomes = Outcomes.of(plan.plan(), result);
 
 		assertThat(outcomes.hasTransientFailures()).isFalse();
 		assertThat(outcomes.permanent()).extracting(deadLetter -> deadLetter.record().offset()).containsExactly(11L, 3L);
@@ -118,7 +118,7 @@ class PartitionTransactionsTests {
 		PartitionTransactions plan = PartitionTransactions.plan(List.of(incr(0, 10, "a"), incr(0, 11, "c")),
 				PartitionTransactionsTests::key, false);
 
-		Outcomes outcomes = plan.outcomes(new PipelineResult(3, 1, List.of(), List.of(1)));
+		Outcomes outcomes = Outcomes.of(plan.plan(), new PipelineResult(3, 1, List.of(), List.of(1)));
 
 		assertThat(outcomes.stale()).extracting(ConsumerRecord::offset).containsExactly(11L);
 		assertThat(outcomes.retry()).isEmpty();

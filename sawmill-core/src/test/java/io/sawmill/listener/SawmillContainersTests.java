@@ -1,6 +1,7 @@
 package io.sawmill.listener;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verify;
 
@@ -33,6 +34,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sawmill.deadletter.DeadLetterPublisher;
 import io.sawmill.metrics.SawmillMetrics;
 import io.sawmill.redis.RedisBatchWriter;
+import io.sawmill.redis.TransactionalBatchWriter;
 
 class SawmillContainersTests {
 
@@ -84,6 +86,32 @@ class SawmillContainersTests {
 
 		assertThat(properties).doesNotContainKey(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG)
 			.containsEntry(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer");
+	}
+
+	@Test
+	void shouldRefuseExactlyOnceWithAWriterThatCannotSendTransactions() {
+		ListenerConfig exactlyOnce = ListenerConfig.custom().topics(List.of("a")).groupId("g1")
+			.delivery(Delivery.EXACTLY_ONCE).build();
+
+		assertThatIllegalStateException()
+			.isThrownBy(() -> SawmillContainers.create(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1"),
+					exactlyOnce, record -> List.of(), mock(RedisBatchWriter.class), DeadLetterPublisher.loggingOnly(),
+					RedisCircuit.disabled("test"), metrics))
+			.withMessageContaining("sawmill.delivery=exactly-once needs a RedisBatchWriter that can send transactions")
+			.withMessageContaining("sawmill.delivery=at-least-once");
+	}
+
+	@Test
+	void shouldBuildAnExactlyOnceContainerOnAWriterThatSendsTransactions() {
+		ListenerConfig exactlyOnce = ListenerConfig.custom().topics(List.of("a")).groupId("g1")
+			.delivery(Delivery.EXACTLY_ONCE).build();
+
+		ConcurrentMessageListenerContainer<byte[], byte[]> container = SawmillContainers.create(
+				Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1"), exactlyOnce, record -> List.of(),
+				mock(TransactionalBatchWriter.class), DeadLetterPublisher.loggingOnly(), RedisCircuit.disabled("test"),
+				metrics);
+
+		assertThat(container.getContainerProperties().getMessageListener()).isInstanceOf(PipelineBatchListener.class);
 	}
 
 	@Test

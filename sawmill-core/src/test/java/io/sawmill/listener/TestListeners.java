@@ -20,7 +20,8 @@ final class TestListeners {
 	static PipelineBatchListener listener(RecordMapper mapper, ListenerConfig config, PerRecordPipeline pipeline,
 			DeadLetterPublisher deadLetters, SawmillMetrics metrics) {
 		Redelivery redelivery = redelivery(metrics);
-		return new PipelineBatchListener(() -> new ConsumerLane(mapper, config, pipeline, deadLetters, metrics, redelivery));
+		return new PipelineBatchListener(() -> new ConsumerLane(mapper, config, AtLeastOnce.with(pipeline, redelivery, metrics),
+				deadLetters, metrics, redelivery));
 	}
 
 	/** A redelivery that seeks back and counts, with no container to pause. */

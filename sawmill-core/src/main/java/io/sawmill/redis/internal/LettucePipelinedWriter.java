@@ -15,6 +15,7 @@ import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.RedisBatchWriter;
+import io.sawmill.redis.TransactionalBatchWriter;
 
 /**
  * The default {@link RedisBatchWriter}: the native Lettuce client behind Spring Data Redis'
@@ -41,7 +42,7 @@ import io.sawmill.redis.RedisBatchWriter;
  * <p>
  * Public for the auto-configuration and sawmill-bench; not an API for users.
  */
-public final class LettucePipelinedWriter implements RedisBatchWriter {
+public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 
 	private static final Logger log = LoggerFactory.getLogger(LettucePipelinedWriter.class);
 
