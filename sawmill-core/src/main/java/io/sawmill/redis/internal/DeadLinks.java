@@ -53,7 +53,7 @@ final class DeadLinks {
 	 * Fails every slot still pending that was written to the channel of a cluster master whose channel
 	 * is no longer active or whose link is down, and has the topology refreshed then.
 	 */
-	static void failDown(DedicatedConnection connection, SlotRoutes routes, ReplySlot[] slots) {
+	static void failDown(Link connection, SlotRoutes routes, ReplySlot[] slots) {
 		RedisConnectionException[] down = new RedisConnectionException[routes.groups()];
 		boolean anyDown = false;
 		for (int group = 0; group < down.length; group++) {
@@ -78,7 +78,7 @@ final class DeadLinks {
 	 * Fails every reply still pending whose link is down.
 	 * @param routes the master each command was routed to (cluster), or null (standalone: one link)
 	 */
-	static void failDown(DedicatedConnection connection, List<RedisFuture<?>> replies, RedisClusterNode[] routes) {
+	static void failDown(Link connection, List<RedisFuture<?>> replies, RedisClusterNode[] routes) {
 		// per link: why it is down, or UP; a null route is the one link of a standalone connection
 		Map<RedisClusterNode, RedisConnectionException> links = new IdentityHashMap<>();
 		boolean anyDown = false;

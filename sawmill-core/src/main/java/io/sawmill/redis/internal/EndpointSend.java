@@ -31,24 +31,25 @@ final class EndpointSend {
 	}
 
 	/** Queues the batch's commands on the connection, flushing once per chunk; the returned batch awaits their replies until {@code deadline}. */
-	Sent send(DedicatedConnection connection, List<RedisWrite> writes, long deadline) {
+	Sent send(Link connection, List<RedisWrite> writes, long deadline) {
 		List<RedisFuture<?>> replies = new ArrayList<>(writes.size());
 		BatchReplies arrivals = new BatchReplies(writes.size());
+		SlotRouting cluster = connection instanceof SlotRouting routing ? routing : null;
 		// on a cluster connection, whether redirects let a write to a key overtake an earlier one
-		KeyOrder.Batch ordered = connection.keyOrder() != null
-				? connection.keyOrder().batch(writes.size(), arrivals)
-				: null;
+		KeyOrder.Batch ordered = cluster != null ? cluster.keyOrder().batch(writes.size(), arrivals) : null;
 		// on a cluster connection, the master each command went to, whose link may go down
-		RedisClusterNode[] routes = ordered != null ? new RedisClusterNode[writes.size()] : null;
+		RedisClusterNode[] routes = cluster != null ? new RedisClusterNode[writes.size()] : null;
 		int chunks = 0;
 		int inChunk = 0;
 		int max = config.maxCommandsPerChunk();
 		try {
-			connection.connectMasters();
+			if (cluster != null) {
+				cluster.connectMasters();
+			}
 			for (int i = 0; i < writes.size(); i++) {
 				RedisWrite write = writes.get(i);
-				if (routes != null) {
-					routes[i] = connection.routeOf(write.key());
+				if (cluster != null) {
+					routes[i] = cluster.routeOf(write.key());
 				}
 				RedisFuture<?> reply = CommandDispatcher.dispatch(connection.commands(), write);
 				reply.whenComplete(ordered == null ? arrivals : ordered.track(write, i));
@@ -94,7 +95,7 @@ final class EndpointSend {
 	 * future's callbacks itself, later than the event loop runs those of the replies after it, and
 	 * {@link KeyOrder} needs them in the order each master replied.
 	 */
-	private static Arrival awaitArrivals(DedicatedConnection connection, BatchReplies arrivals,
+	private static Arrival awaitArrivals(Link connection, BatchReplies arrivals,
 			List<RedisFuture<?>> replies, RedisClusterNode[] routes, long deadline) {
 		try {
 			while (!arrivals.await(Math.max(0, Math.min(DeadLinks.CHECK_INTERVAL_NANOS, deadline - System.nanoTime())))) {

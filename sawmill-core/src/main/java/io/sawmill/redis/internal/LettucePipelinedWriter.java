@@ -9,8 +9,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.RedisConnectionException;
-import io.netty.channel.Channel;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
@@ -22,13 +20,16 @@ import io.sawmill.redis.TransactionalBatchWriter;
  * connection factory, one auto-flush-off connection per listener thread ({@link ThreadConnections}),
  * one flush per chunk.
  * <p>
- * On a standalone (or Sentinel-managed) connection each chunk goes to the connection's channel as one
- * message ({@link ChannelSend}); on a cluster connection, each chunk's commands are grouped by the
- * master that serves their slot and each group goes to that master's channel as one message
- * ({@link SlotSend}), and only the commands Redis redirected go again through Lettuce's cluster API.
- * When Lettuce hides the channels, commands are queued through its async API and flushed per chunk
- * ({@link EndpointSend}). {@link #sendTransactions} sends each partition's share of an exactly-once
- * batch as {@code MULTI … EXEC} on a standalone (or Sentinel-managed) channel ({@link TransactionSend}).
+ * Each thread's connection is of its Redis topology, and sends by that topology's path
+ * ({@link DedicatedConnection}): on a standalone (or Sentinel-managed) connection
+ * ({@link StandaloneConnection}) each chunk goes to the connection's channel as one message
+ * ({@link ChannelSend}); on a cluster connection ({@link ClusterConnection}), each chunk's commands
+ * are grouped by the master that serves their slot and each group goes to that master's channel as
+ * one message ({@link SlotSend}), and only the commands Redis redirected go again through Lettuce's
+ * cluster API. When Lettuce hides the channels, commands are queued through its async API and
+ * flushed per chunk ({@link EndpointSend}). {@link #sendTransactions} sends each partition's share of
+ * an exactly-once batch as {@code MULTI … EXEC} on a standalone (or Sentinel-managed) channel
+ * ({@link TransactionSend}); a cluster connection refuses it.
  * With {@link PipelineConfig#waitForReplicas()}, a batch counts as written once replicas confirmed it
  * ({@link ReplicaWait}; on a cluster, per master).
  * <p>
@@ -51,10 +52,6 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 	/** {@link #config}, or with one replica to wait for once {@link #open} found a replicated cluster. */
 	private volatile PipelineConfig replicas;
 	private final ThreadConnections connections;
-	private final ChannelSend channelSend;
-	private final SlotSend slotSend;
-	private final EndpointSend endpointSend;
-	private final TransactionSend transactionSend;
 	private final FunctionLibraries functions;
 
 	public LettucePipelinedWriter(Supplier<AbstractRedisClient> client, PipelineConfig config) {
@@ -80,11 +77,7 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 		this.config = config;
 		this.replicas = config;
 		this.waitIfClusterReplicated = waitIfClusterReplicated;
-		this.connections = new ThreadConnections(client);
-		this.channelSend = new ChannelSend(config);
-		this.slotSend = new SlotSend(config);
-		this.endpointSend = new EndpointSend(config);
-		this.transactionSend = new TransactionSend(config);
+		this.connections = new ThreadConnections(client, SendPaths.of(config));
 		this.functions = new FunctionLibraries(functionLibraries);
 	}
 
@@ -132,16 +125,7 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 			PipelineResult none = new PipelineResult(0, 0, List.of());
 			return () -> none;
 		}
-		return sendOn(writes, (connection, deadline) -> {
-			Channel channel = connection.directChannel();
-			if (channel != null) {
-				return channelSend.send(channel, writes, deadline);
-			}
-			if (connection.keyOrder() != null && EndpointChannel.available()) {
-				return slotSend.send(connection, writes, deadline);
-			}
-			return endpointSend.send(connection, writes, deadline);
-		});
+		return sendOn(writes, (connection, deadline) -> connection.send(writes, deadline));
 	}
 
 	/**
@@ -157,18 +141,7 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 			PipelineResult none = new PipelineResult(0, 0, List.of());
 			return () -> none;
 		}
-		return sendOn(writes, (connection, deadline) -> {
-			if (connection.keyOrder() != null) {
-				throw new UnsupportedOperationException("transactions cannot be sent on a Redis Cluster connection");
-			}
-			Channel channel = connection.directChannel();
-			if (channel == null) {
-				PipelineResult failed = ConnectionFailures.failed(writes, 0, List.of(),
-						new RedisConnectionException("the connection to Redis is reconnecting"));
-				return () -> failed;
-			}
-			return transactionSend.send(channel, transactions, deadline);
-		});
+		return sendOn(writes, (connection, deadline) -> connection.sendTransactions(transactions, writes, deadline));
 	}
 
 	/** The writes sent by {@code send} on the calling thread's connection, waiting for replicas as configured. */

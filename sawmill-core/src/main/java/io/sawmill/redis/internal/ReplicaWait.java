@@ -48,7 +48,7 @@ final class ReplicaWait {
 	 * while the replicas apply this one ({@code WAIT} covers every write the connection sent before it).
 	 * Called right after the batch was sent, while the routing is the one its commands took.
 	 */
-	static Sent after(Sent sent, DedicatedConnection connection, List<RedisWrite> writes, PipelineConfig config,
+	static Sent after(Sent sent, Link connection, List<RedisWrite> writes, PipelineConfig config,
 			long deadline) {
 		Shares shares = Shares.of(connection, writes);
 		AtomicLong waited = new AtomicLong();
@@ -118,8 +118,8 @@ final class ReplicaWait {
 			this.shareOf = shareOf;
 		}
 
-		static Shares of(DedicatedConnection connection, List<RedisWrite> writes) {
-			if (connection.keyOrder() == null) { // a standalone or Sentinel-managed connection: one link
+		static Shares of(Link connection, List<RedisWrite> writes) {
+			if (!(connection instanceof SlotRouting cluster)) { // standalone or Sentinel-managed: one link
 				return new Shares(Collections.singletonList(null), null);
 			}
 			// by host and port: the routing's node objects change with each topology refresh
@@ -127,7 +127,7 @@ final class ReplicaWait {
 			List<RedisClusterNode> masters = new ArrayList<>(3);
 			int[] shareOf = new int[writes.size()];
 			for (int i = 0; i < writes.size(); i++) {
-				RedisClusterNode master = connection.routeOf(writes.get(i).key());
+				RedisClusterNode master = cluster.routeOf(writes.get(i).key());
 				String address = master == null ? "" : master.getUri().getHost() + ":" + master.getUri().getPort();
 				Integer share = byAddress.get(address);
 				if (share == null) {
@@ -148,7 +148,7 @@ final class ReplicaWait {
 		 * Sends a {@code WAIT} for each share whose link did not fail, then reads their replies.
 		 * @return per share, why it is not confirmed, or null when enough replicas confirmed it
 		 */
-		NotConfirmed[] confirm(DedicatedConnection connection, PipelineResult result, PipelineConfig config,
+		NotConfirmed[] confirm(Link connection, PipelineResult result, PipelineConfig config,
 				long deadline) {
 			NotConfirmed[] causes = new NotConfirmed[masters.size()];
 			boolean[] linkFailed = new boolean[masters.size()];
@@ -170,8 +170,7 @@ final class ReplicaWait {
 						confirmed.add(null);
 						continue;
 					}
-					RedisClusterAsyncCommands<byte[], byte[]> commands = master == null ? connection.commands()
-							: connection.masterCommands(master, deadline);
+					RedisClusterAsyncCommands<byte[], byte[]> commands = connection.commandsTo(master, deadline);
 					if (commands == null) {
 						causes[share] = new NotConfirmed("no connection" + to(master) + " to send WAIT on", null);
 						confirmed.add(null);

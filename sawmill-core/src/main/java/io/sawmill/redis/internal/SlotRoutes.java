@@ -31,7 +31,7 @@ final class SlotRoutes {
 	}
 
 	/** Routes every write by the connection's topology now. */
-	static SlotRoutes of(DedicatedConnection connection, List<RedisWrite> writes) {
+	static SlotRoutes of(SlotRouting connection, List<RedisWrite> writes) {
 		int[] groupOf = new int[writes.size()];
 		List<RedisClusterNode> masters = new ArrayList<>(4);
 		List<String> addresses = new ArrayList<>(4);
@@ -60,7 +60,7 @@ final class SlotRoutes {
 	 * address would share one channel.
 	 */
 	private static int groupOf(RedisClusterNode master, List<RedisClusterNode> masters, List<String> addresses,
-			List<Channel> channels, DedicatedConnection connection) {
+			List<Channel> channels, SlotRouting connection) {
 		for (int group = 0; group < masters.size(); group++) {
 			if (masters.get(group) == master) {
 				return group;

@@ -58,7 +58,7 @@ final class SlotSend {
 	}
 
 	/** Writes the batch's chunks to the masters' channels; the returned batch awaits their replies until {@code deadline}. */
-	Sent send(DedicatedConnection connection, List<RedisWrite> writes, long deadline) {
+	Sent send(SlotRouting connection, List<RedisWrite> writes, long deadline) {
 		int count = writes.size();
 		SlotRoutes routes;
 		try {
@@ -126,7 +126,7 @@ final class SlotSend {
 		return chunks;
 	}
 
-	private PipelineResult collect(DedicatedConnection connection, List<RedisWrite> writes, ReplySlot[] slots,
+	private PipelineResult collect(SlotRouting connection, List<RedisWrite> writes, ReplySlot[] slots,
 			SlotRoutes routes, SlotReplies replies, int flushes, long deadline) {
 		try {
 			return outcomes(connection, writes, slots, routes, replies, flushes, deadline);
@@ -136,7 +136,7 @@ final class SlotSend {
 		}
 	}
 
-	private PipelineResult outcomes(DedicatedConnection connection, List<RedisWrite> writes, ReplySlot[] slots,
+	private PipelineResult outcomes(SlotRouting connection, List<RedisWrite> writes, ReplySlot[] slots,
 			SlotRoutes routes, SlotReplies replies, int flushes, long deadline) {
 		boolean interrupted = false;
 		boolean complete = false;
@@ -163,7 +163,7 @@ final class SlotSend {
 	 * link is down ({@link DeadLinks}), and has the topology refreshed then.
 	 * @return whether every first reply arrived before {@code deadline}
 	 */
-	private static boolean awaitFirstReplies(DedicatedConnection connection, SlotRoutes routes, ReplySlot[] slots,
+	private static boolean awaitFirstReplies(SlotRouting connection, SlotRoutes routes, ReplySlot[] slots,
 			BatchReplies first, long deadline) throws InterruptedException {
 		long left;
 		while (!first.await(Math.min(DeadLinks.CHECK_INTERVAL_NANOS, Math.max(0, left = deadline - System.nanoTime())))) {
@@ -180,7 +180,7 @@ final class SlotSend {
 	 * topology refresh when some reply was {@code MOVED}, and waits for their outcomes.
 	 * @return whether every outcome arrived before {@code deadline}
 	 */
-	private static boolean sendAgain(DedicatedConnection connection, SlotReplies replies, long deadline)
+	private static boolean sendAgain(SlotRouting connection, SlotReplies replies, long deadline)
 			throws InterruptedException {
 		if (replies.moved()) {
 			connection.refreshTopologyNow(deadline);

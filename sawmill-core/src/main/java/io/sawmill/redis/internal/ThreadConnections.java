@@ -10,6 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.cluster.RedisClusterClient;
 
 /**
  * Lends each writing thread a {@link DedicatedConnection} of its own, for as long as the thread
@@ -24,17 +26,19 @@ final class ThreadConnections implements AutoCloseable {
 	private static final Logger log = LoggerFactory.getLogger(ThreadConnections.class);
 
 	private final Supplier<AbstractRedisClient> client;
+	private final SendPaths paths;
 	private final List<DedicatedConnection> idle = new ArrayList<>();
 	private final Map<Thread, DedicatedConnection> byThread = new ConcurrentHashMap<>();
 
-	ThreadConnections(Supplier<AbstractRedisClient> client) {
+	ThreadConnections(Supplier<AbstractRedisClient> client, SendPaths paths) {
 		this.client = client;
+		this.paths = paths;
 	}
 
 	/** Opens connections until there are {@code connections}, lent or not. */
 	synchronized void open(int connections) {
 		while (idle.size() + byThread.size() < connections) {
-			idle.add(DedicatedConnection.open(client.get()));
+			idle.add(open(client.get()));
 		}
 	}
 
@@ -46,7 +50,7 @@ final class ThreadConnections implements AutoCloseable {
 		}
 		synchronized (this) {
 			byThread.entrySet().removeIf(owned -> !owned.getKey().isAlive() && idle.add(owned.getValue()));
-			connection = idle.isEmpty() ? DedicatedConnection.open(client.get()) : idle.remove(idle.size() - 1);
+			connection = idle.isEmpty() ? open(client.get()) : idle.remove(idle.size() - 1);
 			byThread.put(Thread.currentThread(), connection);
 			return connection;
 		}
@@ -63,7 +67,7 @@ final class ThreadConnections implements AutoCloseable {
 			return List.of(own);
 		}
 		if (idle.isEmpty()) {
-			idle.add(DedicatedConnection.open(client.get()));
+			idle.add(open(client.get()));
 		}
 		return List.copyOf(idle);
 	}
@@ -90,6 +94,17 @@ final class ThreadConnections implements AutoCloseable {
 		idle.clear();
 		byThread.values().forEach(ThreadConnections::closeQuietly);
 		byThread.clear();
+	}
+
+	/** A connection of the client's topology, sending by its path. */
+	private DedicatedConnection open(AbstractRedisClient client) {
+		if (client instanceof RedisClusterClient cluster) {
+			return ClusterConnection.open(cluster, paths);
+		}
+		if (client instanceof RedisClient standalone) {
+			return StandaloneConnection.open(standalone, paths);
+		}
+		throw new IllegalStateException("unsupported Redis client " + client.getClass().getName());
 	}
 
 	/** At shutdown the client may already be gone, closing its connections with it. */

@@ -9,7 +9,6 @@ import io.netty.channel.Channel;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
-import io.sawmill.redis.RedisBatchWriter;
 import io.sawmill.redis.RedisBatchWriter.Sent;
 
 /**
@@ -17,7 +16,7 @@ import io.sawmill.redis.RedisBatchWriter.Sent;
  * each as {@code MULTI}, its writes, {@code EXEC}, written to the channel in chunks like
  * {@link ChannelSend}'s. Each write's reply is {@code +QUEUED} or an error at queue time; the
  * {@code EXEC}'s reply ({@link ExecSlot}) holds each write's reply when the transaction ran. A write's
- * outcome combines the two ({@link RedisBatchWriter#sendTransactions} states it).
+ * outcome combines the two ({@link io.sawmill.redis.TransactionalBatchWriter#sendTransactions} states it).
  * <p>
  * Shared by the writing threads; each batch's state is its own.
  */

@@ -181,7 +181,7 @@ class LettucePipelinedWriterClusterTests {
 	 */
 	@Test
 	void shouldReachTheChannelOfEveryMastersConnection() {
-		try (DedicatedConnection connection = DedicatedConnection.open(writerClient)) {
+		try (ClusterConnection connection = ClusterConnection.open(writerClient, SendPaths.of(PipelineConfig.ofDefaults()))) {
 			List<RedisClusterNode> masters = connection.masters();
 			assertThat(masters).hasSize(3);
 			assertThat(masters).allSatisfy(master -> assertThat(connection.masterChannel(master)).as("%s", master.getUri())

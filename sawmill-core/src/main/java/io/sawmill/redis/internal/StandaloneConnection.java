@@ -1,0 +1,82 @@
+package io.sawmill.redis.internal;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.netty.channel.Channel;
+import io.sawmill.mapping.RedisWrite;
+import io.sawmill.redis.PipelineResult;
+import io.sawmill.redis.RedisBatchWriter.Sent;
+
+/**
+ * A writer thread's connection to a standalone or Sentinel-managed master: one link, which applies
+ * the commands in the order they were sent. A batch goes to its channel as whole chunks
+ * ({@link ChannelSend}), through Lettuce's API only while the channel cannot be reached
+ * ({@link EndpointSend}); transactions go to the channel ({@link TransactionSend}).
+ */
+final class StandaloneConnection extends DedicatedConnection {
+
+	private final StatefulRedisConnection<byte[], byte[]> connection;
+
+	private final SendPaths paths;
+
+	private StandaloneConnection(StatefulRedisConnection<byte[], byte[]> connection, SendPaths paths) {
+		super(connection, connection.async());
+		this.connection = connection;
+		this.paths = paths;
+	}
+
+	static StandaloneConnection open(RedisClient client, SendPaths paths) {
+		return new StandaloneConnection(client.connect(ByteArrayCodec.INSTANCE), paths);
+	}
+
+	@Override
+	Sent send(List<RedisWrite> writes, long deadline) {
+		Channel channel = EndpointChannel.of(connection);
+		return channel != null ? paths.channel().send(channel, writes, deadline)
+				: paths.endpoint().send(this, writes, deadline);
+	}
+
+	/** While the connection is reconnecting (its channel cannot be reached), every write fails at once. */
+	@Override
+	Sent sendTransactions(List<List<RedisWrite>> transactions, List<RedisWrite> writes, long deadline) {
+		Channel channel = EndpointChannel.of(connection);
+		if (channel == null) {
+			PipelineResult failed = ConnectionFailures.failed(writes, 0, List.of(),
+					new RedisConnectionException("the connection to Redis is reconnecting"));
+			return () -> failed;
+		}
+		return paths.transactions().send(channel, transactions, deadline);
+	}
+
+	@Override
+	public RedisClusterAsyncCommands<byte[], byte[]> commandsTo(RedisClusterNode master, long deadline) {
+		return commands();
+	}
+
+	@Override
+	void loadFunction(String source, Duration timeout) {
+		awaitLoads(List.of(commands().functionLoad(source, true)), System.nanoTime() + timeout.toNanos());
+	}
+
+	@Override
+	boolean everyMasterReplicated() {
+		return false;
+	}
+
+	@Override
+	public boolean isDown(RedisClusterNode master) {
+		return !connection.isOpen();
+	}
+
+	@Override
+	public void refreshTopology() {
+		// one server: no topology to ask for
+	}
+}
