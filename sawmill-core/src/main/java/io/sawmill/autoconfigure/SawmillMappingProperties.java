@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.sawmill.mapping.KeyEncoding;
 import io.sawmill.mapping.json.JsonHashMapperConfig;
-import io.sawmill.mapping.json.KeyEncoding;
 
 /** The built-in JSON-to-hash mapping, used when the application defines no RecordMapper bean. */
 public class SawmillMappingProperties {

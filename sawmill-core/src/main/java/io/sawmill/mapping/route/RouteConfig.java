@@ -8,8 +8,8 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
+import io.sawmill.mapping.KeyEncoding;
 import io.sawmill.mapping.internal.KeyTemplate;
-import io.sawmill.mapping.json.KeyEncoding;
 
 /**
  * Immutable configuration of one route: which topics it reads, how it reads their values, and which
