@@ -44,9 +44,12 @@ public final class DoctorCommand {
 	private DoctorCommand() {
 	}
 
-	/** Runs the doctor with the arguments that follow {@code doctor}; returns the exit code. */
-	public static int run(String[] args, PrintStream out) {
-		SpringApplicationBuilder application = new SpringApplicationBuilder(SawmillApplication.class)
+	/**
+	 * Runs the doctor with the arguments that follow {@code doctor}; returns the exit code.
+	 * @param service the service's {@code @SpringBootApplication} class, whose configuration the doctor reads
+	 */
+	public static int run(Class<?> service, String[] args, PrintStream out) {
+		SpringApplicationBuilder application = new SpringApplicationBuilder(service)
 			.web(WebApplicationType.NONE)
 			.bannerMode(Banner.Mode.OFF)
 			.logStartupInfo(false)

@@ -1,5 +1,6 @@
 package io.sawmill.admin;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -16,12 +17,15 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 import org.springframework.kafka.listener.MessageListenerContainer;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sawmill.deadletter.DeadLetterBrake;
+import io.sawmill.listener.RedisCircuit;
 import io.sawmill.metrics.RecordOutcome;
 
 /**
@@ -31,39 +35,63 @@ import io.sawmill.metrics.RecordOutcome;
  */
 final class PartitionsView {
 
-	private final SawmillOperations operations;
+	private final MessageListenerContainer container;
+	private final Admin admin;
+	private final List<String> topics;
+	private final String group;
+	private final RedisCircuit circuit;
+	private final @Nullable DeadLetterBrake brake;
+	private final MeterRegistry registry;
+	private final OperatorPauses pauses;
+	private final Map<String, List<String>> routesByName;
+	private final Duration timeout;
 
-	PartitionsView(SawmillOperations operations) {
-		this.operations = operations;
+	/**
+	 * @param brake null when the brake is off
+	 * @param routesByName route name to the topics it reads; read on each call, so routes added later show
+	 * @param timeout how long each read from the broker waits
+	 */
+	PartitionsView(MessageListenerContainer container, Admin admin, List<String> topics, String group,
+			RedisCircuit circuit, @Nullable DeadLetterBrake brake, MeterRegistry registry, OperatorPauses pauses,
+			Map<String, List<String>> routesByName, Duration timeout) {
+		this.container = container;
+		this.admin = admin;
+		this.topics = topics;
+		this.group = group;
+		this.circuit = circuit;
+		this.brake = brake;
+		this.registry = registry;
+		this.pauses = pauses;
+		this.routesByName = routesByName;
+		this.timeout = timeout;
 	}
 
 	Map<String, Object> read() throws Exception {
-		Admin admin = operations.admin;
-		long timeout = SawmillOperations.TIMEOUT.toMillis();
-		Map<String, TopicDescription> topics = admin.describeTopics(operations.topics).allTopicNames()
-			.get(timeout, TimeUnit.MILLISECONDS);
-		List<TopicPartition> partitions = topics.values().stream()
+		long millis = timeout.toMillis();
+		Map<String, TopicDescription> described = admin.describeTopics(topics).allTopicNames()
+			.get(millis, TimeUnit.MILLISECONDS);
+		List<TopicPartition> partitions = described.values().stream()
 			.flatMap(t -> t.partitions().stream().map(p -> new TopicPartition(t.name(), p.partition())))
 			.toList();
-		Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(operations.group)
+		Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
 			.partitionsToOffsetAndMetadata()
-			.get(timeout, TimeUnit.MILLISECONDS);
-		Map<TopicPartition, Long> ends = offsets(admin, partitions, OffsetSpec.latest(), timeout);
-		Map<TopicPartition, Long> starts = offsets(admin, partitions, OffsetSpec.earliest(), timeout);
-		Map<TopicPartition, String> owners = owners(operations.container);
+			.get(millis, TimeUnit.MILLISECONDS);
+		Map<TopicPartition, Long> ends = offsets(admin, partitions, OffsetSpec.latest(), millis);
+		Map<TopicPartition, Long> starts = offsets(admin, partitions, OffsetSpec.earliest(), millis);
+		Map<TopicPartition, String> owners = owners(container);
 		String containerPause = containerPause();
 
 		Map<String, Object> view = new LinkedHashMap<>();
-		view.put("group", operations.group);
-		view.put("circuit", operations.circuit.state().name());
-		view.put("brake", operations.brake == null ? "off"
-				: operations.brake.engaged().map(trip -> "engaged: " + trip.describe()).orElse("released"));
-		view.put("operatorPaused", operations.pauses.topics());
+		view.put("group", group);
+		view.put("circuit", circuit.state().name());
+		view.put("brake", brake == null ? "off"
+				: brake.engaged().map(trip -> "engaged: " + trip.describe()).orElse("released"));
+		view.put("operatorPaused", pauses.topics());
 		List<Map<String, Object>> perTopic = new ArrayList<>();
-		for (String topic : operations.topics) {
+		for (String topic : topics) {
 			Map<String, Object> entry = new LinkedHashMap<>();
 			entry.put("topic", topic);
-			entry.put("route", operations.routeOf(topic));
+			entry.put("route", routeOf(topic));
 			entry.put("deadLetters", (long) counted(topic, RecordOutcome.DEAD_LETTERED));
 			entry.put("written", (long) counted(topic, RecordOutcome.WRITTEN));
 			List<Map<String, Object>> rows = new ArrayList<>();
@@ -80,14 +108,14 @@ final class PartitionsView {
 				row.put("lagRecords", Math.max(0, ends.get(partition) - from));
 				row.put("lagSeconds", owner == null ? null : lagSeconds(partition));
 				List<String> why = new ArrayList<>();
-				if (operations.pauses.paused(topic)) {
+				if (pauses.paused(topic)) {
 					why.add("operator");
 				}
 				if (containerPause != null && owner != null) {
 					why.add(containerPause);
 				}
-				row.put("paused", owner != null && (operations.container.isPartitionPaused(partition)
-						|| operations.container.isContainerPaused() || !why.isEmpty()));
+				row.put("paused", owner != null && (container.isPartitionPaused(partition)
+						|| container.isContainerPaused() || !why.isEmpty()));
 				row.put("pausedBecause", why);
 				rows.add(row);
 			}
@@ -98,12 +126,22 @@ final class PartitionsView {
 		return view;
 	}
 
+	/** The name of the route that reads {@code topic}, or null when the service has no routes. */
+	private @Nullable String routeOf(String topic) {
+		for (Map.Entry<String, List<String>> route : routesByName.entrySet()) {
+			if (route.getValue().contains(topic)) {
+				return route.getKey();
+			}
+		}
+		return null;
+	}
+
 	/** Why the whole container is paused (the brake first, as releasing it is the operator's to do). */
 	private String containerPause() {
-		if (operations.brake != null && operations.brake.engaged().isPresent()) {
+		if (brake != null && brake.engaged().isPresent()) {
 			return "dead-letter brake";
 		}
-		CircuitBreaker.State state = operations.circuit.state();
+		CircuitBreaker.State state = circuit.state();
 		if (state == CircuitBreaker.State.OPEN || state == CircuitBreaker.State.FORCED_OPEN) {
 			return "redis circuit " + state;
 		}
@@ -111,12 +149,12 @@ final class PartitionsView {
 	}
 
 	private double counted(String topic, RecordOutcome outcome) {
-		return operations.registry.find("sawmill.records").tag("topic", topic).tag("outcome", outcome.tag())
+		return registry.find("sawmill.records").tag("topic", topic).tag("outcome", outcome.tag())
 			.counters().stream().mapToDouble(Counter::count).sum();
 	}
 
 	private Double lagSeconds(TopicPartition partition) {
-		Gauge gauge = operations.registry.find("sawmill.lag.seconds").tag("topic", partition.topic())
+		Gauge gauge = registry.find("sawmill.lag.seconds").tag("topic", partition.topic())
 			.tag("partition", Integer.toString(partition.partition())).gauge();
 		return gauge == null || Double.isNaN(gauge.value()) ? null : gauge.value();
 	}

@@ -30,19 +30,35 @@ import io.sawmill.deadletter.KafkaDeadLetterPublisher;
 /**
  * Re-drives a range of a dead-letter topic: each dead letter's key, value and original headers are
  * produced again to the topic and partition it came from (the DLT headers name them), with
- * {@link SawmillOperations#REDRIVEN_FROM_HEADER}, so the normal consumer path takes them with all
+ * {@link #REDRIVEN_FROM_HEADER}, so the normal consumer path takes them with all
  * its guarantees (ordering behind what is already in that partition, commit after Redis, dead
  * letter again if still failing). Dead letters published without their value cannot be re-driven
  * from the DLT and are reported as skipped.
  */
 final class Redrive {
 
+	/** Added to each record produced again; its value names the dead letter, {@code topic-partition@offset}. */
+	static final String REDRIVEN_FROM_HEADER = "sawmill-redriven-from";
+
 	private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
 
-	private final SawmillOperations operations;
+	private final List<String> topics;
+	private final Map<String, Object> consumerProperties;
+	private final Map<String, Object> producerProperties;
+	private final Duration sendTimeout;
 
-	Redrive(SawmillOperations operations) {
-		this.operations = operations;
+	/**
+	 * @param topics the service's topics: a dead letter from any other is skipped
+	 * @param consumerProperties the Kafka client properties to read dead letters with (security, bootstrap servers)
+	 * @param producerProperties the Kafka client properties to re-drive them with
+	 * @param sendTimeout how long to wait for each re-driven record's acknowledgement
+	 */
+	Redrive(List<String> topics, Map<String, Object> consumerProperties, Map<String, Object> producerProperties,
+			Duration sendTimeout) {
+		this.topics = List.copyOf(topics);
+		this.consumerProperties = Map.copyOf(consumerProperties);
+		this.producerProperties = Map.copyOf(producerProperties);
+		this.sendTimeout = sendTimeout;
 	}
 
 	Map<String, Object> run(String topic, int partition, long from, long to) throws Exception {
@@ -65,7 +81,7 @@ final class Redrive {
 			}
 			producer.flush();
 			for (Future<RecordMetadata> send : sent) {
-				send.get(SawmillOperations.TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+				send.get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
 			}
 		}
 		Map<String, Object> result = new LinkedHashMap<>();
@@ -85,8 +101,8 @@ final class Redrive {
 		if (original == null || deadLetter.headers().lastHeader(KafkaHeaders.DLT_ORIGINAL_PARTITION) == null) {
 			return "not a dead letter: no " + KafkaHeaders.DLT_ORIGINAL_TOPIC + " header";
 		}
-		if (!operations.topics.contains(original)) {
-			return "its original topic " + original + " is not one of this service's topics " + operations.topics;
+		if (!topics.contains(original)) {
+			return "its original topic " + original + " is not one of this service's topics " + topics;
 		}
 		String dropped = text(deadLetter, KafkaDeadLetterPublisher.VALUE_DROPPED_HEADER);
 		if (dropped != null) {
@@ -104,14 +120,14 @@ final class Redrive {
 				headers.add(header);
 			}
 		}
-		headers.add(SawmillOperations.REDRIVEN_FROM_HEADER, from.getBytes(StandardCharsets.UTF_8));
+		headers.add(REDRIVEN_FROM_HEADER, from.getBytes(StandardCharsets.UTF_8));
 		return new ProducerRecord<>(text(deadLetter, KafkaHeaders.DLT_ORIGINAL_TOPIC), originalPartition(deadLetter),
 				deadLetter.key(), deadLetter.value(), headers);
 	}
 
 	/** The records at offsets [from, to) of the partition, or up to its end if that comes first. */
 	private List<ConsumerRecord<byte[], byte[]>> read(TopicPartition partition, long from, long to) {
-		Map<String, Object> properties = new HashMap<>(operations.consumerProperties);
+		Map<String, Object> properties = new HashMap<>(consumerProperties);
 		properties.remove(ConsumerConfig.GROUP_ID_CONFIG);
 		properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
 		properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -142,7 +158,7 @@ final class Redrive {
 	}
 
 	private Map<String, Object> producerProperties() {
-		Map<String, Object> properties = new HashMap<>(operations.producerProperties);
+		Map<String, Object> properties = new HashMap<>(producerProperties);
 		properties.put(ProducerConfig.ACKS_CONFIG, "all");
 		properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
 		properties.put(ProducerConfig.CLIENT_ID_CONFIG, "sawmill-redrive");

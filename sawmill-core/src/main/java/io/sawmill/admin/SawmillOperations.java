@@ -40,11 +40,12 @@ import io.sawmill.listener.RedisCircuit;
 public final class SawmillOperations implements ConsumerRebalanceListener, AutoCloseable {
 
 	/** The header a re-driven record carries: the dead letter it came from, {@code topic-partition@offset}. */
-	public static final String REDRIVEN_FROM_HEADER = "sawmill-redriven-from";
+	public static final String REDRIVEN_FROM_HEADER = Redrive.REDRIVEN_FROM_HEADER;
 
 	/** The largest range {@link #redrive} accepts unless configured otherwise. */
 	public static final int DEFAULT_MAX_REDRIVE_RECORDS = 10_000;
 
+	/** How long an operator's call waits for the broker or the consumers. */
 	static final Duration TIMEOUT = Duration.ofSeconds(10);
 
 	/** How often operator pauses are re-applied to partitions assigned since (besides after each assignment). */
@@ -52,17 +53,13 @@ public final class SawmillOperations implements ConsumerRebalanceListener, AutoC
 
 	private static final Logger log = LoggerFactory.getLogger(SawmillOperations.class);
 
-	final MessageListenerContainer container;
-	final Admin admin;
-	final List<String> topics;
-	final String group;
-	final RedisCircuit circuit;
-	final @Nullable DeadLetterBrake brake;
-	final MeterRegistry registry;
-	final Map<String, Object> consumerProperties;
-	final Map<String, Object> producerProperties;
-	final OperatorPauses pauses;
+	private final List<String> topics;
+	private final RedisCircuit circuit;
+	private final @Nullable DeadLetterBrake brake;
+	private final OperatorPauses pauses;
 	private final Map<String, List<String>> routesByName = new java.util.concurrent.ConcurrentHashMap<>();
+	private final PartitionsView view;
+	private final Redrive redrive;
 	private final int maxRedriveRecords;
 	private final ScheduledExecutorService reapply;
 
@@ -78,17 +75,14 @@ public final class SawmillOperations implements ConsumerRebalanceListener, AutoC
 		if (maxRedriveRecords < 1) {
 			throw new IllegalArgumentException("maxRedriveRecords must be at least 1, but was " + maxRedriveRecords);
 		}
-		this.container = container;
-		this.admin = admin;
 		this.topics = List.copyOf(topics);
-		this.group = group;
 		this.circuit = circuit;
 		this.brake = brake;
-		this.registry = registry;
-		this.consumerProperties = Map.copyOf(consumerProperties);
-		this.producerProperties = Map.copyOf(producerProperties);
 		this.maxRedriveRecords = maxRedriveRecords;
 		this.pauses = new OperatorPauses(container);
+		this.view = new PartitionsView(container, admin, this.topics, group, circuit, brake, registry, pauses,
+				routesByName, TIMEOUT);
+		this.redrive = new Redrive(this.topics, consumerProperties, producerProperties, TIMEOUT);
 		this.reapply = Executors.newSingleThreadScheduledExecutor(runnable -> {
 			Thread thread = new Thread(runnable, "sawmill-operator-pauses");
 			thread.setDaemon(true);
@@ -109,7 +103,7 @@ public final class SawmillOperations implements ConsumerRebalanceListener, AutoC
 
 	/** Every partition of the topics with its owner, lag and pauses; the circuit, the brake, dead letters per topic. */
 	public Map<String, Object> partitions() throws Exception {
-		return new PartitionsView(this).read();
+		return view.read();
 	}
 
 	/**
@@ -155,21 +149,10 @@ public final class SawmillOperations implements ConsumerRebalanceListener, AutoC
 					+ " records, more than the maximum of " + maxRedriveRecords
 					+ " (sawmill.dead-letter.max-redrive-records): re-drive it in smaller ranges");
 		}
-		Map<String, Object> result = new Redrive(this).run(topic, partition, from, to);
+		Map<String, Object> result = redrive.run(topic, partition, from, to);
 		log.warn("Operator re-drove dead letters {}-{} [{}, {}): {} re-driven, {} skipped", topic, partition, from, to,
 				result.get("redriven"), ((List<?>) result.get("skipped")).size());
 		return result;
-	}
-
-	/** The name of the route that reads {@code topic}, or null when the service has no routes. */
-	@Nullable
-	String routeOf(String topic) {
-		for (Map.Entry<String, List<String>> route : routesByName.entrySet()) {
-			if (route.getValue().contains(topic)) {
-				return route.getKey();
-			}
-		}
-		return null;
 	}
 
 	private Set<String> chosen(@Nullable String topic) {

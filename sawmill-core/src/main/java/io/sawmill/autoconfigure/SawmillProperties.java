@@ -10,8 +10,6 @@ import org.springframework.util.unit.DataSize;
 
 import io.sawmill.listener.Delivery;
 import io.sawmill.listener.ListenerConfig;
-import io.sawmill.mapping.json.JsonHashMapperConfig;
-import io.sawmill.mapping.json.KeyEncoding;
 import io.sawmill.redis.PipelineConfig;
 
 /**
@@ -51,7 +49,8 @@ public class SawmillProperties {
 	/** Whether a record that comes again may apply its writes again: at-least-once, or exactly-once (standalone and Sentinel Redis only). */
 	private Delivery delivery = ListenerConfig.DEFAULT_DELIVERY;
 
-	private final Mapping mapping = new Mapping();
+	@NestedConfigurationProperty
+	private final SawmillMappingProperties mapping = new SawmillMappingProperties();
 
 	/** Routes: each maps its topics to its own Redis type and key; when set, sawmill.topics and sawmill.mapping are not used. */
 	private List<SawmillRouteProperties> routes = new ArrayList<>();
@@ -158,7 +157,7 @@ public class SawmillProperties {
 		this.delivery = delivery;
 	}
 
-	public Mapping getMapping() {
+	public SawmillMappingProperties getMapping() {
 		return mapping;
 	}
 
@@ -201,78 +200,6 @@ public class SawmillProperties {
 	public Health getHealth() {
 		return health;
 	}
-
-	/** The built-in JSON-to-hash mapping, used when the application defines no RecordMapper bean. */
-	public static class Mapping {
-
-		/** Redis key of each record, e.g. 'user:{userId}'; '{@key}' is the Kafka key, dot paths reach nested fields, '{{' and '}}' are literal braces. */
-		private String keyTemplate;
-
-		/** How '{@key}' writes the Kafka key: UTF8 (text keys; others are dead-lettered), HEX or BASE64 (URL-safe, unpadded) for binary keys. */
-		private KeyEncoding keyEncoding = KeyEncoding.DEFAULT;
-
-		/** Top-level value fields to write to a hash or stream (objects are flattened with dot paths); empty writes all. */
-		private List<String> fields = new ArrayList<>();
-
-		/** Time to live of every key written; 0 means no expiry. */
-		private Duration ttl = Duration.ZERO;
-
-		/** Version-guarded writes (Redis 7 Functions): 'timestamp' (Kafka record timestamp) or 'field:<json field>' (integer or ISO-8601 instant); an older record than Redis holds is skipped and counted stale. Unset: off. */
-		private String version;
-
-		/** With a version, how long a deleted key keeps its version so that a late older record cannot recreate it; 0 keeps none. */
-		private Duration tombstoneRetention = JsonHashMapperConfig.DEFAULT_TOMBSTONE_RETENTION;
-
-		public String getKeyTemplate() {
-			return keyTemplate;
-		}
-
-		public void setKeyTemplate(String keyTemplate) {
-			this.keyTemplate = keyTemplate;
-		}
-
-		public KeyEncoding getKeyEncoding() {
-			return keyEncoding;
-		}
-
-		public void setKeyEncoding(KeyEncoding keyEncoding) {
-			this.keyEncoding = keyEncoding;
-		}
-
-		public List<String> getFields() {
-			return fields;
-		}
-
-		public void setFields(List<String> fields) {
-			this.fields = fields;
-		}
-
-		public Duration getTtl() {
-			return ttl;
-		}
-
-		public void setTtl(Duration ttl) {
-			this.ttl = ttl;
-		}
-
-		public String getVersion() {
-			return version;
-		}
-
-		public void setVersion(String version) {
-			this.version = version;
-		}
-
-		public Duration getTombstoneRetention() {
-			return tombstoneRetention;
-		}
-
-		public void setTombstoneRetention(Duration tombstoneRetention) {
-			this.tombstoneRetention = tombstoneRetention;
-		}
-	}
-
-
 
 	/** Retrying a batch Redis did not fully acknowledge, before it is handed back to Kafka uncommitted. */
 	public static class Retry {

@@ -15,7 +15,7 @@ import io.sawmill.mapping.route.ValueFormat;
  * One entry of {@code sawmill.routes}: a mapping ({@code key-template}, {@code key-encoding}, {@code fields},
  * {@code ttl}, as in {@code sawmill.mapping}) with its topics, Redis type and value format (docs/mapping.md).
  */
-public class SawmillRouteProperties extends SawmillProperties.Mapping {
+public class SawmillRouteProperties extends SawmillMappingProperties {
 
 	/** The route's name, used in log lines and errors. */
 	private String name;

@@ -2,6 +2,9 @@ package io.sawmill.deadletter;
 
 import java.util.List;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.sawmill.metrics.RecordOutcome;
 
 /**
@@ -32,6 +35,22 @@ public interface DeadLetterPublisher {
 	 * topic, partition, offset and reason, counted as {@code invalid}, and committed.
 	 */
 	static DeadLetterPublisher loggingOnly() {
-		return new LoggingDeadLetterPublisher();
+		Logger log = LoggerFactory.getLogger(DeadLetterPublisher.class);
+		return new DeadLetterPublisher() {
+
+			@Override
+			public void publish(List<DeadLetter> deadLetters) {
+				for (DeadLetter deadLetter : deadLetters) {
+					log.error("Record {}-{}@{} not written and not dead-lettered (sawmill.dead-letter.enabled=false): {}",
+							deadLetter.record().topic(), deadLetter.record().partition(), deadLetter.record().offset(),
+							deadLetter.reason());
+				}
+			}
+
+			@Override
+			public RecordOutcome outcome() {
+				return RecordOutcome.INVALID;
+			}
+		};
 	}
 }

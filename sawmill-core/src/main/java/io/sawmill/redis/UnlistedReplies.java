@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  */
 final class UnlistedReplies {
 
-	private static final Logger log = LoggerFactory.getLogger(FailureClass.class);
+	private static final Logger log = LoggerFactory.getLogger(UnlistedReplies.class);
 
 	static final long INTERVAL_SECONDS = 30;
 

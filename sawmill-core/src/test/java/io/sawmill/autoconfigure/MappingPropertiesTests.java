@@ -11,7 +11,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
-import io.sawmill.mapping.json.KeyEncoding;
+import io.sawmill.mapping.KeyEncoding;
 
 /** {@code sawmill.mapping.*} onto {@link io.sawmill.mapping.json.JsonHashMapperConfig}, and what start-up says about it. */
 @ExtendWith(OutputCaptureExtension.class)

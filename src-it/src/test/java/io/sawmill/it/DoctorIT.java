@@ -28,6 +28,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.Environment;
 
 import io.sawmill.app.DoctorCommand;
+import io.sawmill.app.SawmillApplication;
 import io.sawmill.it.fault.SawmillProcess;
 import io.sawmill.it.support.Kafka;
 import io.sawmill.it.support.RealServers;
@@ -102,7 +103,7 @@ class DoctorIT {
 		try {
 			Map<String, Object> properties = SawmillApp.baseProperties(servers, TOPIC, "doctor-direct");
 			properties.put("sawmill.doctor.host-root", emptyHost); // host findings UNKNOWN whatever machine runs this
-			exit = DoctorCommand.run(Kafka.args(properties).toArray(String[]::new),
+			exit = DoctorCommand.run(SawmillApplication.class, Kafka.args(properties).toArray(String[]::new),
 					new PrintStream(out, true, StandardCharsets.UTF_8));
 		}
 		finally {

@@ -6,8 +6,8 @@ import java.util.List;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
+import io.sawmill.mapping.KeyEncoding;
 import io.sawmill.mapping.RecordMappingException;
-import io.sawmill.mapping.json.KeyEncoding;
 
 /**
  * A parsed key template such as {@code user:{userId}}: literal parts and placeholders, resolved

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
+import io.sawmill.mapping.KeyEncoding;
 import io.sawmill.mapping.internal.KeyTemplate;
 import io.sawmill.mapping.internal.VersionSource;
 

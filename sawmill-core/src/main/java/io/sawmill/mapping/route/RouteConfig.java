@@ -1,14 +1,15 @@
 package io.sawmill.mapping.route;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
+import io.sawmill.mapping.KeyEncoding;
 import io.sawmill.mapping.internal.KeyTemplate;
-import io.sawmill.mapping.json.KeyEncoding;
 
 /**
  * Immutable configuration of one route: which topics it reads, how it reads their values, and which
@@ -211,6 +212,25 @@ public final class RouteConfig {
 		return keyTemplate.source();
 	}
 
+	/** The options this route sets to other than their default, by their name in YAML, for {@link RouteRules}. */
+	private Map<String, Object> setOptions() {
+		Map<String, Object> set = new LinkedHashMap<>();
+		set.put("member", member == null ? null : member.source());
+		set.put("score-field", scoreField);
+		set.put("value-field", valueField);
+		set.put("fields", fields.isEmpty() ? null : fields);
+		set.put("max-length", maxLength == 0 ? null : maxLength);
+		set.put("hash-update", hashUpdate == HashUpdate.MERGE ? null : hashUpdate);
+		set.put("null-fields", nullFields == NullFields.SKIP ? null : nullFields);
+		set.put("ttl", ttl.isZero() ? null : ttl);
+		set.put("ttl-field", ttlField);
+		set.put("ttl-header", ttlHeader);
+		set.put("avro-schema", avroSchema);
+		set.put("value-deserializer", valueDeserializer);
+		set.values().removeIf(Objects::isNull);
+		return set;
+	}
+
 	@Override
 	public String toString() {
 		return "route '" + name + "' " + (topicPattern != null ? "/" + topicPattern + "/" : topics) + " -> " + type + " " + keyTemplate.source();
@@ -389,7 +409,8 @@ public final class RouteConfig {
 				throw invalid("key-template", keyTemplate, "must be set, e.g. 'user:{userId}' or '{@key}'");
 			}
 			RouteConfig route = new RouteConfig(this);
-			RouteRules.check(route);
+			RouteRules.check(name, type, valueFormat, route.setOptions(), route.keyTemplate.usesValueFields()
+					|| (route.member != null && route.member.usesValueFields()));
 			return route;
 		}
 

@@ -1,79 +1,86 @@
 package io.sawmill.mapping.route;
 
+import java.time.Duration;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * The rules between a route's options, checked once its values are each valid: which options
  * apply to which {@link RedisType}, which a type needs, and which {@link ValueFormat} can feed which
- * type. Each broken rule is an {@link IllegalArgumentException} naming the route, the option as
- * written in YAML, and the value.
+ * type. A pure function of the options a route sets, by their name in YAML. Each broken rule is an
+ * {@link IllegalArgumentException} naming the route, the option as written in YAML, and the value.
  */
 final class RouteRules {
 
 	private static final Set<RedisType> WITH_MEMBER = EnumSet.of(RedisType.SET, RedisType.SORTED_SET);
-	private static final Set<RedisType> WITH_VALUE_FIELD = EnumSet.of(RedisType.STRING, RedisType.LIST);
-	private static final Set<RedisType> WITH_FIELDS = EnumSet.of(RedisType.HASH, RedisType.STREAM);
-	private static final Set<RedisType> WITH_MAX_LENGTH = EnumSet.of(RedisType.LIST, RedisType.STREAM);
+
+	/** Each option that applies to some types only, in the order they are checked. */
+	private static final Map<String, Set<RedisType>> ONLY_FOR = onlyFor();
 
 	private RouteRules() {
 	}
 
-	static void check(RouteConfig route) {
-		RedisType type = route.type();
-		requireOnlyFor(route, "member", route.member() == null ? null : route.member().source(), WITH_MEMBER);
-		requireOnlyFor(route, "score-field", route.scoreField(), EnumSet.of(RedisType.SORTED_SET));
-		requireOnlyFor(route, "value-field", route.valueField(), WITH_VALUE_FIELD);
-		requireOnlyFor(route, "fields", route.fields().isEmpty() ? null : route.fields(), WITH_FIELDS);
-		requireOnlyFor(route, "max-length", route.maxLength() == 0 ? null : route.maxLength(), WITH_MAX_LENGTH);
-		requireOnlyFor(route, "hash-update", route.hashUpdate() == HashUpdate.MERGE ? null : route.hashUpdate(),
-				EnumSet.of(RedisType.HASH));
-		requireOnlyFor(route, "null-fields", route.nullFields() == NullFields.SKIP ? null : route.nullFields(),
-				EnumSet.of(RedisType.HASH));
-		if (WITH_MEMBER.contains(type) && route.member() == null) {
-			throw invalid(route.name(), "member", null, "must be set for type " + type + ", e.g. '{@key}' or '{productId}'");
+	/**
+	 * @param set every option the route sets to other than its default, by its name in YAML
+	 * @param usesValueFields whether the key template or the member reads a field of the value
+	 */
+	static void check(String route, RedisType type, ValueFormat format, Map<String, Object> set,
+			boolean usesValueFields) {
+		ONLY_FOR.forEach((option, types) -> {
+			if (set.containsKey(option) && !types.contains(type)) {
+				throw invalid(route, option, set.get(option), "applies to type "
+						+ String.join(" or ", types.stream().map(Enum::name).toList()) + " only, and this route's type is "
+						+ type);
+			}
+		});
+		if (WITH_MEMBER.contains(type) && !set.containsKey("member")) {
+			throw invalid(route, "member", null, "must be set for type " + type + ", e.g. '{@key}' or '{productId}'");
 		}
-		if (type == RedisType.SORTED_SET && route.scoreField() == null) {
-			throw invalid(route.name(), "score-field", null, "must be set for type SORTED_SET, e.g. 'score'");
+		if (type == RedisType.SORTED_SET && !set.containsKey("score-field")) {
+			throw invalid(route, "score-field", null, "must be set for type SORTED_SET, e.g. 'score'");
 		}
-		if (route.ttlField() != null && route.ttlHeader() != null) {
-			throw invalid(route.name(), "ttl-header", route.ttlHeader(),
-					"cannot be set together with ttl-field '" + route.ttlField() + "'");
+		if (set.containsKey("ttl-field") && set.containsKey("ttl-header")) {
+			throw invalid(route, "ttl-header", set.get("ttl-header"),
+					"cannot be set together with ttl-field '" + set.get("ttl-field") + "'");
 		}
-		if (type == RedisType.DELETE && (!route.ttl().isZero() || route.ttlField() != null || route.ttlHeader() != null)) {
-			throw invalid(route.name(), "ttl", route.ttl(), "type DELETE deletes keys, so it has no TTL");
+		if (type == RedisType.DELETE
+				&& (set.containsKey("ttl") || set.containsKey("ttl-field") || set.containsKey("ttl-header"))) {
+			throw invalid(route, "ttl", set.getOrDefault("ttl", Duration.ZERO),
+					"type DELETE deletes keys, so it has no TTL");
 		}
-		checkValueFormat(route);
+		checkValueFormat(route, type, format, set, usesValueFields);
 	}
 
-	private static void checkValueFormat(RouteConfig route) {
-		ValueFormat format = route.valueFormat();
-		RedisType type = route.type();
+	private static void checkValueFormat(String route, RedisType type, ValueFormat format, Map<String, Object> set,
+			boolean usesValueFields) {
 		switch (format) {
 			case STRING -> {
 				if (EnumSet.of(RedisType.HASH, RedisType.STREAM, RedisType.SORTED_SET).contains(type)) {
-					throw invalid(route.name(), "value-format", format,
+					throw invalid(route, "value-format", format,
 							"type " + type + " needs value fields, which a STRING value does not have");
 				}
-				for (String option : new String[] { route.valueField(), route.ttlField() }) {
-					if (option != null) {
-						throw invalid(route.name(), "value-format", format, "a STRING value has no field '" + option + "'");
+				for (String option : new String[] { "value-field", "ttl-field" }) {
+					if (set.containsKey(option)) {
+						throw invalid(route, "value-format", format,
+								"a STRING value has no field '" + set.get(option) + "'");
 					}
 				}
-				if (route.keyTemplate().usesValueFields() || (route.member() != null && route.member().usesValueFields())) {
-					throw invalid(route.name(), "value-format", format, "a STRING value has no fields, so the key-template "
+				if (usesValueFields) {
+					throw invalid(route, "value-format", format, "a STRING value has no fields, so the key-template "
 							+ "and member can use {@key}, {@topic} and {@partition} only");
 				}
 			}
 			case AVRO -> {
-				if (route.avroSchema() == null) {
-					throw invalid(route.name(), "avro-schema", null,
+				if (!set.containsKey("avro-schema")) {
+					throw invalid(route, "avro-schema", null,
 							"must be set for value-format AVRO (the writer's schema, as JSON)");
 				}
 			}
 			case DESERIALIZER -> {
-				if (route.valueDeserializer() == null) {
-					throw invalid(route.name(), "value-deserializer", null,
+				if (!set.containsKey("value-deserializer")) {
+					throw invalid(route, "value-deserializer", null,
 							"must be set for value-format DESERIALIZER (a Kafka Deserializer class)");
 				}
 			}
@@ -82,12 +89,16 @@ final class RouteRules {
 		}
 	}
 
-	private static void requireOnlyFor(RouteConfig route, String option, Object value, Set<RedisType> types) {
-		if (value != null && !types.contains(route.type())) {
-			throw invalid(route.name(), option, value, "applies to type "
-					+ String.join(" or ", types.stream().map(Enum::name).toList()) + " only, and this route's type is "
-					+ route.type());
-		}
+	private static Map<String, Set<RedisType>> onlyFor() {
+		Map<String, Set<RedisType>> onlyFor = new LinkedHashMap<>();
+		onlyFor.put("member", WITH_MEMBER);
+		onlyFor.put("score-field", EnumSet.of(RedisType.SORTED_SET));
+		onlyFor.put("value-field", EnumSet.of(RedisType.STRING, RedisType.LIST));
+		onlyFor.put("fields", EnumSet.of(RedisType.HASH, RedisType.STREAM));
+		onlyFor.put("max-length", EnumSet.of(RedisType.LIST, RedisType.STREAM));
+		onlyFor.put("hash-update", EnumSet.of(RedisType.HASH));
+		onlyFor.put("null-fields", EnumSet.of(RedisType.HASH));
+		return onlyFor;
 	}
 
 	static IllegalArgumentException invalid(String route, String option, Object value, String why) {

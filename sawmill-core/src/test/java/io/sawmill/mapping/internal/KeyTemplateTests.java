@@ -21,8 +21,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import io.sawmill.mapping.KeyEncoding;
 import io.sawmill.mapping.RecordMappingException;
-import io.sawmill.mapping.json.KeyEncoding;
 
 class KeyTemplateTests {
 

@@ -15,6 +15,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
+import io.sawmill.mapping.KeyEncoding;
 import io.sawmill.mapping.RecordMappingException;
 import io.sawmill.mapping.RedisWrite;
 

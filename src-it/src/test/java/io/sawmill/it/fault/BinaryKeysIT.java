@@ -41,7 +41,7 @@ import io.sawmill.deadletter.KafkaDeadLetterPublisher;
 import io.sawmill.it.support.Kafka;
 import io.sawmill.it.support.RealServers;
 import io.sawmill.it.support.SawmillApp;
-import io.sawmill.mapping.json.KeyEncoding;
+import io.sawmill.mapping.KeyEncoding;
 
 /**
  * Binary Kafka keys through {@code {@key}}: 1,000 keys from Kafka's {@code LongSerializer} (0..999)

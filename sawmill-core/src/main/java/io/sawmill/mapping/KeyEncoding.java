@@ -1,10 +1,8 @@
-package io.sawmill.mapping.json;
+package io.sawmill.mapping;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.HexFormat;
-
-import io.sawmill.mapping.RecordMappingException;
 
 /**
  * How the Kafka key becomes text in a key template's {@code {@key}}. Each encoding maps different
