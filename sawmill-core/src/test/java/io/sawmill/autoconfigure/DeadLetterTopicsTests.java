@@ -3,9 +3,9 @@ package io.sawmill.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyCollection;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.BDDMockito.then;
 import static org.mockito.Mockito.mock;
-import static org.mockito.Mockito.verify;
-import static org.mockito.Mockito.when;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -40,17 +40,17 @@ class DeadLetterTopicsTests {
 				KafkaFuture.completedFuture(null).thenApply(ignored -> {
 					throw new TopicAuthorizationException(Set.of("orders"));
 				});
-		when(configs.all()).thenReturn(refused);
-		when(admin.describeConfigs(anyCollection(), any())).thenReturn(configs);
+		given(configs.all()).willReturn(refused);
+		given(admin.describeConfigs(anyCollection(), any())).willReturn(configs);
 		DescribeTopicsResult topics = mock(DescribeTopicsResult.class);
 		Node node = new Node(0, "localhost", 9092);
-		when(topics.allTopicNames()).thenReturn(KafkaFuture.completedFuture(Map.of("orders", new TopicDescription("orders",
+		given(topics.allTopicNames()).willReturn(KafkaFuture.completedFuture(Map.of("orders", new TopicDescription("orders",
 				false, List.of(new TopicPartitionInfo(0, node, List.of(node), List.of(node)),
 						new TopicPartitionInfo(1, node, List.of(node), List.of(node)))))));
-		when(admin.describeTopics(anyCollection())).thenReturn(topics);
+		given(admin.describeTopics(anyCollection())).willReturn(topics);
 		CreateTopicsResult created = mock(CreateTopicsResult.class);
-		when(created.all()).thenReturn(KafkaFuture.completedFuture(null));
-		when(admin.createTopics(any())).thenReturn(created);
+		given(created.all()).willReturn(KafkaFuture.completedFuture(null));
+		given(admin.createTopics(any())).willReturn(created);
 		DeadLetterTopics deadLetterTopics = new DeadLetterTopics(admin, List.of("orders"), true, ".DLT", true,
 				Duration.ofSeconds(5));
 
@@ -58,7 +58,7 @@ class DeadLetterTopicsTests {
 
 		@SuppressWarnings("unchecked")
 		ArgumentCaptor<Collection<NewTopic>> newTopics = ArgumentCaptor.forClass(Collection.class);
-		verify(admin).createTopics(newTopics.capture());
+		then(admin).should().createTopics(newTopics.capture());
 		assertThat(newTopics.getValue()).singleElement().satisfies(topic -> {
 			assertThat(topic.name()).isEqualTo("orders.DLT");
 			assertThat(topic.numPartitions()).isEqualTo(2);

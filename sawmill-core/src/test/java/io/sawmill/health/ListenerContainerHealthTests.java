@@ -1,8 +1,8 @@
 package io.sawmill.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
-import static org.mockito.Mockito.when;
 
 import java.util.List;
 import java.util.Map;
@@ -78,25 +78,25 @@ class ListenerContainerHealthTests {
 	private static ConcurrentMessageListenerContainer<?, ?> container(boolean running, boolean pauseRequested,
 			boolean paused, MessageListenerContainer... children) {
 		ConcurrentMessageListenerContainer<byte[], byte[]> container = mock(ConcurrentMessageListenerContainer.class);
-		when(container.getListenerId()).thenReturn("sawmill-g1");
-		when(container.isRunning()).thenReturn(running);
-		when(container.isPauseRequested()).thenReturn(pauseRequested);
-		when(container.isContainerPaused()).thenReturn(paused);
+		given(container.getListenerId()).willReturn("sawmill-g1");
+		given(container.isRunning()).willReturn(running);
+		given(container.isPauseRequested()).willReturn(pauseRequested);
+		given(container.isContainerPaused()).willReturn(paused);
 		List<KafkaMessageListenerContainer<byte[], byte[]>> list = new java.util.ArrayList<>();
 		for (MessageListenerContainer child : children) {
 			list.add((KafkaMessageListenerContainer<byte[], byte[]>) child);
 		}
-		when(container.getContainers()).thenReturn(list);
+		given(container.getContainers()).willReturn(list);
 		return container;
 	}
 
 	@SuppressWarnings("unchecked")
 	private static MessageListenerContainer child(boolean running, boolean paused, Set<TopicPartition> partitions) {
 		KafkaMessageListenerContainer<byte[], byte[]> child = mock(KafkaMessageListenerContainer.class);
-		when(child.isRunning()).thenReturn(running);
-		when(child.isPauseRequested()).thenReturn(paused);
-		when(child.isContainerPaused()).thenReturn(paused);
-		when(child.getAssignedPartitions()).thenReturn(partitions);
+		given(child.isRunning()).willReturn(running);
+		given(child.isPauseRequested()).willReturn(paused);
+		given(child.isContainerPaused()).willReturn(paused);
+		given(child.getAssignedPartitions()).willReturn(partitions);
 		return child;
 	}
 }

@@ -2,8 +2,8 @@ package io.sawmill.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.anyMap;
+import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
-import static org.mockito.Mockito.when;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -46,12 +46,12 @@ class PartitionLagMonitorTests {
 
 	@BeforeEach
 	void setUp() {
-		when(admin.listConsumerGroupOffsets(anyMap())).thenAnswer(invocation -> {
+		given(admin.listConsumerGroupOffsets(anyMap())).willAnswer(invocation -> {
 			ListConsumerGroupOffsetsResult result = mock(ListConsumerGroupOffsetsResult.class);
-			when(result.partitionsToOffsetAndMetadata("g1")).thenReturn(KafkaFuture.completedFuture(new HashMap<>(committed)));
+			given(result.partitionsToOffsetAndMetadata("g1")).willReturn(KafkaFuture.completedFuture(new HashMap<>(committed)));
 			return result;
 		});
-		when(admin.listOffsets(anyMap())).thenAnswer(invocation -> {
+		given(admin.listOffsets(anyMap())).willAnswer(invocation -> {
 			Map<TopicPartition, OffsetSpec> request = invocation.getArgument(0);
 			Map<TopicPartition, KafkaFuture<ListOffsetsResultInfo>> futures = new HashMap<>();
 			request.forEach((partition, spec) -> {

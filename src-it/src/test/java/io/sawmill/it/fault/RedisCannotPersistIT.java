@@ -21,9 +21,10 @@ import io.sawmill.it.support.SawmillApp;
 import io.sawmill.testkit.RedisVerifier;
 
 /**
- * Redis cannot persist (a full disk) for 10 s mid-drain: with {@code stop-writes-on-bgsave-error}
- * it refuses every write with {@code MISCONF}. That is an outage, not the records' fault: nothing is
- * dead-lettered, and once the disk is "fixed" every record is written and committed.
+ * Redis cannot persist (a full disk) mid-drain, until Sawmill has handed three batches back to be
+ * polled again: with {@code stop-writes-on-bgsave-error} it refuses every write with {@code MISCONF}.
+ * That is an outage, not the records' fault: nothing is dead-lettered, and once the disk is "fixed"
+ * every record is written and committed.
  */
 class RedisCannotPersistIT {
 
@@ -56,7 +57,10 @@ class RedisCannotPersistIT {
 			assertThat(servers.redis().command("BGSAVE")).startsWith("+");
 			await().atMost(Duration.ofSeconds(30))
 				.until(() -> servers.redis().command("SET", "probe", "1").startsWith("-MISCONF"));
-			Thread.sleep(10_000); // the outage the scenario asks for, not a wait for a result
+			// the outage lasts until Sawmill has met the refusal and handed batches back to be polled
+			// again three times, and Redis still refuses: each time it kept the records for a retry
+			double redeliveredBefore = redelivered(registry);
+			await().atMost(Duration.ofMinutes(2)).until(() -> redelivered(registry) >= redeliveredBefore + 3);
 			assertThat(servers.redis().command("SET", "probe", "1")).startsWith("-MISCONF");
 			assertThat(registry.find("sawmill.records").tag("outcome", "dead_lettered").counter()).isNull();
 
@@ -76,6 +80,10 @@ class RedisCannotPersistIT {
 			assertThat(Kafka.sum(Kafka.endOffsets(admin, FaultAssertions.deadLetterTopic(TOPIC), PARTITIONS)))
 				.as("records in the dead-letter topic").isZero();
 		}
+	}
+
+	private static double redelivered(MeterRegistry registry) {
+		return registry.get("sawmill.batch.redelivered").counter().count();
 	}
 
 	private static double written(MeterRegistry registry) {

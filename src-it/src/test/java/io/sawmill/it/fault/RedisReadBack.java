@@ -62,6 +62,11 @@ final class RedisReadBack implements AutoCloseable {
 		return 0;
 	}
 
+	/** Connections to Redis other than this read-back's own ({@code CLIENT LIST}). */
+	long otherClients() {
+		return connection.sync().clientList().lines().filter(line -> !line.isBlank()).count() - 1;
+	}
+
 	@Override
 	public void close() {
 		connection.close();

@@ -32,133 +32,133 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  */
 class AlertRulesPromtoolTest {
 
-  private static final UnaryOperator<Map<String, Object>> AS_RENDERED = UnaryOperator.identity();
+	private static final UnaryOperator<Map<String, Object>> AS_RENDERED = UnaryOperator.identity();
 
-  @Test
-  void shouldPassPromtoolCheckRules(@TempDir Path dir) throws Exception {
-    Path rules = AlertRules.write(AlertRules.groups(Map.of()), AS_RENDERED, dir.resolve(AlertRules.RULES_FILE_NAME));
+	@Test
+	void shouldPassPromtoolCheckRules(@TempDir Path dir) throws Exception {
+		Path rules = AlertRules.write(AlertRules.groups(Map.of()), AS_RENDERED, dir.resolve(AlertRules.RULES_FILE_NAME));
 
-    String output = promtool(0, "check", "rules", rules.toString());
+		String output = promtool(0, "check", "rules", rules.toString());
 
-    assertThat(output).contains("SUCCESS").doesNotContain("FAILED");
-  }
+		assertThat(output).contains("SUCCESS").doesNotContain("FAILED");
+	}
 
-  @Test
-  void shouldPassTheBehaviourTestsOfEveryAlertWithPromtoolTestRules(@TempDir Path dir) throws Exception {
-    Path tests = behaviourTests(dir, Map.of());
+	@Test
+	void shouldPassTheBehaviourTestsOfEveryAlertWithPromtoolTestRules(@TempDir Path dir) throws Exception {
+		Path tests = behaviourTests(dir, Map.of());
 
-    String output = promtool(0, "test", "rules", tests.toString());
+		String output = promtool(0, "test", "rules", tests.toString());
 
-    assertThat(output).contains("SUCCESS").doesNotContain("FAILED");
-  }
+		assertThat(output).contains("SUCCESS").doesNotContain("FAILED");
+	}
 
-  @Test
-  void shouldFailTheBehaviourTestsWhenTheChartRendersAnotherThreshold(@TempDir Path dir) throws Exception {
-    Path tests = behaviourTests(dir, Map.of("metrics.prometheusRule.lag.threshold", 10000));
+	@Test
+	void shouldFailTheBehaviourTestsWhenTheChartRendersAnotherThreshold(@TempDir Path dir) throws Exception {
+		Path tests = behaviourTests(dir, Map.of("metrics.prometheusRule.lag.threshold", 10000));
 
-    String output = promtool(1, "test", "rules", tests.toString());
+		String output = promtool(1, "test", "rules", tests.toString());
 
-    assertThat(output).contains("FAILED").contains("alertname: SawmillLagHigh");
-  }
+		assertThat(output).contains("FAILED").contains("alertname: SawmillLagHigh");
+	}
 
-  @Test
-  @SuppressWarnings("unchecked")
-  void shouldTestEveryAlertFiringStayingQuietAndResolving() throws IOException {
-    Map<String, List<String>> missing = new TreeMap<>();
-    Map<String, Object> file = new Yaml(new SafeConstructor(new LoaderOptions())).load(Files.readString(AlertRules.TESTS));
-    Map<String, boolean[]> seen = new HashMap<>();
-    for (Map<String, Object> test : (List<Map<String, Object>>) file.get("tests")) {
-      Map<String, Boolean> firedBefore = new HashMap<>();
-      List<Map<String, Object>> cases = new ArrayList<>((List<Map<String, Object>>) test.get("alert_rule_test"));
-      cases.sort((a, b) -> Long.compare(seconds((String) a.get("eval_time")), seconds((String) b.get("eval_time"))));
-      for (Map<String, Object> testCase : cases) {
-        String alert = (String) testCase.get("alertname");
-        boolean fires = !((List<Object>) testCase.get("exp_alerts")).isEmpty();
-        boolean[] kinds = seen.computeIfAbsent(alert, a -> new boolean[3]);
-        boolean fired = firedBefore.getOrDefault(alert, false);
-        kinds[fires ? 0 : fired ? 2 : 1] = true;
-        firedBefore.put(alert, fired || fires);
-      }
-    }
-    for (Map<String, Object> rule : AlertRules.rules()) {
-      String alert = (String) rule.get("alert");
-      boolean[] kinds = seen.getOrDefault(alert, new boolean[3]);
-      List<String> untested = new ArrayList<>();
-      String[] names = {"fires", "stays quiet", "resolves"};
-      for (int i = 0; i < 3; i++) {
-        if (!kinds[i]) {
-          untested.add(names[i]);
-        }
-      }
-      if (!untested.isEmpty()) {
-        missing.put(alert, untested);
-      }
-    }
-    assertThat(missing).as("alerts without a promtool case in " + AlertRules.TESTS.getFileName()).isEmpty();
-  }
+	@Test
+	@SuppressWarnings("unchecked")
+	void shouldTestEveryAlertFiringStayingQuietAndResolving() throws IOException {
+		Map<String, List<String>> missing = new TreeMap<>();
+		Map<String, Object> file = new Yaml(new SafeConstructor(new LoaderOptions())).load(Files.readString(AlertRules.TESTS));
+		Map<String, boolean[]> seen = new HashMap<>();
+		for (Map<String, Object> test : (List<Map<String, Object>>) file.get("tests")) {
+			Map<String, Boolean> firedBefore = new HashMap<>();
+			List<Map<String, Object>> cases = new ArrayList<>((List<Map<String, Object>>) test.get("alert_rule_test"));
+			cases.sort((a, b) -> Long.compare(seconds((String) a.get("eval_time")), seconds((String) b.get("eval_time"))));
+			for (Map<String, Object> testCase : cases) {
+				String alert = (String) testCase.get("alertname");
+				boolean fires = !((List<Object>) testCase.get("exp_alerts")).isEmpty();
+				boolean[] kinds = seen.computeIfAbsent(alert, a -> new boolean[3]);
+				boolean fired = firedBefore.getOrDefault(alert, false);
+				kinds[fires ? 0 : fired ? 2 : 1] = true;
+				firedBefore.put(alert, fired || fires);
+			}
+		}
+		for (Map<String, Object> rule : AlertRules.rules()) {
+			String alert = (String) rule.get("alert");
+			boolean[] kinds = seen.getOrDefault(alert, new boolean[3]);
+			List<String> untested = new ArrayList<>();
+			String[] names = {"fires", "stays quiet", "resolves"};
+			for (int i = 0; i < 3; i++) {
+				if (!kinds[i]) {
+					untested.add(names[i]);
+				}
+			}
+			if (!untested.isEmpty()) {
+				missing.put(alert, untested);
+			}
+		}
+		assertThat(missing).as("alerts without a promtool case in " + AlertRules.TESTS.getFileName()).isEmpty();
+	}
 
-  @Test
-  @SuppressWarnings("unchecked")
-  void shouldGiveEveryAlertASummaryAndARunbookSectionInOperationsMd() throws IOException {
-    String operations = Files.readString(AlertRules.ROOT.resolve("docs/operations.md"));
-    List<Map<String, Object>> rules = AlertRules.rules();
+	@Test
+	@SuppressWarnings("unchecked")
+	void shouldGiveEveryAlertASummaryAndARunbookSectionInOperationsMd() throws IOException {
+		String operations = Files.readString(AlertRules.ROOT.resolve("docs/operations.md"));
+		List<Map<String, Object>> rules = AlertRules.rules();
 
-    assertThat(rules).extracting(r -> r.get("alert")).contains("SawmillLagHigh", "SawmillLagUnknown",
-        "SawmillLagGrowing", "SawmillTimeLagHigh", "SawmillBatchSlow", "SawmillRedisRttHigh", "SawmillCpuThrottled",
-        "SawmillConsumerAbsent", "SawmillListenerStalled");
-    for (Map<String, Object> rule : rules) {
-      String alert = (String) rule.get("alert");
-      Map<String, Object> annotations = (Map<String, Object>) rule.get("annotations");
-      assertThat((String) annotations.get("summary")).as(alert).isNotBlank();
-      assertThat((String) annotations.get("runbook_url")).endsWith("docs/operations.md#" + alert.toLowerCase());
-      assertThat(operations).as("docs/operations.md has a section for " + alert).contains("### " + alert);
-    }
-  }
+		assertThat(rules).extracting(r -> r.get("alert")).contains("SawmillLagHigh", "SawmillLagUnknown",
+				"SawmillLagGrowing", "SawmillTimeLagHigh", "SawmillBatchSlow", "SawmillRedisRttHigh", "SawmillCpuThrottled",
+				"SawmillConsumerAbsent", "SawmillListenerStalled");
+		for (Map<String, Object> rule : rules) {
+			String alert = (String) rule.get("alert");
+			Map<String, Object> annotations = (Map<String, Object>) rule.get("annotations");
+			assertThat((String) annotations.get("summary")).as(alert).isNotBlank();
+			assertThat((String) annotations.get("runbook_url")).endsWith("docs/operations.md#" + alert.toLowerCase());
+			assertThat(operations).as("docs/operations.md has a section for " + alert).contains("### " + alert);
+		}
+	}
 
-  @Test
-  void shouldParseEveryDashboardQueryWithPromtool(@TempDir Path dir) throws Exception {
-    String json = Files.readString(AlertRules.CHART.resolve("files/dashboard.json"));
-    Matcher matcher = Pattern.compile("\"expr\": \"((?:[^\"\\\\]|\\\\.)*)\"").matcher(json);
-    List<Map<String, Object>> records = new ArrayList<>();
-    while (matcher.find()) {
-      String query = matcher.group(1).replace("\\\"", "\"").replace("$__rate_interval", "5m").replace("$group", ".*");
-      records.add(Map.of("record", "dashboard:query_" + records.size(), "expr", query));
-    }
-    assertThat(records).isNotEmpty();
-    Path rules = AlertRules.write(List.of(Map.of("name", "dashboard", "rules", records)), AS_RENDERED,
-        dir.resolve("dashboard.rules.yaml"));
+	@Test
+	void shouldParseEveryDashboardQueryWithPromtool(@TempDir Path dir) throws Exception {
+		String json = Files.readString(AlertRules.CHART.resolve("files/dashboard.json"));
+		Matcher matcher = Pattern.compile("\"expr\": \"((?:[^\"\\\\]|\\\\.)*)\"").matcher(json);
+		List<Map<String, Object>> records = new ArrayList<>();
+		while (matcher.find()) {
+			String query = matcher.group(1).replace("\\\"", "\"").replace("$__rate_interval", "5m").replace("$group", ".*");
+			records.add(Map.of("record", "dashboard:query_" + records.size(), "expr", query));
+		}
+		assertThat(records).isNotEmpty();
+		Path rules = AlertRules.write(List.of(Map.of("name", "dashboard", "rules", records)), AS_RENDERED,
+				dir.resolve("dashboard.rules.yaml"));
 
-    String output = promtool(0, "check", "rules", rules.toString());
+		String output = promtool(0, "check", "rules", rules.toString());
 
-    assertThat(output).contains("SUCCESS: " + records.size() + " rules found");
-  }
+		assertThat(output).contains("SUCCESS: " + records.size() + " rules found");
+	}
 
-  /** The tests file beside the chart's rules rendered with {@code sets}, as promtool expects them. */
-  private static Path behaviourTests(Path dir, Map<String, Object> sets) throws IOException {
-    AlertRules.write(AlertRules.groups(sets), AS_RENDERED, dir.resolve(AlertRules.RULES_FILE_NAME));
-    return Files.copy(AlertRules.TESTS, dir.resolve(AlertRules.TESTS.getFileName()));
-  }
+	/** The tests file beside the chart's rules rendered with {@code sets}, as promtool expects them. */
+	private static Path behaviourTests(Path dir, Map<String, Object> sets) throws IOException {
+		AlertRules.write(AlertRules.groups(sets), AS_RENDERED, dir.resolve(AlertRules.RULES_FILE_NAME));
+		return Files.copy(AlertRules.TESTS, dir.resolve(AlertRules.TESTS.getFileName()));
+	}
 
-  private static String promtool(int expectedExit, String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(AlertRules.requireOnPath("promtool").toString()));
-    command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(process.exitValue()).as(output).isEqualTo(expectedExit);
-    return output;
-  }
+	private static String promtool(int expectedExit, String... args) throws Exception {
+		List<String> command = new ArrayList<>(List.of(AlertRules.requireOnPath("promtool").toString()));
+		command.addAll(List.of(args));
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+		assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+		assertThat(process.exitValue()).as(output).isEqualTo(expectedExit);
+		return output;
+	}
 
-  private static long seconds(String duration) {
-    long total = 0;
-    Matcher part = Pattern.compile("(\\d+)([hms])").matcher(duration);
-    while (part.find()) {
-      total += Long.parseLong(part.group(1)) * switch (part.group(2)) {
-        case "h" -> 3600;
-        case "m" -> 60;
-        default -> 1;
-      };
-    }
-    return total;
-  }
+	private static long seconds(String duration) {
+		long total = 0;
+		Matcher part = Pattern.compile("(\\d+)([hms])").matcher(duration);
+		while (part.find()) {
+			total += Long.parseLong(part.group(1)) * switch (part.group(2)) {
+				case "h" -> 3600;
+				case "m" -> 60;
+				default -> 1;
+			};
+		}
+		return total;
+	}
 }

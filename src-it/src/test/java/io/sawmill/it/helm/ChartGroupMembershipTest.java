@@ -15,53 +15,53 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** How the consumers join their group: the session that bounds a killed pod's stall, the protocol, the reset policy. */
 class ChartGroupMembershipTest {
 
-  @Test
-  void shouldMoveAKilledPodsPartitionsAfterTenSecondsNotKafkasFortyFiveByDefault() {
-    SawmillChart.Manifests defaults = render("defaults");
+	@Test
+	void shouldMoveAKilledPodsPartitionsAfterTenSecondsNotKafkasFortyFiveByDefault() {
+		SawmillChart.Manifests defaults = render("defaults");
 
-    assertThat(defaults.has("Deployment")).isTrue();
-    assertThat(defaults.envValue("SPRING_KAFKA_CONSUMER_PROPERTIES_SESSION_TIMEOUT_MS")).isEqualTo("10000");
-    assertThat(defaults.envValue("SPRING_KAFKA_CONSUMER_PROPERTIES_HEARTBEAT_INTERVAL_MS")).isEqualTo("3000");
-    assertThat(defaults.env()).doesNotContainKeys("SPRING_KAFKA_CONSUMER_PROPERTIES_GROUP_PROTOCOL",
-        "SPRING_KAFKA_CONSUMER_PROPERTIES_GROUP_INSTANCE_ID");
-  }
+		assertThat(defaults.has("Deployment")).isTrue();
+		assertThat(defaults.envValue("SPRING_KAFKA_CONSUMER_PROPERTIES_SESSION_TIMEOUT_MS")).isEqualTo("10000");
+		assertThat(defaults.envValue("SPRING_KAFKA_CONSUMER_PROPERTIES_HEARTBEAT_INTERVAL_MS")).isEqualTo("3000");
+		assertThat(defaults.env()).doesNotContainKeys("SPRING_KAFKA_CONSUMER_PROPERTIES_GROUP_PROTOCOL",
+				"SPRING_KAFKA_CONSUMER_PROPERTIES_GROUP_INSTANCE_ID");
+	}
 
-  @Test
-  void shouldLeaveTheSessionToTheBrokerWithTheConsumerGroupProtocol() {
-    SawmillChart.Manifests kip848 = render("defaults", Map.of("kafka.groupProtocol", "consumer"));
+	@Test
+	void shouldLeaveTheSessionToTheBrokerWithTheConsumerGroupProtocol() {
+		SawmillChart.Manifests kip848 = render("defaults", Map.of("kafka.groupProtocol", "consumer"));
 
-    assertThat(kip848.envValue("SPRING_KAFKA_CONSUMER_PROPERTIES_GROUP_PROTOCOL")).isEqualTo("consumer");
-    // the consumer protocol rejects these client-side settings
-    assertThat(kip848.env()).doesNotContainKeys("SPRING_KAFKA_CONSUMER_PROPERTIES_SESSION_TIMEOUT_MS",
-        "SPRING_KAFKA_CONSUMER_PROPERTIES_HEARTBEAT_INTERVAL_MS");
-    SawmillChart.Manifests staticKip848 = render("static-membership", Map.of("kafka.groupProtocol", "consumer"));
-    assertThat(staticKip848.env()).containsKey("SPRING_KAFKA_CONSUMER_PROPERTIES_GROUP_INSTANCE_ID")
-        .doesNotContainKey("SPRING_KAFKA_CONSUMER_PROPERTIES_SESSION_TIMEOUT_MS");
-  }
+		assertThat(kip848.envValue("SPRING_KAFKA_CONSUMER_PROPERTIES_GROUP_PROTOCOL")).isEqualTo("consumer");
+		// the consumer protocol rejects these client-side settings
+		assertThat(kip848.env()).doesNotContainKeys("SPRING_KAFKA_CONSUMER_PROPERTIES_SESSION_TIMEOUT_MS",
+				"SPRING_KAFKA_CONSUMER_PROPERTIES_HEARTBEAT_INTERVAL_MS");
+		SawmillChart.Manifests staticKip848 = render("static-membership", Map.of("kafka.groupProtocol", "consumer"));
+		assertThat(staticKip848.env()).containsKey("SPRING_KAFKA_CONSUMER_PROPERTIES_GROUP_INSTANCE_ID")
+				.doesNotContainKey("SPRING_KAFKA_CONSUMER_PROPERTIES_SESSION_TIMEOUT_MS");
+	}
 
-  @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = { "defaults", "zone-aware", "rack-aware", "keda", "guaranteed-qos", "static-membership" })
-  void shouldSetEveryEnvironmentVariableOnce(String scenario) {
-    SawmillChart.Manifests rendered = render(scenario);
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "defaults", "zone-aware", "rack-aware", "keda", "guaranteed-qos", "static-membership" })
+	void shouldSetEveryEnvironmentVariableOnce(String scenario) {
+		SawmillChart.Manifests rendered = render(scenario);
 
-    assertThat(list(rendered.sawmill(), "env")).extracting(e -> asMap(e).get("name")).doesNotHaveDuplicates();
-  }
+		assertThat(list(rendered.sawmill(), "env")).extracting(e -> asMap(e).get("name")).doesNotHaveDuplicates();
+	}
 
-  @Test
-  void shouldStartANewGroupAtTheSameOffsetInTheAppAndInKeda() {
-    for (String reset : new String[] { "earliest", "latest" }) {
-      SawmillChart.Manifests keda = render("keda", Map.of("kafka.autoOffsetReset", reset));
-      Map<String, Object> trigger = asMap(list(keda.one("ScaledObject"), "spec.triggers").get(0));
+	@Test
+	void shouldStartANewGroupAtTheSameOffsetInTheAppAndInKeda() {
+		for (String reset : new String[] { "earliest", "latest" }) {
+			SawmillChart.Manifests keda = render("keda", Map.of("kafka.autoOffsetReset", reset));
+			Map<String, Object> trigger = asMap(list(keda.one("ScaledObject"), "spec.triggers").get(0));
 
-      assertThat(keda.envValue("SPRING_KAFKA_CONSUMER_AUTO_OFFSET_RESET")).isEqualTo(reset);
-      assertThat(at(trigger, "metadata.offsetResetPolicy")).isEqualTo(reset);
-    }
-    assertThat(render("defaults").envValue("SPRING_KAFKA_CONSUMER_AUTO_OFFSET_RESET")).isEqualTo("earliest");
-  }
+			assertThat(keda.envValue("SPRING_KAFKA_CONSUMER_AUTO_OFFSET_RESET")).isEqualTo(reset);
+			assertThat(at(trigger, "metadata.offsetResetPolicy")).isEqualTo(reset);
+		}
+		assertThat(render("defaults").envValue("SPRING_KAFKA_CONSUMER_AUTO_OFFSET_RESET")).isEqualTo("earliest");
+	}
 
-  @Test
-  void shouldRefuseAHeartbeatLongerThanAThirdOfTheSession() {
-    assertThatThrownBy(() -> render("defaults", Map.of("kafka.heartbeatIntervalMs", 4000)))
-        .hasMessageContaining("kafka.heartbeatIntervalMs must be at most a third of kafka.sessionTimeoutMs (10000), but was 4000");
-  }
+	@Test
+	void shouldRefuseAHeartbeatLongerThanAThirdOfTheSession() {
+		assertThatThrownBy(() -> render("defaults", Map.of("kafka.heartbeatIntervalMs", 4000)))
+				.hasMessageContaining("kafka.heartbeatIntervalMs must be at most a third of kafka.sessionTimeoutMs (10000), but was 4000");
+	}
 }

@@ -9,23 +9,23 @@ import java.util.Map;
  */
 public final class ChartGroupSettings {
 
-  private static final Map<String, String> ENV_TO_PROPERTY = Map.of(
-      "SPRING_KAFKA_CONSUMER_PROPERTIES_SESSION_TIMEOUT_MS", "spring.kafka.consumer.properties[session.timeout.ms]",
-      "SPRING_KAFKA_CONSUMER_PROPERTIES_HEARTBEAT_INTERVAL_MS", "spring.kafka.consumer.properties[heartbeat.interval.ms]");
+	private static final Map<String, String> ENV_TO_PROPERTY = Map.of(
+			"SPRING_KAFKA_CONSUMER_PROPERTIES_SESSION_TIMEOUT_MS", "spring.kafka.consumer.properties[session.timeout.ms]",
+			"SPRING_KAFKA_CONSUMER_PROPERTIES_HEARTBEAT_INTERVAL_MS", "spring.kafka.consumer.properties[heartbeat.interval.ms]");
 
-  private ChartGroupSettings() {}
+	private ChartGroupSettings() {}
 
-  /** {@code session.timeout.ms} and {@code heartbeat.interval.ms} as the default render sets them. */
-  public static Map<String, Object> defaults() {
-    SawmillChart.Manifests manifests = SawmillChart.render("defaults");
-    Map<String, Object> properties = new LinkedHashMap<>();
-    ENV_TO_PROPERTY.forEach((env, property) -> {
-      String value = manifests.envValue(env);
-      if (value == null) {
-        throw new AssertionError("the chart's default render does not set " + env);
-      }
-      properties.put(property, Integer.parseInt(value));
-    });
-    return properties;
-  }
+	/** {@code session.timeout.ms} and {@code heartbeat.interval.ms} as the default render sets them. */
+	public static Map<String, Object> defaults() {
+		SawmillChart.Manifests manifests = SawmillChart.render("defaults");
+		Map<String, Object> properties = new LinkedHashMap<>();
+		ENV_TO_PROPERTY.forEach((env, property) -> {
+			String value = manifests.envValue(env);
+			if (value == null) {
+				throw new AssertionError("the chart's default render does not set " + env);
+			}
+			properties.put(property, Integer.parseInt(value));
+		});
+		return properties;
+	}
 }
