@@ -1,4 +1,4 @@
-package io.sawmill.bench.jmh;
+package io.sawmill.redis.internal;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,9 +17,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
+import io.sawmill.jmh.Records;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.mapping.json.JsonHashMapper;
-import io.sawmill.redis.internal.RespEncoder;
 
 /**
  * Whether it matters when a record's writes are encoded: the listener maps the whole batch first

@@ -1,4 +1,4 @@
-package io.sawmill.bench.jmh;
+package io.sawmill.jmh;
 
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;

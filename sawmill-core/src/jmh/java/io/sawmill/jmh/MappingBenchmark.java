@@ -1,4 +1,4 @@
-package io.sawmill.bench.jmh;
+package io.sawmill.jmh;
 
 import java.util.ArrayList;
 import java.util.List;

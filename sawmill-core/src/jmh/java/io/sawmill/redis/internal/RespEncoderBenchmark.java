@@ -1,4 +1,4 @@
-package io.sawmill.bench.jmh;
+package io.sawmill.redis.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -24,13 +24,12 @@ import org.openjdk.jmh.annotations.Warmup;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.internal.RespEncoder;
 
 /**
  * Sawmill's own encoding, per record, as the writer does it for a chunk of 1,000 records: HSET
  * (id + 5 fields) and EXPIRE encoded by {@link RespEncoder} into one array, then each command's
  * slice copied into a pooled direct buffer, as the event loop does. Compare with
- * {@code io.sawmill.bench.jmh.EncodingBenchmark} (Lettuce's command objects).
+ * {@code io.sawmill.jmh.EncodingBenchmark} (Lettuce's command objects).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
