@@ -16,6 +16,33 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
+import io.sawmill.bench.e2e.measure.BatchRecorder;
+import io.sawmill.bench.e2e.measure.ConsumerCpu;
+import io.sawmill.bench.e2e.measure.RedisCeiling;
+import io.sawmill.bench.e2e.measure.SequentialSample;
+import io.sawmill.bench.e2e.measure.Verification;
+import io.sawmill.bench.e2e.report.CapabilityReport;
+import io.sawmill.bench.e2e.report.CapabilityRow;
+import io.sawmill.bench.e2e.report.Durations;
+import io.sawmill.bench.e2e.report.Plots;
+import io.sawmill.bench.e2e.report.Report;
+import io.sawmill.bench.e2e.report.RouteReport;
+import io.sawmill.bench.e2e.report.RouteRow;
+import io.sawmill.bench.e2e.report.Row;
+import io.sawmill.bench.e2e.report.RunEnvironment;
+import io.sawmill.bench.e2e.run.BenchOptions;
+import io.sawmill.bench.e2e.run.CapabilityComparison;
+import io.sawmill.bench.e2e.run.Cell;
+import io.sawmill.bench.e2e.run.DrainRounds;
+import io.sawmill.bench.e2e.run.Producing;
+import io.sawmill.bench.e2e.run.RouteComparison;
+import io.sawmill.bench.e2e.run.SawmillRunner;
+import io.sawmill.bench.e2e.run.Status;
+import io.sawmill.bench.e2e.run.TemplateLoop;
+import io.sawmill.bench.e2e.workload.Endpoint;
+import io.sawmill.bench.e2e.workload.KeyDistribution;
+import io.sawmill.bench.e2e.workload.Workload;
+import io.sawmill.bench.e2e.workload.ZipfKeys;
 import io.sawmill.testkit.KafkaBrokerProcess;
 import io.sawmill.testkit.LatencyProxy;
 import io.sawmill.testkit.RedisClusterProcess;
@@ -126,7 +153,7 @@ public final class EndToEndBenchmark implements Cell.Run {
 			finally {
 				for (Endpoint endpoint : endpoints) {
 					if (endpoint.proxy() != null) {
-						note("proxy at RTT " + Row.rttLabel(endpoint.rtt()) + ": " + endpoint.proxy().stats());
+						note("proxy at RTT " + Endpoint.rttLabel(endpoint.rtt()) + ": " + endpoint.proxy().stats());
 						endpoint.proxy().close();
 					}
 				}
@@ -286,7 +313,7 @@ public final class EndToEndBenchmark implements Cell.Run {
 		Endpoint direct = Endpoint.standalone(0, null, redis);
 		Verification.flushAll(direct);
 		AtomicLong done = new AtomicLong();
-		status.step("sequential sample at RTT " + Row.rttLabel(rtt), options.sequentialSample(), done::get);
+		status.step("sequential sample at RTT " + Endpoint.rttLabel(rtt), options.sequentialSample(), done::get);
 		SequentialSample.Result sample = SequentialSample.run(workload, options.sequentialSample(),
 				Duration.ofSeconds(options.quick() ? 5 : 15), endpoint.host(), endpoint.port(), options.ttl(), done::set);
 		Verification.Result verified = Verification.verify(direct, workload, sample.records(), options.verifySample(),
@@ -294,8 +321,8 @@ public final class EndToEndBenchmark implements Cell.Run {
 		note(String.format(Locale.ROOT,
 				"sequential at RTT %s: measured %,d records (2 round trips each), %.3f ms per record (P50 %.3f, P99 %.3f), "
 						+ "%s CPU per record; batch numbers are that × batch size. Redis %s",
-				Row.rttLabel(rtt), sample.records(), sample.perRecordNanos() / 1e6, sample.p50() / 1e6, sample.p99() / 1e6,
-				Report.micros(sample.cpuNanosPerRecord()), verified.text()));
+				Endpoint.rttLabel(rtt), sample.records(), sample.perRecordNanos() / 1e6, sample.p50() / 1e6, sample.p99() / 1e6,
+				Durations.micros(sample.cpuNanosPerRecord()), verified.text()));
 		return options.batchSizes()
 			.stream()
 			.map(batch -> new Row("sequential", rtt, false, batch, null, null, null, sample, verified.ok(), verified.text(),

@@ -20,11 +20,8 @@ import io.sawmill.mapping.internal.FieldMap;
  * <p>
  * Not thread-safe: filled by the writing thread before the chunk is handed to the channel, which
  * publishes it to the event loop.
- * <p>
- * Public only so that sawmill-bench can measure it; not an API for users, and it may change in any
- * release.
  */
-public final class RespEncoder {
+final class RespEncoder {
 
 	private static final byte[] HSET = bulk("HSET");
 
@@ -59,7 +56,7 @@ public final class RespEncoder {
 	private byte[] lastNumberBytes;
 
 	/** @param expectedBytes the array's first size; it grows as the commands need */
-	public RespEncoder(int expectedBytes) {
+	RespEncoder(int expectedBytes) {
 		this.bytes = new byte[Math.max(64, expectedBytes)];
 	}
 
@@ -69,12 +66,12 @@ public final class RespEncoder {
 	}
 
 	/** How many bytes the commands appended so far take. */
-	public int size() {
+	int size() {
 		return size;
 	}
 
 	/** Appends one command and returns the offset it starts at. */
-	public int append(RedisWrite write) {
+	int append(RedisWrite write) {
 		int start = size;
 		encode(write, this);
 		return start;
@@ -125,7 +122,7 @@ public final class RespEncoder {
 	}
 
 	/** Writes a slice of this encoding to Lettuce's buffer. */
-	public void copyTo(ByteBuf out, int offset, int length) {
+	void copyTo(ByteBuf out, int offset, int length) {
 		out.writeBytes(bytes, offset, length);
 	}
 

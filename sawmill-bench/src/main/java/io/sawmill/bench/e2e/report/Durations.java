@@ -1,0 +1,24 @@
+package io.sawmill.bench.e2e.report;
+
+import java.util.Locale;
+
+/** How the reports and the console write a span of time: milliseconds, microseconds per record, seconds or minutes. */
+public final class Durations {
+
+	private Durations() {
+	}
+
+	/** CPU nanoseconds per record as microseconds, "n/a" when not measured. */
+	public static String micros(double nanos) {
+		return Double.isNaN(nanos) ? "n/a" : String.format(Locale.ROOT, "%.2f µs", nanos / 1e3);
+	}
+
+	public static String ms(long nanos) {
+		double ms = nanos / 1e6;
+		return ms >= 100 ? String.format(Locale.ROOT, "%,.0f ms", ms) : String.format(Locale.ROOT, "%.1f ms", ms);
+	}
+
+	public static String duration(double seconds) {
+		return seconds >= 120 ? String.format(Locale.ROOT, "%.1f min", seconds / 60) : String.format(Locale.ROOT, "%.1f s", seconds);
+	}
+}

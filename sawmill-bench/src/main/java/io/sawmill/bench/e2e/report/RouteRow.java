@@ -1,0 +1,63 @@
+package io.sawmill.bench.e2e.report;
+
+import java.util.List;
+
+import io.sawmill.bench.e2e.measure.BatchRecorder;
+import io.sawmill.bench.e2e.measure.CommandStats;
+import io.sawmill.bench.e2e.workload.Endpoint;
+import io.sawmill.bench.e2e.workload.Route;
+
+/**
+ * One line of the route comparison: Sawmill with one {@link Route} variant at one endpoint and
+ * batch size, over its busy drains.
+ * @param records the records of the backlog each drain wrote
+ * @param busy the drains' batches, {@code null} when the variant did not run
+ * @param commandsPerRecord per drain, the Redis commands counted over it ÷ the backlog
+ * @param commands the calls per command of the median drain (by commands per record), {@code null} when none
+ * @param notRun why the variant did not run ("not available in this build (…)", or how it failed), or {@code null}
+ */
+public record RouteRow(Route route, double rttMs, int batchSize, long records, BatchRecorder.Summary busy,
+		List<Double> commandsPerRecord, CommandStats.Counts commands, boolean verified, String verification,
+		String notRun) implements ComparedRow {
+
+	public RouteRow {
+		commandsPerRecord = List.copyOf(commandsPerRecord);
+	}
+
+	/**
+	 * A variant that did not run, and why.
+	 * @param failed whether that fails the run (it failed to start), rather than this build lacking it
+	 */
+	public static RouteRow notRun(Route route, double rttMs, int batchSize, String why, boolean failed) {
+		return new RouteRow(route, rttMs, batchSize, 0, null, List.of(), null, !failed, why, why);
+	}
+
+	@Override
+	public boolean measured() {
+		return busy != null && notRun == null;
+	}
+
+	/** The median drain's records per second, NaN when not measured. */
+	double recordsPerSecond() {
+		return measured() ? busy.recordsPerSecond() : Double.NaN;
+	}
+
+	/** Each drain's records per second, in the order they ran; empty when not measured. */
+	List<Double> drainRates() {
+		return measured() ? busy.drainRates() : List.of();
+	}
+
+	/** The median of the drains' Redis commands per record, NaN when not measured. */
+	double medianCommandsPerRecord() {
+		return commandsPerRecord.isEmpty() ? Double.NaN : BatchRecorder.median(commandsPerRecord);
+	}
+
+	String endpointLabel() {
+		return Endpoint.rttLabel(rttMs);
+	}
+
+	/** The same endpoint and batch size, as the ratios pair rows. */
+	boolean sameCellAs(RouteRow other) {
+		return rttMs == other.rttMs && batchSize == other.batchSize;
+	}
+}

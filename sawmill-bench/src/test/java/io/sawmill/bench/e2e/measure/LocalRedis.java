@@ -1,0 +1,47 @@
+package io.sawmill.bench.e2e.measure;
+
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.sawmill.bench.e2e.workload.Endpoint;
+import io.sawmill.testkit.RedisServerProcess;
+
+/**
+ * A redis-server of its own on a free port, with one connection, for the tests that write Redis
+ * and read it back through {@link Verification}: a static {@code @RegisterExtension} field starts it
+ * before the class's tests and stops it after them.
+ */
+final class LocalRedis implements BeforeAllCallback, AfterAllCallback {
+
+	private RedisServerProcess server;
+	private RedisClient client;
+	private StatefulRedisConnection<String, String> connection;
+
+	@Override
+	public void beforeAll(ExtensionContext context) {
+		server = RedisServerProcess.startNew();
+		client = RedisClient.create(RedisURI.create(server.host(), server.port()));
+		connection = client.connect();
+	}
+
+	/** The server, directly (no proxy), as the benchmark's runs see it. */
+	Endpoint endpoint() {
+		return Endpoint.standalone(0, null, server);
+	}
+
+	RedisAsyncCommands<String, String> async() {
+		return connection.async();
+	}
+
+	@Override
+	public void afterAll(ExtensionContext context) {
+		connection.close();
+		client.shutdown();
+		server.close();
+	}
+}
