@@ -6,6 +6,7 @@ import java.util.function.Function;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 
 import io.sawmill.metrics.SawmillMetrics;
 
@@ -60,7 +61,7 @@ final class AtLeastOnce implements DeliveryMode {
 	private final SawmillMetrics metrics;
 
 	/** The batch in flight, or null. */
-	private Sending inFlight;
+	private @Nullable Sending inFlight;
 
 	AtLeastOnce(PerRecordPipeline pipeline, BatchCommit commit, Redelivery redelivery, SawmillMetrics metrics) {
 		this.pipeline = pipeline;

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.TopicPartition;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.MessageListenerContainer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one place that pauses and resumes Sawmill's listener container: all of it while the Redis
@@ -39,7 +40,7 @@ final class ContainerPauses {
 	private final Timer timer;
 	private final AtomicLong backoffs = new AtomicLong();
 	private final Map<TopicPartition, Long> backingOff = new ConcurrentHashMap<>();
-	private volatile ConcurrentMessageListenerContainer<?, ?> container;
+	private volatile @Nullable ConcurrentMessageListenerContainer<?, ?> container;
 
 	ContainerPauses(Timer timer) {
 		this.timer = timer;

@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Immutable configuration of Sawmill's listener containers. Build with {@link #custom()}; invalid
  * values fail at {@link Builder#build()} with a message naming the value.
@@ -29,7 +31,7 @@ public final class ListenerConfig {
 	public static final Delivery DEFAULT_DELIVERY = Delivery.AT_LEAST_ONCE;
 
 	private final List<String> topics;
-	private final Pattern topicPattern;
+	private final @Nullable Pattern topicPattern;
 	private final String groupId;
 	private final int concurrency;
 	private final int batchSize;
@@ -75,7 +77,7 @@ public final class ListenerConfig {
 	 * The pattern the consumers subscribe with, or {@code null} when they subscribe to
 	 * {@link #topics()}. When set it covers the named topics too (one subscription cannot mix both).
 	 */
-	public Pattern topicPattern() {
+	public @Nullable Pattern topicPattern() {
 		return topicPattern;
 	}
 
@@ -159,7 +161,7 @@ public final class ListenerConfig {
 		private int maxRecordBytes = DEFAULT_MAX_RECORD_BYTES;
 
 		private List<String> topics = List.of();
-		private Pattern topicPattern;
+		private @Nullable Pattern topicPattern;
 		private String groupId = DEFAULT_GROUP_ID;
 		private int concurrency = DEFAULT_CONCURRENCY;
 		private int batchSize = DEFAULT_BATCH_SIZE;
@@ -185,7 +187,7 @@ public final class ListenerConfig {
 		}
 
 		/** Subscribe with this pattern (which must match the named {@link #topics} too) rather than to the topics; {@code null}: don't. */
-		public Builder topicPattern(Pattern topicPattern) {
+		public Builder topicPattern(@Nullable Pattern topicPattern) {
 			this.topicPattern = topicPattern;
 			return this;
 		}

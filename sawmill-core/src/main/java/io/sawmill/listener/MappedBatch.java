@@ -8,6 +8,7 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 import io.sawmill.deadletter.DeadLetter;
 import io.sawmill.mapping.RecordMapper;
@@ -59,7 +60,7 @@ final class MappedBatch {
 		return batch;
 	}
 
-	private void reject(ConsumerRecord<byte[], byte[]> record, String reason, Throwable cause) {
+	private void reject(ConsumerRecord<byte[], byte[]> record, String reason, @Nullable Throwable cause) {
 		log.warn("Record {}-{}@{} cannot be written: {}", record.topic(), record.partition(), record.offset(), reason);
 		rejected.add(new DeadLetter(record, reason, cause));
 	}

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.jspecify.annotations.Nullable;
 
 import io.sawmill.deadletter.DeadLetter;
 import io.sawmill.mapping.RedisWrite;
@@ -46,13 +47,13 @@ final class Outcomes {
 	private final PipelineResult result;
 
 	/** Each record's outcome, by its index in the plan; null when every record was written. */
-	private final RecordOutcome[] outcomes;
+	private final RecordOutcome @Nullable [] outcomes;
 
 	private final List<MappedRecord> retry;
 
 	private final List<DeadLetter> deadLetters;
 
-	private Outcomes(WritePlan plan, PipelineResult result, RecordOutcome[] outcomes, List<MappedRecord> retry,
+	private Outcomes(WritePlan plan, PipelineResult result, RecordOutcome @Nullable [] outcomes, List<MappedRecord> retry,
 			List<DeadLetter> deadLetters) {
 		this.plan = plan;
 		this.result = result;

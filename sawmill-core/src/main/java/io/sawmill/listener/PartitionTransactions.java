@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -94,7 +95,7 @@ record PartitionTransactions(WritePlan plan, List<List<RedisWrite>> transactions
 			}
 			all.addAll(share);
 			all.addAll(duplicated.getOrDefault(partition, List.of()));
-			long next = share.isEmpty() ? watermarks.get(partition) : share.get(share.size() - 1).record().offset() + 1;
+			long next = share.isEmpty() ? Objects.requireNonNull(watermarks.get(partition), "a duplicate's watermark") : share.get(share.size() - 1).record().offset() + 1;
 			transaction.add(RedisWrite.command("SET", watermarkKey.apply(partition),
 					Long.toString(next).getBytes(StandardCharsets.US_ASCII)));
 			int[] everyRecord = new int[all.size() - base];

@@ -2,10 +2,12 @@ package io.sawmill.listener;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.core.IntervalFunction;
@@ -208,12 +210,12 @@ final class PerRecordPipeline {
 	final class Sent {
 
 		private final WritePlan plan;
-		private final RedisBatchWriter.Sent replies;
+		private final RedisBatchWriter.@Nullable Sent replies;
 		private final long started;
-		private Outcomes outcomes;
-		private RuntimeException failure;
+		private @Nullable Outcomes outcomes;
+		private @Nullable RuntimeException failure;
 
-		private Sent(WritePlan plan, RedisBatchWriter.Sent replies, long started) {
+		private Sent(WritePlan plan, RedisBatchWriter.@Nullable Sent replies, long started) {
 			this.plan = plan;
 			this.replies = replies;
 			this.started = started;
@@ -234,9 +236,11 @@ final class PerRecordPipeline {
 			}
 			if (outcomes == null && failure == null) {
 				try {
-					PipelineResult result = replies.await();
+					// on the wire: a batch whose send failed has its failure, and one without records returned above
+					RedisBatchWriter.Sent onTheWire = Objects.requireNonNull(replies);
+					PipelineResult result = onTheWire.await();
 					// to the last reply, not to now: with a batch in flight, the thread mapped and sent the next one since
-					long took = Math.max(0, replies.lastReplyNanos() - started);
+					long took = Math.max(0, onTheWire.lastReplyNanos() - started);
 					metrics.pipelineCompleted(Duration.ofNanos(took), result.commands());
 					outcomes = Outcomes.of(plan, result);
 					circuit.onReplies(took, outcomes);
@@ -249,7 +253,7 @@ final class PerRecordPipeline {
 			if (failure != null) {
 				throw failure;
 			}
-			return outcomes;
+			return Objects.requireNonNull(outcomes);
 		}
 
 		/** Waits for the replies; true when nothing of the round trip failed transiently. */

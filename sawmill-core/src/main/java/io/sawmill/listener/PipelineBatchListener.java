@@ -3,6 +3,7 @@ package io.sawmill.listener;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
@@ -14,6 +15,7 @@ import org.springframework.kafka.listener.BatchAcknowledgingConsumerAwareMessage
 import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
 import org.springframework.kafka.listener.ConsumerSeekAware;
 import org.springframework.kafka.support.Acknowledgment;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The container's batch listener and rebalance listener: forwards each call to the calling consumer
@@ -44,9 +46,10 @@ final class PipelineBatchListener implements BatchAcknowledgingConsumerAwareMess
 	}
 
 	@Override
-	public void onMessage(List<ConsumerRecord<byte[], byte[]>> records, Acknowledgment acknowledgment,
-			Consumer<?, ?> consumer) {
-		lanes.get().poll(records, consumer);
+	public void onMessage(List<ConsumerRecord<byte[], byte[]>> records, @Nullable Acknowledgment acknowledgment,
+			@Nullable Consumer<?, ?> consumer) {
+		// a consumer-aware listener is always given its consumer
+		lanes.get().poll(records, Objects.requireNonNull(consumer));
 	}
 
 	/** The container is idle (nothing polled for a while): a batch left in flight is finished now. */

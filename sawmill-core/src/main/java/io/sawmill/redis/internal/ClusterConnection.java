@@ -10,6 +10,7 @@ import java.util.concurrent.TimeoutException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -50,7 +51,7 @@ final class ClusterConnection extends DedicatedConnection implements SlotRouting
 	private long refreshedNanos = System.nanoTime() - REFRESH_INTERVAL_NANOS;
 
 	/** The last refresh {@link #refreshTopologyNow} started, whose answer a later call may still wait for. */
-	private CompletableFuture<Void> refreshing;
+	private @Nullable CompletableFuture<Void> refreshing;
 
 	private final SendPaths paths;
 
@@ -106,7 +107,7 @@ final class ClusterConnection extends DedicatedConnection implements SlotRouting
 
 	/** The master a command to {@code key} is routed to now, or null when no master serves the slot. */
 	@Override
-	public RedisClusterNode routeOf(byte[] key) {
+	public @Nullable RedisClusterNode routeOf(byte[] key) {
 		return connection.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
 	}
 
@@ -115,7 +116,10 @@ final class ClusterConnection extends DedicatedConnection implements SlotRouting
 	 * host and port, as Lettuce routes them.
 	 */
 	@Override
-	public RedisClusterAsyncCommands<byte[], byte[]> commandsTo(RedisClusterNode master, long deadline) {
+	public @Nullable RedisClusterAsyncCommands<byte[], byte[]> commandsTo(@Nullable RedisClusterNode master, long deadline) {
+		if (master == null) {
+			return null; // no master served the slot
+		}
 		try {
 			return connection.getConnectionAsync(master.getUri().getHost(), master.getUri().getPort())
 				.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)
@@ -138,7 +142,7 @@ final class ClusterConnection extends DedicatedConnection implements SlotRouting
 	 * connection is being opened or is reconnecting. Never blocks.
 	 */
 	@Override
-	public Channel masterChannel(RedisClusterNode master) {
+	public @Nullable Channel masterChannel(@Nullable RedisClusterNode master) {
 		if (master == null) {
 			return null;
 		}
@@ -177,7 +181,7 @@ final class ClusterConnection extends DedicatedConnection implements SlotRouting
 	 * A null master (a write routed before the topology knew its slot): whether the connection is.
 	 */
 	@Override
-	public boolean isDown(RedisClusterNode master) {
+	public boolean isDown(@Nullable RedisClusterNode master) {
 		if (master == null) {
 			return !connection.isOpen();
 		}

@@ -12,6 +12,8 @@ import io.sawmill.mapping.RedisWrite;
 
 import java.nio.charset.StandardCharsets;
 
+import org.jspecify.annotations.Nullable;
+
 /** Queues one {@link RedisWrite} on a connection whose auto-flush is off; nothing is sent yet. */
 final class CommandDispatcher {
 
@@ -49,7 +51,7 @@ final class CommandDispatcher {
 	}
 
 	/** Whether a write's reply says it was not applied: a {@link RedisWrite.Function}'s reply 0. */
-	static boolean stale(RedisWrite write, Object reply) {
+	static boolean stale(@Nullable RedisWrite write, @Nullable Object reply) {
 		return write instanceof RedisWrite.Function && reply instanceof Long integer && integer == 0;
 	}
 

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import org.jspecify.annotations.Nullable;
+
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
@@ -58,8 +60,9 @@ final class DeadLinks {
 		boolean anyDown = false;
 		for (int group = 0; group < down.length; group++) {
 			Channel channel = routes.channel(group);
-			if (channel != null && (!channel.isActive() || connection.isDown(routes.master(group)))) {
-				down[group] = lost("Redis master " + routes.master(group).getUri());
+			RedisClusterNode master = routes.master(group); // a group with a channel has its master
+			if (channel != null && master != null && (!channel.isActive() || connection.isDown(master))) {
+				down[group] = lost("Redis master " + master.getUri());
 				anyDown = true;
 			}
 		}
@@ -78,7 +81,8 @@ final class DeadLinks {
 	 * Fails every reply still pending whose link is down.
 	 * @param routes the master each command was routed to (cluster), or null (standalone: one link)
 	 */
-	static void failDown(Link connection, List<RedisFuture<?>> replies, RedisClusterNode[] routes) {
+	static void failDown(Link connection, List<RedisFuture<?>> replies,
+			@Nullable RedisClusterNode @Nullable [] routes) {
 		// per link: why it is down, or UP; a null route is the one link of a standalone connection
 		Map<RedisClusterNode, RedisConnectionException> links = new IdentityHashMap<>();
 		boolean anyDown = false;

@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 
 import io.lettuce.core.Delegating;
 import io.lettuce.core.RedisChannelHandler;
@@ -28,7 +29,7 @@ final class EndpointChannel {
 
 	private static final Logger log = LoggerFactory.getLogger(EndpointChannel.class);
 
-	private static final VarHandle CHANNEL = channelField();
+	private static final @Nullable VarHandle CHANNEL = channelField();
 
 	/** Package-private in Lettuce; a subclass that adds only what happens on close. */
 	private static final String CLUSTER_NODE_ENDPOINT = "io.lettuce.core.cluster.ClusterNodeEndpoint";
@@ -36,7 +37,7 @@ final class EndpointChannel {
 	private EndpointChannel() {
 	}
 
-	private static VarHandle channelField() {
+	private static @Nullable VarHandle channelField() {
 		try {
 			return MethodHandles.privateLookupIn(DefaultEndpoint.class, MethodHandles.lookup())
 				.findVarHandle(DefaultEndpoint.class, "channel", Channel.class);
@@ -57,7 +58,7 @@ final class EndpointChannel {
 	 * The active channel of a standalone connection, or null: for a cluster connection (whose commands
 	 * must be routed by slot), while reconnecting, or when the channel cannot be reached.
 	 */
-	static Channel of(StatefulConnection<?, ?> connection) {
+	static @Nullable Channel of(StatefulConnection<?, ?> connection) {
 		return of(connection, false);
 	}
 
@@ -69,11 +70,11 @@ final class EndpointChannel {
 	 * again; commands written to the channel itself are Lettuce's like any other. Lettuce redirects
 	 * nothing written there: a {@code MOVED} or {@code ASK} comes back as the command's error reply.
 	 */
-	static Channel ofMaster(StatefulConnection<?, ?> connection) {
+	static @Nullable Channel ofMaster(StatefulConnection<?, ?> connection) {
 		return of(connection, true);
 	}
 
-	private static Channel of(StatefulConnection<?, ?> connection, boolean clusterNode) {
+	private static @Nullable Channel of(StatefulConnection<?, ?> connection, boolean clusterNode) {
 		if (CHANNEL == null || !(connection instanceof RedisChannelHandler<?, ?> handler)) {
 			return null;
 		}

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 
+import org.jspecify.annotations.Nullable;
+
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.sawmill.mapping.RedisWrite;
@@ -38,7 +40,7 @@ final class EndpointSend {
 		// on a cluster connection, whether redirects let a write to a key overtake an earlier one
 		KeyOrder.Batch ordered = cluster != null ? cluster.keyOrder().batch(writes.size(), arrivals) : null;
 		// on a cluster connection, the master each command went to, whose link may go down
-		RedisClusterNode[] routes = cluster != null ? new RedisClusterNode[writes.size()] : null;
+		@Nullable RedisClusterNode @Nullable [] routes = cluster != null ? new RedisClusterNode[writes.size()] : null;
 		int chunks = 0;
 		int inChunk = 0;
 		int max = config.maxCommandsPerChunk();
@@ -48,7 +50,7 @@ final class EndpointSend {
 			}
 			for (int i = 0; i < writes.size(); i++) {
 				RedisWrite write = writes.get(i);
-				if (cluster != null) {
+				if (cluster != null && routes != null) {
 					routes[i] = cluster.routeOf(write.key());
 				}
 				RedisFuture<?> reply = CommandDispatcher.dispatch(connection.commands(), write);
@@ -96,7 +98,7 @@ final class EndpointSend {
 	 * {@link KeyOrder} needs them in the order each master replied.
 	 */
 	private static Arrival awaitArrivals(Link connection, BatchReplies arrivals,
-			List<RedisFuture<?>> replies, RedisClusterNode[] routes, long deadline) {
+			List<RedisFuture<?>> replies, @Nullable RedisClusterNode @Nullable [] routes, long deadline) {
 		try {
 			while (!arrivals.await(Math.max(0, Math.min(DeadLinks.CHECK_INTERVAL_NANOS, deadline - System.nanoTime())))) {
 				if (deadline - System.nanoTime() <= 0) {
@@ -147,7 +149,7 @@ final class EndpointSend {
 					continue;
 				}
 				catch (ExecutionException ex) {
-					cause = ex.getCause();
+					cause = ex.getCause() != null ? ex.getCause() : ex;
 				}
 				catch (CancellationException | InterruptedException ex) {
 					cause = ex;

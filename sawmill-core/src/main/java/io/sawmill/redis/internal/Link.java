@@ -1,5 +1,7 @@
 package io.sawmill.redis.internal;
 
+import org.jspecify.annotations.Nullable;
+
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 
@@ -23,13 +25,13 @@ interface Link {
 	 * The commands of the link that carried the writes routed to {@code master}, so that a command
 	 * sent on it follows them; null when that link is not open by {@code deadline}.
 	 */
-	RedisClusterAsyncCommands<byte[], byte[]> commandsTo(RedisClusterNode master, long deadline);
+	@Nullable RedisClusterAsyncCommands<byte[], byte[]> commandsTo(@Nullable RedisClusterNode master, long deadline);
 
 	/**
 	 * Whether the link to {@code master} is known to be down. Never blocks: a connection still being
 	 * opened counts as up.
 	 */
-	boolean isDown(RedisClusterNode master);
+	boolean isDown(@Nullable RedisClusterNode master);
 
 	/**
 	 * Asks for the topology again, at most once a second, so that commands go to the master a

@@ -11,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.jspecify.annotations.Nullable;
+
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
@@ -108,12 +110,12 @@ final class ReplicaWait {
 	private static final class Shares {
 
 		/** The master of each share, or a single null for the one link of a standalone connection. */
-		private final List<RedisClusterNode> masters;
+		private final List<@Nullable RedisClusterNode> masters;
 
 		/** The share of each command; null when there is one share. */
-		private final int[] shareOf;
+		private final int @Nullable [] shareOf;
 
-		private Shares(List<RedisClusterNode> masters, int[] shareOf) {
+		private Shares(List<@Nullable RedisClusterNode> masters, int @Nullable [] shareOf) {
 			this.masters = masters;
 			this.shareOf = shareOf;
 		}
@@ -148,7 +150,7 @@ final class ReplicaWait {
 		 * Sends a {@code WAIT} for each share whose link did not fail, then reads their replies.
 		 * @return per share, why it is not confirmed, or null when enough replicas confirmed it
 		 */
-		NotConfirmed[] confirm(Link connection, PipelineResult result, PipelineConfig config,
+		@Nullable NotConfirmed[] confirm(Link connection, PipelineResult result, PipelineConfig config,
 				long deadline) {
 			NotConfirmed[] causes = new NotConfirmed[masters.size()];
 			boolean[] linkFailed = new boolean[masters.size()];
@@ -194,7 +196,7 @@ final class ReplicaWait {
 		}
 
 		/** Why a share is not confirmed, or null when enough replicas confirmed it. */
-		private static NotConfirmed shortfall(RedisFuture<Long> confirmed, RedisClusterNode master,
+		private static @Nullable NotConfirmed shortfall(RedisFuture<Long> confirmed, @Nullable RedisClusterNode master,
 				PipelineConfig config, long deadline) {
 			try {
 				long replicas = confirmed.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -216,15 +218,15 @@ final class ReplicaWait {
 			}
 		}
 
-		private static String to(RedisClusterNode master) {
+		private static String to(@Nullable RedisClusterNode master) {
 			return master == null ? "" : " to Redis master " + address(master);
 		}
 
-		private static String of(RedisClusterNode master) {
+		private static String of(@Nullable RedisClusterNode master) {
 			return master == null ? "" : " of Redis master " + address(master);
 		}
 
-		private static String on(RedisClusterNode master) {
+		private static String on(@Nullable RedisClusterNode master) {
 			return master == null ? "" : " on Redis master " + address(master);
 		}
 
@@ -242,7 +244,7 @@ final class ReplicaWait {
 
 		private static final long serialVersionUID = 1L;
 
-		NotConfirmed(String message, Throwable cause) {
+		NotConfirmed(String message, @Nullable Throwable cause) {
 			super(message, cause);
 		}
 	}

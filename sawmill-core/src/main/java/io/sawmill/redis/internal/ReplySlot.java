@@ -1,9 +1,13 @@
 package io.sawmill.redis.internal;
 
+import java.util.Objects;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
+
+import org.jspecify.annotations.Nullable;
 
 import io.lettuce.core.internal.ExceptionFactory;
 import io.lettuce.core.output.CommandOutput;
@@ -73,11 +77,11 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 	}
 
 	/** The write, or null for a command of the writer's own ({@code MULTI}, {@code EXEC}). */
-	private final RedisWrite write;
+	private final @Nullable RedisWrite write;
 
-	private final ProtocolKeyword type;
+	private final @Nullable ProtocolKeyword type;
 
-	private final RespEncoder encoding;
+	private final @Nullable RespEncoder encoding;
 
 	private final int offset;
 
@@ -90,7 +94,7 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 	@SuppressWarnings("unused") // through STATE
 	private volatile int state;
 
-	private Throwable failure;
+	private @Nullable Throwable failure;
 
 	/**
 	 * The sequence number of Redis' acknowledgement among its connection's, when its {@link Replies}
@@ -150,8 +154,9 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 		this.replies = replies;
 	}
 
+	/** The write this slot carries; only a write's slot is asked (a command of the writer's own has none). */
 	RedisWrite write() {
-		return write;
+		return Objects.requireNonNull(write, "a command of the writer's own carries no write");
 	}
 
 	/** The write's position in its batch. */
@@ -170,7 +175,7 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 	}
 
 	/** The failure, or null when Redis acknowledged the command (or nothing arrived yet); call after the batch's await. */
-	Throwable failure() {
+	@Nullable Throwable failure() {
 		return failure;
 	}
 
@@ -201,7 +206,7 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 	@Override
 	public void encode(io.netty.buffer.ByteBuf buf) {
 		// also when Lettuce replays the command after a reconnect: each slot writes only its own bytes
-		encoding.copyTo(buf, offset, length);
+		Objects.requireNonNull(encoding, "a write sent within another command is not encoded").copyTo(buf, offset, length);
 	}
 
 	@Override
@@ -228,7 +233,7 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 	}
 
 	/** Completes a redirected slot with the outcome of the command sent again (a Lettuce future's callback). */
-	void completeWith(Object reply, Throwable cause) {
+	void completeWith(@Nullable Object reply, @Nullable Throwable cause) {
 		if (cause != null) {
 			completeExceptionally(cause instanceof CompletionException && cause.getCause() != null ? cause.getCause() : cause);
 			return;
@@ -245,7 +250,7 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 	}
 
 	/** Sets the outcome, once: from pending, or from redirected. */
-	private boolean finish(int outcome, Throwable cause) {
+	private boolean finish(int outcome, @Nullable Throwable cause) {
 		while (true) {
 			int from = state;
 			if (from == SUCCEEDED || from == FAILED) {
@@ -284,12 +289,12 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 	}
 
 	@Override
-	public CommandArgs<byte[], byte[]> getArgs() {
+	public @Nullable CommandArgs<byte[], byte[]> getArgs() {
 		return null;
 	}
 
 	@Override
-	public ProtocolKeyword getType() {
+	public @Nullable ProtocolKeyword getType() {
 		if (write == null) {
 			return type;
 		}

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import io.netty.buffer.ByteBuf;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.mapping.VersionGuard;
@@ -53,7 +55,7 @@ final class RespEncoder {
 	/** The TTL of the previous EXPIRE, whose digits are usually the next one's. */
 	private long lastNumber;
 
-	private byte[] lastNumberBytes;
+	private byte @Nullable [] lastNumberBytes;
 
 	/** @param expectedBytes the array's first size; it grows as the commands need */
 	RespEncoder(int expectedBytes) {

@@ -10,6 +10,8 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.jspecify.annotations.Nullable;
+
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.PipelineResult;
 
@@ -46,7 +48,7 @@ final class SlotReplies implements ReplySlot.Replies {
 
 	private volatile boolean moved;
 
-	private volatile BatchReplies resent;
+	private volatile @Nullable BatchReplies resent;
 
 	/** The writes sent again; set by the writing thread. */
 	private List<ReplySlot> again = List.of();
@@ -56,7 +58,7 @@ final class SlotReplies implements ReplySlot.Replies {
 	 * when this batch is done ({@link #done()}): a finished batch that the collector already moved to
 	 * the old generation would otherwise keep every later batch reachable, one through the next.
 	 */
-	private SlotReplies next;
+	private @Nullable SlotReplies next;
 
 	/**
 	 * @param acknowledgements the connection's count of acknowledgements
@@ -72,7 +74,7 @@ final class SlotReplies implements ReplySlot.Replies {
 	 * The replies of a batch of {@code slots.length} writes, sent on a connection after {@code previous}
 	 * (its batch before, or null), whose acknowledgements {@code acknowledgements} counts.
 	 */
-	private static SlotReplies after(SlotReplies previous, AtomicLong acknowledgements, ReplySlot[] slots) {
+	private static SlotReplies after(@Nullable SlotReplies previous, AtomicLong acknowledgements, ReplySlot[] slots) {
 		SlotReplies batch = new SlotReplies(acknowledgements, new BatchReplies(slots.length), slots);
 		if (previous != null) {
 			previous.next = batch;
@@ -146,7 +148,7 @@ final class SlotReplies implements ReplySlot.Replies {
 	}
 
 	/** Counts the outcomes of the writes sent again; null until {@link #resending()} found any. */
-	BatchReplies resent() {
+	@Nullable BatchReplies resent() {
 		return resent;
 	}
 
@@ -222,7 +224,7 @@ final class SlotReplies implements ReplySlot.Replies {
 
 		private final AtomicLong acknowledgements = new AtomicLong();
 
-		private SlotReplies last;
+		private @Nullable SlotReplies last;
 
 		/** The replies of the batch of {@code slots} sent now, after the connection's batch before. */
 		SlotReplies next(ReplySlot[] slots) {

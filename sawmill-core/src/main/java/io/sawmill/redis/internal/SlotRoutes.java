@@ -3,6 +3,8 @@ package io.sawmill.redis.internal;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.netty.channel.Channel;
 import io.sawmill.mapping.RedisWrite;
@@ -20,11 +22,11 @@ final class SlotRoutes {
 
 	private final int[] groupOf;
 
-	private final List<RedisClusterNode> masters;
+	private final List<@Nullable RedisClusterNode> masters;
 
-	private final List<Channel> channels;
+	private final List<@Nullable Channel> channels;
 
-	private SlotRoutes(int[] groupOf, List<RedisClusterNode> masters, List<Channel> channels) {
+	private SlotRoutes(int[] groupOf, List<@Nullable RedisClusterNode> masters, List<@Nullable Channel> channels) {
 		this.groupOf = groupOf;
 		this.masters = masters;
 		this.channels = channels;
@@ -33,9 +35,9 @@ final class SlotRoutes {
 	/** Routes every write by the connection's topology now. */
 	static SlotRoutes of(SlotRouting connection, List<RedisWrite> writes) {
 		int[] groupOf = new int[writes.size()];
-		List<RedisClusterNode> masters = new ArrayList<>(4);
+		List<@Nullable RedisClusterNode> masters = new ArrayList<>(4);
 		List<String> addresses = new ArrayList<>(4);
-		List<Channel> channels = new ArrayList<>(4);
+		List<@Nullable Channel> channels = new ArrayList<>(4);
 		byte[] lastKey = null;
 		RedisClusterNode last = null;
 		int lastGroup = -1;
@@ -59,8 +61,8 @@ final class SlotRoutes {
 	 * object: a topology refresh while the batch is routed replaces the objects, and two groups of one
 	 * address would share one channel.
 	 */
-	private static int groupOf(RedisClusterNode master, List<RedisClusterNode> masters, List<String> addresses,
-			List<Channel> channels, SlotRouting connection) {
+	private static int groupOf(@Nullable RedisClusterNode master, List<@Nullable RedisClusterNode> masters,
+			List<String> addresses, List<@Nullable Channel> channels, SlotRouting connection) {
 		for (int group = 0; group < masters.size(); group++) {
 			if (masters.get(group) == master) {
 				return group;
@@ -86,12 +88,12 @@ final class SlotRoutes {
 	}
 
 	/** The group's master, or null when no master served the slot. */
-	RedisClusterNode master(int group) {
+	@Nullable RedisClusterNode master(int group) {
 		return masters.get(group);
 	}
 
 	/** The group's channel, or null when its writes go through Lettuce's API. */
-	Channel channel(int group) {
+	@Nullable Channel channel(int group) {
 		return channels.get(group);
 	}
 }

@@ -1,5 +1,7 @@
 package io.sawmill.redis.internal;
 
+import org.jspecify.annotations.Nullable;
+
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.netty.channel.Channel;
 
@@ -14,13 +16,13 @@ interface SlotRouting extends Link {
 	void connectMasters();
 
 	/** The master a command to {@code key} is routed to now, or null when no master serves the slot. */
-	RedisClusterNode routeOf(byte[] key);
+	@Nullable RedisClusterNode routeOf(byte[] key);
 
 	/**
 	 * The channel of the connection to {@code master} that slot-routed commands use; null for a null
 	 * master, or while that connection is being opened or is reconnecting. Never blocks.
 	 */
-	Channel masterChannel(RedisClusterNode master);
+	@Nullable Channel masterChannel(@Nullable RedisClusterNode master);
 
 	/** Whether each key's writes were applied in the order they were queued (redirects can reorder them). */
 	KeyOrder keyOrder();

@@ -3,6 +3,7 @@ package io.sawmill.redis.internal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
@@ -204,7 +205,8 @@ final class SlotSend {
 			again.forEach(slot -> slot.completeExceptionally(ex));
 			return true;
 		}
-		BatchReplies resent = replies.resent();
+		// not null: the writes were sent again above
+		BatchReplies resent = Objects.requireNonNull(replies.resent());
 		while (!resent.await(Math.max(0, Math.min(DeadLinks.CHECK_INTERVAL_NANOS, deadline - System.nanoTime())))) {
 			if (deadline - System.nanoTime() <= 0) {
 				return false;

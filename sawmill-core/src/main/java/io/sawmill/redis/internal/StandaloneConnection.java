@@ -3,6 +3,8 @@ package io.sawmill.redis.internal;
 import java.time.Duration;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -56,7 +58,7 @@ final class StandaloneConnection extends DedicatedConnection {
 	}
 
 	@Override
-	public RedisClusterAsyncCommands<byte[], byte[]> commandsTo(RedisClusterNode master, long deadline) {
+	public RedisClusterAsyncCommands<byte[], byte[]> commandsTo(@Nullable RedisClusterNode master, long deadline) {
 		return commands();
 	}
 
@@ -71,7 +73,7 @@ final class StandaloneConnection extends DedicatedConnection {
 	}
 
 	@Override
-	public boolean isDown(RedisClusterNode master) {
+	public boolean isDown(@Nullable RedisClusterNode master) {
 		return !connection.isOpen();
 	}
 
