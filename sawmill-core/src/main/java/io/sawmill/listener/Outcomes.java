@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.jspecify.annotations.Nullable;
 
 import io.sawmill.deadletter.DeadLetter;
@@ -140,13 +139,6 @@ final class Outcomes {
 	/** The outcome of the plan's record {@code r}. */
 	RecordOutcome outcome(int r) {
 		return outcomes == null ? RecordOutcome.WRITTEN : outcomes[r];
-	}
-
-	/** The records done without effect, because Redis holds a newer version. */
-	List<ConsumerRecord<byte[], byte[]>> stale() {
-		List<ConsumerRecord<byte[], byte[]>> stale = new ArrayList<>(0);
-		forEach(RecordOutcome.STALE, record -> stale.add(record.record()));
-		return stale;
 	}
 
 	/** Gives each record of the plan whose outcome is {@code outcome} to {@code action}, in plan order. */

@@ -15,6 +15,7 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.sawmill.deadletter.DeadLetter;
 import io.sawmill.mapping.RedisWrite;
+import io.sawmill.metrics.RecordOutcome;
 import io.sawmill.redis.PipelineResult;
 
 /** Planning per partition, skipping below the watermark and outcomes from transaction replies: pure functions. */
@@ -120,7 +121,9 @@ class PartitionTransactionsTests {
 
 		Outcomes outcomes = Outcomes.of(plan.plan(), new PipelineResult(3, 1, List.of(), List.of(1)));
 
-		assertThat(outcomes.stale()).extracting(ConsumerRecord::offset).containsExactly(11L);
+		assertThat(plan.plan().records().get(1).record().offset()).isEqualTo(11L);
+		assertThat(outcomes.outcome(1)).isEqualTo(RecordOutcome.STALE);
+		assertThat(outcomes.outcome(0)).isEqualTo(RecordOutcome.WRITTEN);
 		assertThat(outcomes.retry()).isEmpty();
 	}
 
