@@ -1,6 +1,7 @@
 package io.sawmill.listener;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -103,17 +104,18 @@ final class PerRecordPipeline {
 		if (!allIdempotent(sent.records())) {
 			return finishWithoutRetry(sent, outcomes);
 		}
-		List<MappedRecord>[] pending = new List[] { sent.records() };
+		// one slot, which the attempts below update: the records the next round trip sends
+		List<List<MappedRecord>> pending = new ArrayList<>(List.of(sent.records()));
 		int[] attempts = { 0 };
 		Supplier<Outcomes> once = () -> {
 			attempts[0]++;
-			Outcomes attempt = attempts[0] == 1 ? sent.await() : roundTrip(pending[0]);
+			Outcomes attempt = attempts[0] == 1 ? sent.await() : roundTrip(pending.get(0));
 			outcomes.add(attempt);
 			if (attempt.hasTransientFailures()) {
 				log.warn("Redis failed {} of {} commands (attempt {}); retrying {} records: {}",
 						attempt.result().failures().size(), attempt.result().commands(), attempts[0],
 						attempt.retry().size(), attempt.result().failures().get(0).cause().toString());
-				pending[0] = attempt.retry();
+				pending.set(0, attempt.retry());
 			}
 			return attempt;
 		};

@@ -130,9 +130,9 @@ class CpuChecksOnALiveCgroupTests {
 		}
 
 		@Override
-		public void close() throws Exception {
+		public void close() {
 			if (busy != null) {
-				busy.destroyForcibly().waitFor();
+				busy.destroyForcibly().onExit().join();
 			}
 			// a cgroup is removable once its last process has exited
 			await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> {

@@ -259,11 +259,11 @@ class FailureClassTests {
 		return connection.async().dispatch(name, new ArrayOutput<>(StringCodec.UTF8), args).toCompletableFuture();
 	}
 
-	private record Name(String name) implements ProtocolKeyword {
+	private record Name(String command) implements ProtocolKeyword {
 
 		@Override
 		public byte[] getBytes() {
-			return name.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+			return command.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 		}
 	}
 }

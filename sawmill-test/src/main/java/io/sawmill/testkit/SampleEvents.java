@@ -49,7 +49,7 @@ public final class SampleEvents {
 		hash.put("name", "user-" + Long.toHexString(Math.abs(mixed % 1_000_000_007L)) + "-v" + version);
 		hash.put("score", Long.toString(Math.floorMod(mixed, 100_000)));
 		hash.put("active", Boolean.toString((mixed & 1) == 0));
-		hash.put("address.city", CITIES[(int) Math.floorMod(mixed >>> 3, CITIES.length)]);
+		hash.put("address.city", CITIES[Math.floorMod(mixed >>> 3, CITIES.length)]);
 		hash.put("address.zip", String.format("%05d", Math.floorMod(mixed >>> 7, 100_000)));
 		hash.put("tags", "[\"t" + Math.floorMod(id, 7) + "\",\"v" + version + "\"]");
 		return hash;

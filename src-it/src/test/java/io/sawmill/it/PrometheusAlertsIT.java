@@ -99,7 +99,7 @@ class PrometheusAlertsIT {
 							&& prometheus.alerts("SawmillLagUnknown").isEmpty());
 
 				// no source reports the lag any more: SawmillLagUnknown fires after the same FOR
-				kafkaExporter.close();
+				kafkaExporter.stop();
 				await().atMost(Duration.ofSeconds(60)).until(() -> prometheus.alerts("SawmillLagHigh").isEmpty());
 				await().atMost(Duration.ofSeconds(60)).until(() -> states(prometheus, "SawmillLagUnknown").equals(List.of("firing")));
 				assertThat(prometheus.alerts("SawmillLagUnknown").get(0).labels()).containsEntry("severity", "critical");

@@ -169,9 +169,10 @@ final class ClusterConnection extends DedicatedConnection implements SlotRouting
 	boolean everyMasterReplicated() {
 		List<RedisClusterNode> nodes = List.copyOf(connection.getPartitions().getPartitions());
 		List<RedisClusterNode> masters = masters();
+		// is(REPLICA) also matches the flag's old name, SLAVE
 		return !masters.isEmpty() && masters.stream()
 			.allMatch(master -> nodes.stream()
-				.anyMatch(node -> (node.is(RedisClusterNode.NodeFlag.REPLICA) || node.is(RedisClusterNode.NodeFlag.SLAVE))
+				.anyMatch(node -> node.is(RedisClusterNode.NodeFlag.REPLICA)
 						&& !node.is(RedisClusterNode.NodeFlag.FAIL) && master.getNodeId().equals(node.getSlaveOf())));
 	}
 

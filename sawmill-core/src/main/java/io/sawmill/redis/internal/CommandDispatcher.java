@@ -68,15 +68,15 @@ final class CommandDispatcher {
 	}
 
 	/** A command name not known to Lettuce's {@code CommandType}. */
-	private record Keyword(String name) implements ProtocolKeyword {
+	private record Keyword(String command) implements ProtocolKeyword {
 		@Override
 		public byte[] getBytes() {
-			return name.toUpperCase(java.util.Locale.ROOT).getBytes(StandardCharsets.US_ASCII);
+			return command.toUpperCase(java.util.Locale.ROOT).getBytes(StandardCharsets.US_ASCII);
 		}
 
 		@Override
 		public String toString() {
-			return name;
+			return command;
 		}
 	}
 }

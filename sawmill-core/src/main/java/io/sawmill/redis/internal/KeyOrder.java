@@ -145,6 +145,8 @@ final class KeyOrder {
 	 */
 	static final class Overtaken extends RedisException {
 
+		private static final long serialVersionUID = 1L;
+
 		Overtaken() {
 			super("applied after a later write to the same key, which took a shorter way after a MOVED or ASK"
 					+ " redirect while slots moved; written again in order");

@@ -5,6 +5,7 @@ import static io.sawmill.it.helm.SawmillChart.map;
 import static io.sawmill.it.helm.SawmillChart.render;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.InstanceOfAssertFactories.LIST;
 
 import java.util.List;
 import java.util.Map;
@@ -67,7 +68,7 @@ class ChartDefaultsTest {
 
 		assertThat(defaults.envValue("SAWMILL_SHUTDOWN_TIMEOUT")).isEqualTo("30s");
 		assertThat(grace).isGreaterThan(30 + 5);
-		assertThat(at(defaults.sawmill(), "lifecycle.preStop.exec.command")).asList().contains("sleep 5");
+		assertThat(at(defaults.sawmill(), "lifecycle.preStop.exec.command")).asInstanceOf(LIST).contains("sleep 5");
 	}
 
 	@Test

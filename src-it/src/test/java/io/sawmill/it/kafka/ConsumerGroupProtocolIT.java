@@ -41,6 +41,8 @@ class ConsumerGroupProtocolIT {
 	static final RealServers servers = RealServers.withTopic(TOPIC, PARTITIONS);
 
 	@Test
+	// the try keeps Sawmill running for its body, which never calls it
+	@SuppressWarnings("try")
 	void shouldWriteEveryRecordAndCommitEveryOffsetWithTheConsumerGroupProtocol() throws Exception {
 		Map<String, Object> properties = SawmillApp.baseProperties(servers, TOPIC, GROUP);
 		properties.put("sawmill.concurrency", 2);

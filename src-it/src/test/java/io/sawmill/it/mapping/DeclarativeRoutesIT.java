@@ -87,6 +87,8 @@ class DeclarativeRoutesIT {
 	}
 
 	@Test
+	// the try keeps Sawmill running for its body, which never calls it
+	@SuppressWarnings("try")
 	void threeRoutesOfDifferentTypesRunAtOnceEachWithItsOwnKeysAndDeadLetters() throws Exception {
 		produce("profiles", "u1", "{\"name\":\"Ann\",\"city\":\"Oslo\",\"age\":30}");
 		produce("profiles", "u1", "{\"name\":\"Ann\",\"age\":31}");
@@ -135,6 +137,8 @@ class DeclarativeRoutesIT {
 	}
 
 	@Test
+	// the try keeps Sawmill running for its body, which never calls it
+	@SuppressWarnings("try")
 	void aPatternRouteReadsEveryTopicItMatchesBesideARouteThatNamesItsTopic() throws Exception {
 		produce("orders-eu", "o1", "{\"total\":1}");
 		produce("orders-us", "o2", "{\"total\":2}");
@@ -161,6 +165,8 @@ class DeclarativeRoutesIT {
 	}
 
 	@Test
+	// the try keeps Sawmill running for its body, which never calls it
+	@SuppressWarnings("try")
 	void stringSetListAndDeleteRoutesWriteTheirTypesWithTtlsCapsAndTombstones() throws Exception {
 		produce("flags", "f1", "{\"state\":\"on\"}", "ttl", "120");
 		produce("flags", "f1", "{\"state\":\"off\"}", "ttl", "300");
@@ -209,6 +215,8 @@ class DeclarativeRoutesIT {
 	}
 
 	@Test
+	// the try keeps Sawmill running for its body, which never calls it
+	@SuppressWarnings("try")
 	void avroValuesReadWithTheConfiguredSchemaMergeIntoHashesAndNullsDeleteFields() throws Exception {
 		Schema schema = new Schema.Parser().parse("""
 				{"type":"record","name":"Person","namespace":"example","fields":[
@@ -234,6 +242,8 @@ class DeclarativeRoutesIT {
 	}
 
 	@Test
+	// the try keeps Sawmill running for its body, which never calls it
+	@SuppressWarnings("try")
 	void hashReplaceOnRedisClusterNeverShowsAReaderAMissingKeyAndLeavesNoTemporaryKeys() throws Exception {
 		int keys = 50;
 		int versions = 40;

@@ -53,6 +53,8 @@ class ReadmeRecipesIT {
 	}
 
 	@Test
+	// the try keeps Sawmill running for its body, which never calls it
+	@SuppressWarnings("try")
 	void theReadmeRecipesRunFromYamlAloneAndLeaveEveryRedisTypeExactlyAsDocumented(@TempDir Path dir) throws Exception {
 		RedisClient client = RedisClient.create("redis://" + servers.redis().host() + ":" + servers.redis().port());
 		try (StatefulRedisConnection<String, String> connection = client.connect();

@@ -28,7 +28,7 @@ public final class KafkaExporterStandIn implements AutoCloseable {
 	private final Admin admin;
 	private final GroupLagExporter exporter;
 	private final HttpServer server;
-	private boolean closed;
+	private boolean stopped;
 
 	public KafkaExporterStandIn(String bootstrapServers, String topic, String group) throws IOException {
 		this.admin = Kafka.admin(bootstrapServers);
@@ -56,14 +56,19 @@ public final class KafkaExporterStandIn implements AutoCloseable {
 	}
 
 	/** Stops serving and reading; the scrape target is gone, as when kafka-exporter stops. */
-	@Override
-	public synchronized void close() {
-		if (closed) {
+	public synchronized void stop() {
+		if (stopped) {
 			return;
 		}
-		closed = true;
+		stopped = true;
 		server.stop(0);
 		exporter.stop();
 		admin.close(Duration.ofSeconds(5));
+	}
+
+	/** {@link #stop() Stops} it, unless a test already did. */
+	@Override
+	public void close() {
+		stop();
 	}
 }
