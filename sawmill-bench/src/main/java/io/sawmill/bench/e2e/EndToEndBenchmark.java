@@ -299,6 +299,7 @@ public final class EndToEndBenchmark implements Cell.Run {
 		Verification.flushAll(direct);
 	}
 
+	@SuppressWarnings("try") // the try keeps the consumer running for its body, which never calls it
 	private void warmUpDrain(KafkaBrokerProcess kafka, String strategy, Endpoint endpoint, int records) throws Exception {
 		BatchRecorder recorder = new BatchRecorder();
 		status.step("warm-up " + strategy + (endpoint.cluster() ? " (cluster)" : ""), records, recorder::records);

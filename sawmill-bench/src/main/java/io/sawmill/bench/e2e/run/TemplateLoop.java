@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -96,7 +97,7 @@ public final class TemplateLoop implements AutoCloseable {
 			failure = ex;
 		}
 		finally {
-			consumer.close(Duration.ofSeconds(5));
+			consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
 		}
 	}
 
@@ -110,9 +111,14 @@ public final class TemplateLoop implements AutoCloseable {
 	}
 
 	@Override
-	public void close() throws InterruptedException {
+	public void close() {
 		running.set(false);
-		thread.join(30_000);
+		try {
+			thread.join(30_000);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 		factory.destroy();
 	}
 }
