@@ -26,17 +26,26 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 
-/** The layering of sawmill-core's main code: mapping at the bottom, Spring Boot only at the top. */
+/**
+ * The layering of sawmill-core's main code: mapping at the bottom, Spring Boot only at
+ * the top.
+ */
 @AnalyzeClasses(packages = "io.sawmill", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTests {
 
-	/** No cycle between packages, each sub-package a package of its own (mapping.json apart from mapping). */
+	/**
+	 * No cycle between packages, each sub-package a package of its own (mapping.json
+	 * apart from mapping).
+	 */
 	@ArchTest
 	static final ArchRule shouldHaveNoCyclesBetweenPackages = slices().matching("io.sawmill.(**)")
 		.should()
 		.beFreeOfCycles();
 
-	/** No cycle between classes in any package: the code reads top to bottom (a nested class is part of its top-level class). */
+	/**
+	 * No cycle between classes in any package: the code reads top to bottom (a nested
+	 * class is part of its top-level class).
+	 */
 	@ArchTest
 	static final ArchRule shouldHaveNoCyclesBetweenClasses = slices().assignedFrom(new TopLevelClasses())
 		.should()
@@ -88,5 +97,7 @@ class ArchitectureTests {
 		public String getDescription() {
 			return "the top-level classes";
 		}
+
 	}
+
 }

@@ -38,14 +38,16 @@ import io.sawmill.doctor.Doctor;
 import io.sawmill.doctor.DoctorReport;
 
 /**
- * {@code java -jar sawmill-app.jar doctor [--prop=value ...]}: reads the service's configuration
- * from the same sources (application.yml, {@code --} arguments, environment variables), prints the
- * doctor's report and exits. It never consumes: the data path's auto-configuration is excluded,
- * so no listener container, no dead-letter producer and no start-up check (which could create
- * topics) exist, and no web server starts (the service may be running beside it in the same pod).
+ * {@code java -jar sawmill-app.jar doctor [--prop=value ...]}: reads the service's
+ * configuration from the same sources (application.yml, {@code --} arguments, environment
+ * variables), prints the doctor's report and exits. It never consumes: the data path's
+ * auto-configuration is excluded, so no listener container, no dead-letter producer and
+ * no start-up check (which could create topics) exist, and no web server starts (the
+ * service may be running beside it in the same pod).
  * <p>
- * Exit codes: {@value DoctorReport#EXIT_OK} when no finding is FAIL, {@value DoctorReport#EXIT_FAIL}
- * when at least one is, {@value #EXIT_NOT_RUN} when the doctor could not run (e.g. invalid configuration).
+ * Exit codes: {@value DoctorReport#EXIT_OK} when no finding is FAIL,
+ * {@value DoctorReport#EXIT_FAIL} when at least one is, {@value #EXIT_NOT_RUN} when the
+ * doctor could not run (e.g. invalid configuration).
  */
 public final class DoctorCommand {
 
@@ -60,15 +62,17 @@ public final class DoctorCommand {
 	}
 
 	/**
-	 * Runs the doctor with the arguments that follow {@code doctor}; returns the exit code.
-	 * @param service the service's {@code @SpringBootApplication} class, whose configuration the doctor reads
+	 * Runs the doctor with the arguments that follow {@code doctor}; returns the exit
+	 * code.
+	 * @param service the service's {@code @SpringBootApplication} class, whose
+	 * configuration the doctor reads
 	 */
 	public static int run(Class<?> service, String[] args, PrintStream out) {
-		SpringApplicationBuilder application = new SpringApplicationBuilder(service)
-			.web(WebApplicationType.NONE)
+		SpringApplicationBuilder application = new SpringApplicationBuilder(service).web(WebApplicationType.NONE)
 			.bannerMode(Banner.Mode.OFF)
 			.logStartupInfo(false)
-			// the report is the output: the Kafka client's retries to an unreachable broker are its finding
+			// the report is the output: the Kafka client's retries to an unreachable
+			// broker are its finding
 			.properties(Map.of("logging.level.root", "WARN", "logging.level.org.apache.kafka", "ERROR"))
 			.listeners(new DoctorOnly());
 		try (ConfigurableApplicationContext context = application.run(args)) {
@@ -93,9 +97,9 @@ public final class DoctorCommand {
 	}
 
 	/**
-	 * Adds the data path's auto-configurations to whatever the configuration excludes already, and
-	 * turns the doctor's own start-up log off, with the highest precedence so that no configuration
-	 * source can switch consuming back on.
+	 * Adds the data path's auto-configurations to whatever the configuration excludes
+	 * already, and turns the doctor's own start-up log off, with the highest precedence
+	 * so that no configuration source can switch consuming back on.
 	 */
 	private static final class DoctorOnly implements ApplicationListener<ApplicationEnvironmentPreparedEvent> {
 
@@ -110,5 +114,7 @@ public final class DoctorCommand {
 				.addFirst(new MapPropertySource("sawmillDoctorCommand",
 						Map.of(EXCLUDE, String.join(",", excluded), "sawmill.doctor.startup-log", "false")));
 		}
+
 	}
+
 }

@@ -31,8 +31,10 @@ public class SawmillApplication {
 
 	public static void main(String[] args) {
 		if (args.length > 0 && DoctorCommand.NAME.equals(args[0])) {
-			System.exit(DoctorCommand.run(SawmillApplication.class, Arrays.copyOfRange(args, 1, args.length), System.out));
+			System.exit(
+					DoctorCommand.run(SawmillApplication.class, Arrays.copyOfRange(args, 1, args.length), System.out));
 		}
 		SpringApplication.run(SawmillApplication.class, args);
 	}
+
 }

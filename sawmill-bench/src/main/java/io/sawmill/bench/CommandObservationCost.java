@@ -40,18 +40,22 @@ import io.sawmill.testkit.RedisClusterProcess;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * What Lettuce's per-command observations cost Sawmill's writer: the client as Boot builds it when
- * an {@code ObservationRegistry} exists ({@code LettuceObservationAutoConfiguration}: a
- * {@link MicrometerTracing} whose observations become timers) against the client with tracing off
- * (what Sawmill's auto-configuration leaves, {@code sawmill.pipeline.command-observations=false}).
- * Both the cluster path (a three-master Redis Cluster of real redis-servers; each command goes
- * through Lettuce's API) and the standalone path (one redis-server; whole chunks go to the
- * channel) write the same 1,000-record batches of HSET + EXPIRE, in alternating rounds.
+ * What Lettuce's per-command observations cost Sawmill's writer: the client as Boot
+ * builds it when an {@code ObservationRegistry} exists
+ * ({@code LettuceObservationAutoConfiguration}: a {@link MicrometerTracing} whose
+ * observations become timers) against the client with tracing off (what Sawmill's
+ * auto-configuration leaves, {@code sawmill.pipeline.command-observations=false}). Both
+ * the cluster path (a three-master Redis Cluster of real redis-servers; each command goes
+ * through Lettuce's API) and the standalone path (one redis-server; whole chunks go to
+ * the channel) write the same 1,000-record batches of HSET + EXPIRE, in alternating
+ * rounds.
  * <p>
- * Usage: {@code java [-Dbatches=500 -Drounds=3 -Dbatch=1000] -cp sawmill-bench/target/sawmill-bench.jar
- * io.sawmill.bench.CommandObservationCost}; about a minute. Prints, per round, path and setting, the
- * write's P50/P99 per batch, records/s, the JVM's CPU time per batch (all threads: the writing
- * thread and Lettuce's event loop) and how many commands per batch Lettuce observed.
+ * Usage:
+ * {@code java [-Dbatches=500 -Drounds=3 -Dbatch=1000] -cp sawmill-bench/target/sawmill-bench.jar
+ * io.sawmill.bench.CommandObservationCost}; about a minute. Prints, per round, path and
+ * setting, the write's P50/P99 per batch, records/s, the JVM's CPU time per batch (all
+ * threads: the writing thread and Lettuce's event loop) and how many commands per batch
+ * Lettuce observed.
  */
 public final class CommandObservationCost {
 
@@ -75,8 +79,10 @@ public final class CommandObservationCost {
 					"command observations", "P50 ms", "P99 ms", "records/s", "CPU ms/batch", "observed/batch");
 			for (int round = 1; round <= rounds; round++) {
 				for (boolean observed : new boolean[] { true, false }) {
-					run(round, "cluster", observed, resources -> RedisClusterClient.create(resources, seeds), batch, batches);
-					run(round, "standalone", observed, resources -> RedisClient.create(resources, single), batch, batches);
+					run(round, "cluster", observed, resources -> RedisClusterClient.create(resources, seeds), batch,
+							batches);
+					run(round, "standalone", observed, resources -> RedisClient.create(resources, single), batch,
+							batches);
 				}
 			}
 		}
@@ -123,9 +129,12 @@ public final class CommandObservationCost {
 		}
 	}
 
-	/** Commands Lettuce observed so far: its timers are tagged {@code db.system=redis}. */
+	/**
+	 * Commands Lettuce observed so far: its timers are tagged {@code db.system=redis}.
+	 */
 	private static long observedCommands(SimpleMeterRegistry meters) {
-		return meters.getMeters().stream()
+		return meters.getMeters()
+			.stream()
 			.filter(Timer.class::isInstance)
 			.map(Timer.class::cast)
 			.filter(timer -> "redis".equals(timer.getId().getTag("db.system")))
@@ -138,4 +147,5 @@ public final class CommandObservationCost {
 			throw new IllegalStateException("a batch was not fully acknowledged");
 		}
 	}
+
 }

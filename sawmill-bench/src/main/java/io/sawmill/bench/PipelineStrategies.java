@@ -44,16 +44,21 @@ import io.sawmill.testkit.RedisServerProcess;
 import io.sawmill.testkit.SampleEvents;
 
 /**
- * Measures the ways to send one batch of HSET + EXPIRE commands in one round trip, on a real
- * redis-server on loopback, so that docs/architecture.md can say why Sawmill writes the way it does:
+ * Measures the ways to send one batch of HSET + EXPIRE commands in one round trip, on a
+ * real redis-server on loopback, so that docs/architecture.md can say why Sawmill writes
+ * the way it does:
  * <ol>
- * <li>RedisTemplate.executePipelined with Spring Data Redis' defaults (flush after every command,
- * a new dedicated connection per pipeline);</li>
- * <li>RedisTemplate.executePipelined on a pooled connection with the flush-on-close policy;</li>
- * <li>Sawmill's writer: the native Lettuce client, a connection per thread, one flush per chunk.</li>
+ * <li>RedisTemplate.executePipelined with Spring Data Redis' defaults (flush after every
+ * command, a new dedicated connection per pipeline);</li>
+ * <li>RedisTemplate.executePipelined on a pooled connection with the flush-on-close
+ * policy;</li>
+ * <li>Sawmill's writer: the native Lettuce client, a connection per thread, one flush per
+ * chunk.</li>
  * </ol>
- * Usage: {@code ./mvnw -q -pl sawmill-bench -am install -DskipTests && ./mvnw -q -pl sawmill-bench exec:java
- * [-Dbatches=300 -Dbatch=1000]}. Prints per-batch P50/P99 and records per second for each.
+ * Usage:
+ * {@code ./mvnw -q -pl sawmill-bench -am install -DskipTests && ./mvnw -q -pl sawmill-bench exec:java
+ * [-Dbatches=300 -Dbatch=1000]}. Prints per-batch P50/P99 and records per second for
+ * each.
  */
 public final class PipelineStrategies {
 
@@ -83,10 +88,12 @@ public final class PipelineStrategies {
 			report("RedisTemplate.executePipelined, pool+flushOnClose", run(data, template(pooledFactory)), batchSize);
 			pooledFactory.destroy();
 
-			// the client options Sawmill's auto-configuration gives Boot's connection factory
-			LettuceConnectionFactory forSawmill = factory(redis, LettuceClientConfiguration.builder()
-				.clientOptions(ClientOptions.builder().useHashIndexQueue(false).build())
-				.build());
+			// the client options Sawmill's auto-configuration gives Boot's connection
+			// factory
+			LettuceConnectionFactory forSawmill = factory(redis,
+					LettuceClientConfiguration.builder()
+						.clientOptions(ClientOptions.builder().useHashIndexQueue(false).build())
+						.build());
 			try (LettucePipelinedWriter writer = new LettucePipelinedWriter(forSawmill::getNativeClient,
 					PipelineConfig.ofDefaults())) {
 				report("Sawmill LettucePipelinedWriter", run(data, batch -> {
@@ -148,7 +155,8 @@ public final class PipelineStrategies {
 		long[] sorted = nanos.clone();
 		Arrays.sort(sorted);
 		System.out.printf(Locale.ROOT, "%-50s %10.2f %10.2f %,12.0f%n", name, sorted[sorted.length / 2] / 1e6,
-				sorted[(int) Math.ceil(sorted.length * 0.99) - 1] / 1e6, nanos.length * (double) batchSize / (total / 1e9));
+				sorted[(int) Math.ceil(sorted.length * 0.99) - 1] / 1e6,
+				nanos.length * (double) batchSize / (total / 1e9));
 	}
 
 	private static List<List<Map.Entry<byte[], Map<byte[], byte[]>>>> batches(int count, int size) {
@@ -169,4 +177,5 @@ public final class PipelineStrategies {
 	private static byte[] utf8(String s) {
 		return s.getBytes(StandardCharsets.UTF_8);
 	}
+
 }

@@ -31,14 +31,17 @@ import io.sawmill.testkit.RedisSentinelProcess;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * What {@code sawmill.pipeline.wait-for-replicas=1} costs the writer: the same 1,000-record batches
- * (HSET + EXPIRE) to a real master with one real replica on loopback, with and without Redis
- * {@code WAIT} after each batch, in alternating rounds. Batches go out as the listener sends them
- * while the consumer is behind: the next batch is sent before the previous one is awaited.
+ * What {@code sawmill.pipeline.wait-for-replicas=1} costs the writer: the same
+ * 1,000-record batches (HSET + EXPIRE) to a real master with one real replica on
+ * loopback, with and without Redis {@code WAIT} after each batch, in alternating rounds.
+ * Batches go out as the listener sends them while the consumer is behind: the next batch
+ * is sent before the previous one is awaited.
  * <p>
- * Usage: {@code java [-Dbatches=500 -Drounds=3 -Dbatch=1000] -cp sawmill-bench/target/sawmill-bench.jar
+ * Usage:
+ * {@code java [-Dbatches=500 -Drounds=3 -Dbatch=1000] -cp sawmill-bench/target/sawmill-bench.jar
  * io.sawmill.bench.ReplicaWaitCost}; under a minute. Prints, per round and setting, the
- * batch's round trip (send to its last reply, plus the time WAIT took) at P50/P99 and records/s.
+ * batch's round trip (send to its last reply, plus the time WAIT took) at P50/P99 and
+ * records/s.
  */
 public final class ReplicaWaitCost {
 
@@ -57,8 +60,10 @@ public final class ReplicaWaitCost {
 			RedisClient client = RedisClient.create(RedisURI.create(master.host(), master.port()));
 			client.setOptions(ClientOptions.builder().useHashIndexQueue(false).build());
 			try {
-				System.out.printf(Locale.ROOT, "master 127.0.0.1:%d with one replica; %d batches of %d records per row, "
-						+ "after %d unmeasured%n", master.port(), batches, batchSize, WARM_UP_BATCHES);
+				System.out.printf(Locale.ROOT,
+						"master 127.0.0.1:%d with one replica; %d batches of %d records per row, "
+								+ "after %d unmeasured%n",
+						master.port(), batches, batchSize, WARM_UP_BATCHES);
 				System.out.printf(Locale.ROOT, "%-5s %-18s %10s %10s %12s%n", "round", "wait-for-replicas", "P50 ms",
 						"P99 ms", "records/s");
 				for (int round = 1; round <= rounds; round++) {
@@ -82,12 +87,16 @@ public final class ReplicaWaitCost {
 			drain(writer, batch, batches, nanos);
 			long elapsed = System.nanoTime() - started;
 			Arrays.sort(nanos);
-			System.out.printf(Locale.ROOT, "%-5d %-18d %10.2f %10.2f %,12.0f%n", round, replicas, nanos[batches / 2] / 1e6,
-					nanos[(int) Math.ceil(batches * 0.99) - 1] / 1e6, batches * (batch.size() / 2.0) / (elapsed / 1e9));
+			System.out.printf(Locale.ROOT, "%-5d %-18d %10.2f %10.2f %,12.0f%n", round, replicas,
+					nanos[batches / 2] / 1e6, nanos[(int) Math.ceil(batches * 0.99) - 1] / 1e6,
+					batches * (batch.size() / 2.0) / (elapsed / 1e9));
 		}
 	}
 
-	/** Sends each batch before it awaits the one before, as the listener does while behind. */
+	/**
+	 * Sends each batch before it awaits the one before, as the listener does while
+	 * behind.
+	 */
 	private static void drain(LettucePipelinedWriter writer, List<RedisWrite> batch, int batches, long[] nanos) {
 		RedisBatchWriter.Sent previous = null;
 		long previousSent = 0;
@@ -106,4 +115,5 @@ public final class ReplicaWaitCost {
 			previousSent = sentAt;
 		}
 	}
+
 }

@@ -22,7 +22,10 @@ import java.util.List;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.testkit.SampleEvents;
 
-/** The writes of one batch of the test kit's sample events: HSET of each record's hash, then EXPIRE 1 h. */
+/**
+ * The writes of one batch of the test kit's sample events: HSET of each record's hash,
+ * then EXPIRE 1 h.
+ */
 final class SampleBatch {
 
 	private SampleBatch() {
@@ -37,4 +40,5 @@ final class SampleBatch {
 		}
 		return writes;
 	}
+
 }

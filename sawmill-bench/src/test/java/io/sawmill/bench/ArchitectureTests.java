@@ -26,46 +26,68 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 
-/** The shape of the benchmarks' main code: no cycles between packages or classes, the end-to-end benchmark in layers. */
+/**
+ * The shape of the benchmarks' main code: no cycles between packages or classes, the
+ * end-to-end benchmark in layers.
+ */
 @AnalyzeClasses(packages = "io.sawmill.bench", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTests {
 
 	/** Every package, sub-packages included, is a slice of its own. */
 	@ArchTest
-	static final ArchRule shouldHaveNoCyclesBetweenPackages = slices().assignedFrom(new Packages()).should().beFreeOfCycles();
+	static final ArchRule shouldHaveNoCyclesBetweenPackages = slices().assignedFrom(new Packages())
+		.should()
+		.beFreeOfCycles();
 
-	/** No two classes call each other (a nested class counts as part of the class it is declared in). */
+	/**
+	 * No two classes call each other (a nested class counts as part of the class it is
+	 * declared in).
+	 */
 	@ArchTest
 	static final ArchRule shouldHaveNoCyclesBetweenClasses = slices().assignedFrom(new TopLevelClasses())
 		.should()
 		.beFreeOfCycles();
 
-	/** The end-to-end benchmark reads top to bottom: the entry point, what drives a run, its report, what it measures, its workload. */
+	/**
+	 * The end-to-end benchmark reads top to bottom: the entry point, what drives a run,
+	 * its report, what it measures, its workload.
+	 */
 	@ArchTest
 	static final ArchRule shouldLayerTheEndToEndBenchmark = layeredArchitecture().consideringOnlyDependenciesInLayers()
-		.layer("entry point").definedBy("io.sawmill.bench.e2e")
-		.layer("run").definedBy("io.sawmill.bench.e2e.run..")
-		.layer("report").definedBy("io.sawmill.bench.e2e.report..")
-		.layer("measure").definedBy("io.sawmill.bench.e2e.measure..")
-		.layer("workload").definedBy("io.sawmill.bench.e2e.workload..")
-		.whereLayer("entry point").mayNotBeAccessedByAnyLayer()
-		.whereLayer("run").mayOnlyBeAccessedByLayers("entry point")
-		.whereLayer("report").mayOnlyBeAccessedByLayers("entry point", "run")
-		.whereLayer("measure").mayOnlyBeAccessedByLayers("entry point", "run", "report")
-		.whereLayer("workload").mayOnlyBeAccessedByLayers("entry point", "run", "report", "measure");
+		.layer("entry point")
+		.definedBy("io.sawmill.bench.e2e")
+		.layer("run")
+		.definedBy("io.sawmill.bench.e2e.run..")
+		.layer("report")
+		.definedBy("io.sawmill.bench.e2e.report..")
+		.layer("measure")
+		.definedBy("io.sawmill.bench.e2e.measure..")
+		.layer("workload")
+		.definedBy("io.sawmill.bench.e2e.workload..")
+		.whereLayer("entry point")
+		.mayNotBeAccessedByAnyLayer()
+		.whereLayer("run")
+		.mayOnlyBeAccessedByLayers("entry point")
+		.whereLayer("report")
+		.mayOnlyBeAccessedByLayers("entry point", "run")
+		.whereLayer("measure")
+		.mayOnlyBeAccessedByLayers("entry point", "run", "report")
+		.whereLayer("workload")
+		.mayOnlyBeAccessedByLayers("entry point", "run", "report", "measure");
 
 	private static final class Packages implements SliceAssignment {
 
 		@Override
 		public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
-			return javaClass.getPackageName().startsWith("io.sawmill.bench") ? SliceIdentifier.of(javaClass.getPackageName())
-					: SliceIdentifier.ignore();
+			return javaClass.getPackageName().startsWith("io.sawmill.bench")
+					? SliceIdentifier.of(javaClass.getPackageName()) : SliceIdentifier.ignore();
 		}
 
 		@Override
 		public String getDescription() {
 			return "packages of io.sawmill.bench";
 		}
+
 	}
 
 	private static final class TopLevelClasses implements SliceAssignment {
@@ -84,5 +106,7 @@ class ArchitectureTests {
 		public String getDescription() {
 			return "top-level classes of io.sawmill.bench";
 		}
+
 	}
+
 }

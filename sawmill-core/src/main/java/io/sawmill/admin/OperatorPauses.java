@@ -25,11 +25,11 @@ import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
  * The topics an operator paused on this instance. They are paused partition by partition
- * ({@link MessageListenerContainer#pausePartition}), while the Redis circuit and the dead-letter
- * brake pause the whole container: the two never undo each other, so the circuit closing does not
- * resume a topic an operator paused, and an operator's resume does not bypass an open circuit or
- * an engaged brake. A container pauses only partitions it owns, so {@link #apply} runs again after
- * every assignment.
+ * ({@link MessageListenerContainer#pausePartition}), while the Redis circuit and the
+ * dead-letter brake pause the whole container: the two never undo each other, so the
+ * circuit closing does not resume a topic an operator paused, and an operator's resume
+ * does not bypass an open circuit or an engaged brake. A container pauses only partitions
+ * it owns, so {@link #apply} runs again after every assignment.
  */
 final class OperatorPauses {
 
@@ -37,6 +37,7 @@ final class OperatorPauses {
 	private static final Duration CONFIRM_POLL = Duration.ofMillis(50);
 
 	private final MessageListenerContainer container;
+
 	private final Set<String> topics = ConcurrentHashMap.newKeySet();
 
 	OperatorPauses(MessageListenerContainer container) {
@@ -44,9 +45,9 @@ final class OperatorPauses {
 	}
 
 	/**
-	 * Pauses the topics and waits, at most {@code wait}, until the consumers have paused every
-	 * owned partition of them: after that no new batch of theirs is delivered (a batch polled before
-	 * may still be being written).
+	 * Pauses the topics and waits, at most {@code wait}, until the consumers have paused
+	 * every owned partition of them: after that no new batch of theirs is delivered (a
+	 * batch polled before may still be being written).
 	 * @return whether every owned partition of them was paused within {@code wait}
 	 */
 	boolean pause(Set<String> paused, Duration wait) throws InterruptedException {
@@ -54,7 +55,8 @@ final class OperatorPauses {
 		long deadline = System.nanoTime() + wait.toNanos();
 		while (true) {
 			apply();
-			boolean all = container.getAssignedPartitions().stream()
+			boolean all = container.getAssignedPartitions()
+				.stream()
 				.filter(partition -> paused.contains(partition.topic()))
 				.allMatch(container::isPartitionPaused);
 			if (all || System.nanoTime() > deadline) {
@@ -74,8 +76,9 @@ final class OperatorPauses {
 	}
 
 	/**
-	 * Requests a pause of every owned partition of a paused topic that is not paused yet (a
-	 * concurrent container knows only its consumers' pauses, not the requests made through it).
+	 * Requests a pause of every owned partition of a paused topic that is not paused yet
+	 * (a concurrent container knows only its consumers' pauses, not the requests made
+	 * through it).
 	 */
 	void apply() {
 		if (topics.isEmpty()) {
@@ -95,4 +98,5 @@ final class OperatorPauses {
 	Set<String> topics() {
 		return new TreeSet<>(topics);
 	}
+
 }

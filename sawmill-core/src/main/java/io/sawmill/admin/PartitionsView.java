@@ -44,26 +44,37 @@ import io.sawmill.listener.RedisCircuit;
 import io.sawmill.metrics.RecordOutcome;
 
 /**
- * Every partition of Sawmill's topics, owned by this instance or not: committed and end offsets
- * read from the broker, lag in seconds from this instance's {@code sawmill.lag.seconds} gauge
- * (owned partitions only), and why a partition is paused.
+ * Every partition of Sawmill's topics, owned by this instance or not: committed and end
+ * offsets read from the broker, lag in seconds from this instance's
+ * {@code sawmill.lag.seconds} gauge (owned partitions only), and why a partition is
+ * paused.
  */
 final class PartitionsView {
 
 	private final MessageListenerContainer container;
+
 	private final Admin admin;
+
 	private final List<String> topics;
+
 	private final String group;
+
 	private final RedisCircuit circuit;
+
 	private final @Nullable DeadLetterBrake brake;
+
 	private final MeterRegistry registry;
+
 	private final OperatorPauses pauses;
+
 	private final Map<String, List<String>> routesByName;
+
 	private final Duration timeout;
 
 	/**
 	 * @param brake null when the brake is off
-	 * @param routesByName route name to the topics it reads; read on each call, so routes added later show
+	 * @param routesByName route name to the topics it reads; read on each call, so routes
+	 * added later show
 	 * @param timeout how long each read from the broker waits
 	 */
 	PartitionsView(MessageListenerContainer container, Admin admin, List<String> topics, String group,
@@ -83,9 +94,11 @@ final class PartitionsView {
 
 	Map<String, Object> read() throws Exception {
 		long millis = timeout.toMillis();
-		Map<String, TopicDescription> described = admin.describeTopics(topics).allTopicNames()
+		Map<String, TopicDescription> described = admin.describeTopics(topics)
+			.allTopicNames()
 			.get(millis, TimeUnit.MILLISECONDS);
-		List<TopicPartition> partitions = described.values().stream()
+		List<TopicPartition> partitions = described.values()
+			.stream()
 			.flatMap(t -> t.partitions().stream().map(p -> new TopicPartition(t.name(), p.partition())))
 			.toList();
 		Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
@@ -99,8 +112,8 @@ final class PartitionsView {
 		Map<String, Object> view = new LinkedHashMap<>();
 		view.put("group", group);
 		view.put("circuit", circuit.state().name());
-		view.put("brake", brake == null ? "off"
-				: brake.engaged().map(trip -> "engaged: " + trip.describe()).orElse("released"));
+		view.put("brake",
+				brake == null ? "off" : brake.engaged().map(trip -> "engaged: " + trip.describe()).orElse("released"));
 		view.put("operatorPaused", pauses.topics());
 		List<Map<String, Object>> perTopic = new ArrayList<>();
 		for (String topic : topics) {
@@ -129,8 +142,8 @@ final class PartitionsView {
 				if (containerPause != null && owner != null) {
 					why.add(containerPause);
 				}
-				row.put("paused", owner != null && (container.isPartitionPaused(partition)
-						|| container.isContainerPaused() || !why.isEmpty()));
+				row.put("paused", owner != null
+						&& (container.isPartitionPaused(partition) || container.isContainerPaused() || !why.isEmpty()));
 				row.put("pausedBecause", why);
 				rows.add(row);
 			}
@@ -141,7 +154,10 @@ final class PartitionsView {
 		return view;
 	}
 
-	/** The name of the route that reads {@code topic}, or null when the service has no routes. */
+	/**
+	 * The name of the route that reads {@code topic}, or null when the service has no
+	 * routes.
+	 */
 	private @Nullable String routeOf(String topic) {
 		for (Map.Entry<String, List<String>> route : routesByName.entrySet()) {
 			if (route.getValue().contains(topic)) {
@@ -151,7 +167,10 @@ final class PartitionsView {
 		return null;
 	}
 
-	/** Why the whole container is paused (the brake first, as releasing it is the operator's to do). */
+	/**
+	 * Why the whole container is paused (the brake first, as releasing it is the
+	 * operator's to do).
+	 */
 	private String containerPause() {
 		if (brake != null && brake.engaged().isPresent()) {
 			return "dead-letter brake";
@@ -164,13 +183,20 @@ final class PartitionsView {
 	}
 
 	private double counted(String topic, RecordOutcome outcome) {
-		return registry.find("sawmill.records").tag("topic", topic).tag("outcome", outcome.tag())
-			.counters().stream().mapToDouble(Counter::count).sum();
+		return registry.find("sawmill.records")
+			.tag("topic", topic)
+			.tag("outcome", outcome.tag())
+			.counters()
+			.stream()
+			.mapToDouble(Counter::count)
+			.sum();
 	}
 
 	private Double lagSeconds(TopicPartition partition) {
-		Gauge gauge = registry.find("sawmill.lag.seconds").tag("topic", partition.topic())
-			.tag("partition", Integer.toString(partition.partition())).gauge();
+		Gauge gauge = registry.find("sawmill.lag.seconds")
+			.tag("topic", partition.topic())
+			.tag("partition", Integer.toString(partition.partition()))
+			.gauge();
 		return gauge == null || Double.isNaN(gauge.value()) ? null : gauge.value();
 	}
 
@@ -193,4 +219,5 @@ final class PartitionsView {
 			.stream()
 			.collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
 	}
+
 }

@@ -43,28 +43,35 @@ import org.springframework.kafka.support.KafkaHeaders;
 import io.sawmill.deadletter.KafkaDeadLetterPublisher;
 
 /**
- * Re-drives a range of a dead-letter topic: each dead letter's key, value and original headers are
- * produced again to the topic and partition it came from (the DLT headers name them), with
- * {@link #REDRIVEN_FROM_HEADER}, so the normal consumer path takes them with all
- * its guarantees (ordering behind what is already in that partition, commit after Redis, dead
- * letter again if still failing). Dead letters published without their value cannot be re-driven
- * from the DLT and are reported as skipped.
+ * Re-drives a range of a dead-letter topic: each dead letter's key, value and original
+ * headers are produced again to the topic and partition it came from (the DLT headers
+ * name them), with {@link #REDRIVEN_FROM_HEADER}, so the normal consumer path takes them
+ * with all its guarantees (ordering behind what is already in that partition, commit
+ * after Redis, dead letter again if still failing). Dead letters published without their
+ * value cannot be re-driven from the DLT and are reported as skipped.
  */
 final class Redrive {
 
-	/** Added to each record produced again; its value names the dead letter, {@code topic-partition@offset}. */
+	/**
+	 * Added to each record produced again; its value names the dead letter,
+	 * {@code topic-partition@offset}.
+	 */
 	static final String REDRIVEN_FROM_HEADER = "sawmill-redriven-from";
 
 	private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
 
 	private final List<String> topics;
+
 	private final Map<String, Object> consumerProperties;
+
 	private final Map<String, Object> producerProperties;
+
 	private final Duration sendTimeout;
 
 	/**
 	 * @param topics the service's topics: a dead letter from any other is skipped
-	 * @param consumerProperties the Kafka client properties to read dead letters with (security, bootstrap servers)
+	 * @param consumerProperties the Kafka client properties to read dead letters with
+	 * (security, bootstrap servers)
 	 * @param producerProperties the Kafka client properties to re-drive them with
 	 * @param sendTimeout how long to wait for each re-driven record's acknowledgement
 	 */
@@ -140,7 +147,10 @@ final class Redrive {
 				deadLetter.key(), deadLetter.value(), headers);
 	}
 
-	/** The records at offsets [from, to) of the partition, or up to its end if that comes first. */
+	/**
+	 * The records at offsets [from, to) of the partition, or up to its end if that comes
+	 * first.
+	 */
 	private List<ConsumerRecord<byte[], byte[]>> read(TopicPartition partition, long from, long to) {
 		Map<String, Object> properties = new HashMap<>(consumerProperties);
 		properties.remove(ConsumerConfig.GROUP_ID_CONFIG);
@@ -194,4 +204,5 @@ final class Redrive {
 		Header found = record.headers().lastHeader(header);
 		return found == null ? null : new String(found.value(), StandardCharsets.UTF_8);
 	}
+
 }

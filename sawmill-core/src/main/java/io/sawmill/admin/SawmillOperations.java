@@ -38,23 +38,29 @@ import io.sawmill.deadletter.DeadLetterBrake;
 import io.sawmill.listener.RedisCircuit;
 
 /**
- * What an operator sees and does on one instance of the service (the {@code sawmill} Actuator
- * endpoint's {@code partitions}, {@code pause}, {@code resume} and {@code redrive}):
+ * What an operator sees and does on one instance of the service (the {@code sawmill}
+ * Actuator endpoint's {@code partitions}, {@code pause}, {@code resume} and
+ * {@code redrive}):
  * <ul>
- * <li>{@link #partitions()}: every partition of the topics (with the route that reads each topic), owned here
- * or not, its consumer thread,
- * lag in records and seconds, whether it is paused and why; the Redis circuit, the brake, dead
- * letters per topic;</li>
- * <li>{@link #pause} / {@link #resume}: an operator's pause of a topic, a route's topics or all, on this instance;
- * independent of the circuit's and the brake's pauses (each must be lifted for records to flow);</li>
- * <li>{@link #redrive}: a bounded range of a dead-letter topic produced again to the records'
- * original topic and partition, so the normal path writes them once their cause is fixed.</li>
+ * <li>{@link #partitions()}: every partition of the topics (with the route that reads
+ * each topic), owned here or not, its consumer thread, lag in records and seconds,
+ * whether it is paused and why; the Redis circuit, the brake, dead letters per
+ * topic;</li>
+ * <li>{@link #pause} / {@link #resume}: an operator's pause of a topic, a route's topics
+ * or all, on this instance; independent of the circuit's and the brake's pauses (each
+ * must be lifted for records to flow);</li>
+ * <li>{@link #redrive}: a bounded range of a dead-letter topic produced again to the
+ * records' original topic and partition, so the normal path writes them once their cause
+ * is fixed.</li>
  * </ul>
  * Operator pauses live in memory: they apply to the instance called and end with it.
  */
 public final class SawmillOperations implements ConsumerRebalanceListener, AutoCloseable {
 
-	/** The header a re-driven record carries: the dead letter it came from, {@code topic-partition@offset}. */
+	/**
+	 * The header a re-driven record carries: the dead letter it came from,
+	 * {@code topic-partition@offset}.
+	 */
 	public static final String REDRIVEN_FROM_HEADER = Redrive.REDRIVEN_FROM_HEADER;
 
 	/** The largest range {@link #redrive} accepts unless configured otherwise. */
@@ -63,24 +69,36 @@ public final class SawmillOperations implements ConsumerRebalanceListener, AutoC
 	/** How long an operator's call waits for the broker or the consumers. */
 	static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-	/** How often operator pauses are re-applied to partitions assigned since (besides after each assignment). */
+	/**
+	 * How often operator pauses are re-applied to partitions assigned since (besides
+	 * after each assignment).
+	 */
 	private static final Duration REAPPLY = Duration.ofSeconds(1);
 
 	private static final Logger log = LoggerFactory.getLogger(SawmillOperations.class);
 
 	private final List<String> topics;
+
 	private final RedisCircuit circuit;
+
 	private final @Nullable DeadLetterBrake brake;
+
 	private final OperatorPauses pauses;
+
 	private final Map<String, List<String>> routesByName = new java.util.concurrent.ConcurrentHashMap<>();
+
 	private final PartitionsView view;
+
 	private final Redrive redrive;
+
 	private final int maxRedriveRecords;
+
 	private final ScheduledExecutorService reapply;
 
 	/**
 	 * @param brake null when the brake is off
-	 * @param consumerProperties the Kafka client properties to read dead letters with (security, bootstrap servers)
+	 * @param consumerProperties the Kafka client properties to read dead letters with
+	 * (security, bootstrap servers)
 	 * @param producerProperties the Kafka client properties to re-drive them with
 	 * @param maxRedriveRecords the largest range {@link #redrive} accepts
 	 */
@@ -103,7 +121,8 @@ public final class SawmillOperations implements ConsumerRebalanceListener, AutoC
 			thread.setDaemon(true);
 			return thread;
 		});
-		this.reapply.scheduleWithFixedDelay(this::reapply, REAPPLY.toMillis(), REAPPLY.toMillis(), TimeUnit.MILLISECONDS);
+		this.reapply.scheduleWithFixedDelay(this::reapply, REAPPLY.toMillis(), REAPPLY.toMillis(),
+				TimeUnit.MILLISECONDS);
 	}
 
 	/**
@@ -116,7 +135,10 @@ public final class SawmillOperations implements ConsumerRebalanceListener, AutoC
 		return this;
 	}
 
-	/** Every partition of the topics with its owner, lag and pauses; the circuit, the brake, dead letters per topic. */
+	/**
+	 * Every partition of the topics with its owner, lag and pauses; the circuit, the
+	 * brake, dead letters per topic.
+	 */
 	public Map<String, Object> partitions() throws Exception {
 		return view.read();
 	}
@@ -124,8 +146,8 @@ public final class SawmillOperations implements ConsumerRebalanceListener, AutoC
 	/**
 	 * Pauses consumption of {@code topic} (every topic when null) on this instance until
 	 * {@link #resume}, and returns once the consumers have paused its partitions (at most
-	 * {@link #TIMEOUT}; {@code confirmed} says whether they did): from then on no new batch of them
-	 * is delivered, though one polled before may still be finishing.
+	 * {@link #TIMEOUT}; {@code confirmed} says whether they did): from then on no new
+	 * batch of them is delivered, though one polled before may still be finishing.
 	 * @throws IllegalArgumentException when it is not one of the service's topics
 	 */
 	public Map<String, Object> pause(@Nullable String topic) throws InterruptedException {
@@ -139,8 +161,8 @@ public final class SawmillOperations implements ConsumerRebalanceListener, AutoC
 	}
 
 	/**
-	 * Lifts an operator's pause of {@code topic} (every topic when null); a pause by the Redis
-	 * circuit or the dead-letter brake stays until they lift it.
+	 * Lifts an operator's pause of {@code topic} (every topic when null); a pause by the
+	 * Redis circuit or the dead-letter brake stays until they lift it.
 	 */
 	public Map<String, Object> resume(@Nullable String topic) {
 		Set<String> chosen = chosen(topic);
@@ -150,14 +172,17 @@ public final class SawmillOperations implements ConsumerRebalanceListener, AutoC
 	}
 
 	/**
-	 * Re-drives the dead letters at offsets {@code [from, to)} of {@code topic}-{@code partition}.
+	 * Re-drives the dead letters at offsets {@code [from, to)} of
+	 * {@code topic}-{@code partition}.
 	 * @return what was read, re-driven and skipped (with why)
-	 * @throws IllegalArgumentException for a range that is empty, negative or larger than the maximum
+	 * @throws IllegalArgumentException for a range that is empty, negative or larger than
+	 * the maximum
 	 */
 	public Map<String, Object> redrive(String topic, int partition, long from, long to) throws Exception {
 		if (topic == null || topic.isBlank() || partition < 0 || from < 0 || to <= from) {
-			throw new IllegalArgumentException("redrive needs a topic, a partition >= 0 and offsets 0 <= from < to, but was "
-					+ "topic=" + topic + " partition=" + partition + " from=" + from + " to=" + to);
+			throw new IllegalArgumentException(
+					"redrive needs a topic, a partition >= 0 and offsets 0 <= from < to, but was " + "topic=" + topic
+							+ " partition=" + partition + " from=" + from + " to=" + to);
 		}
 		if (to - from > maxRedriveRecords) {
 			throw new IllegalArgumentException("redrive range " + from + ".." + to + " is " + (to - from)
@@ -205,7 +230,8 @@ public final class SawmillOperations implements ConsumerRebalanceListener, AutoC
 
 	@Override
 	public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-		// not on the consumer thread: the container's pause takes a lock its stop holds while waiting for that thread
+		// not on the consumer thread: the container's pause takes a lock its stop holds
+		// while waiting for that thread
 		reapply.execute(this::reapply);
 	}
 
@@ -217,4 +243,5 @@ public final class SawmillOperations implements ConsumerRebalanceListener, AutoC
 	public void close() {
 		reapply.shutdownNow();
 	}
+
 }

@@ -45,39 +45,60 @@ import io.sawmill.deadletter.DeadLetterConfig;
 import io.sawmill.deadletter.KafkaDeadLetterPublisher;
 
 /**
- * The dead-letter topics of the source topics ({@code <topic><suffix>}, or the one a route names), and how large a dead letter
- * may be. A missing one is created (when {@code create} is on) with the source topic's partition
- * count and the source topic's {@code max.message.bytes} plus {@link #HEADER_HEADROOM} for the
- * dead-letter headers, so that any record the source topic holds fits in it whole. The dead-letter
- * producer's {@code max.request.size} is {@link #maxRequestSize()}: large enough for the largest
- * source record plus headers; a dead-letter topic that is smaller (one created by someone else)
- * refuses such a dead letter, and the publisher then publishes it without its value.
+ * The dead-letter topics of the source topics ({@code <topic><suffix>}, or the one a
+ * route names), and how large a dead letter may be. A missing one is created (when
+ * {@code create} is on) with the source topic's partition count and the source topic's
+ * {@code max.message.bytes} plus {@link #HEADER_HEADROOM} for the dead-letter headers, so
+ * that any record the source topic holds fits in it whole. The dead-letter producer's
+ * {@code max.request.size} is {@link #maxRequestSize()}: large enough for the largest
+ * source record plus headers; a dead-letter topic that is smaller (one created by someone
+ * else) refuses such a dead letter, and the publisher then publishes it without its
+ * value.
  * <p>
- * {@link #ensure} is called once, by the start-up check, before the listener containers start. A
- * client that may not read topic configurations still starts (with a WARN): the topics are then
- * created with the broker's default and the producer keeps Kafka's default {@code max.request.size}.
+ * {@link #ensure} is called once, by the start-up check, before the listener containers
+ * start. A client that may not read topic configurations still starts (with a WARN): the
+ * topics are then created with the broker's default and the producer keeps Kafka's
+ * default {@code max.request.size}.
  */
 final class DeadLetterTopics {
 
-	/** Room for the dead-letter headers (coordinates, reason, exception message) on top of the original record. */
+	/**
+	 * Room for the dead-letter headers (coordinates, reason, exception message) on top of
+	 * the original record.
+	 */
 	static final int HEADER_HEADROOM = 64 * 1024;
 
-	/** Kafka's default {@code max.message.bytes}, assumed when a topic's cannot be read. */
+	/**
+	 * Kafka's default {@code max.message.bytes}, assumed when a topic's cannot be read.
+	 */
 	static final int KAFKA_DEFAULT_MAX_MESSAGE_BYTES = 1_048_588;
 
-	/** How much longer than its own timeout a call to Kafka is waited for, before giving up on it. */
+	/**
+	 * How much longer than its own timeout a call to Kafka is waited for, before giving
+	 * up on it.
+	 */
 	private static final Duration CALL_TIMEOUT_MARGIN = Duration.ofSeconds(1);
 
 	private static final Logger log = LoggerFactory.getLogger(DeadLetterTopics.class);
 
 	private final Admin admin;
-	/** The named source topics, then (once {@link #ensure} ran) the existing topics a route's pattern matches. */
+
+	/**
+	 * The named source topics, then (once {@link #ensure} ran) the existing topics a
+	 * route's pattern matches.
+	 */
 	private List<String> sources;
+
 	private final boolean enabled;
+
 	private final boolean create;
+
 	private final Duration timeout;
+
 	private final Map<Pattern, String> byPattern;
+
 	private final DeadLetterConfig names;
+
 	private volatile int maxRequestSize;
 
 	DeadLetterTopics(Admin admin, List<String> sources, boolean enabled, String suffix, boolean create,
@@ -86,8 +107,8 @@ final class DeadLetterTopics {
 	}
 
 	/**
-	 * @param named the dead-letter topic of each source topic whose route names its own; several
-	 *     sources can share one
+	 * @param named the dead-letter topic of each source topic whose route names its own;
+	 * several sources can share one
 	 */
 	DeadLetterTopics(Admin admin, List<String> sources, boolean enabled, String suffix, boolean create,
 			Duration timeout, Map<String, String> named) {
@@ -95,8 +116,9 @@ final class DeadLetterTopics {
 	}
 
 	/**
-	 * @param byPattern the dead-letter topic of the topics each route's pattern matches (a pattern
-	 *     route names its own, so that it exists before a topic the pattern matches appears)
+	 * @param byPattern the dead-letter topic of the topics each route's pattern matches
+	 * (a pattern route names its own, so that it exists before a topic the pattern
+	 * matches appears)
 	 */
 	DeadLetterTopics(Admin admin, List<String> sources, boolean enabled, String suffix, boolean create,
 			Duration timeout, Map<String, String> named, Map<Pattern, String> byPattern) {
@@ -113,7 +135,10 @@ final class DeadLetterTopics {
 		return enabled;
 	}
 
-	/** The dead-letter topic of a source topic: the one its route names, else that of the first pattern matching it, else {@code <topic><suffix>}. */
+	/**
+	 * The dead-letter topic of a source topic: the one its route names, else that of the
+	 * first pattern matching it, else {@code <topic><suffix>}.
+	 */
 	String topicFor(String source) {
 		return names.topicFor(source);
 	}
@@ -122,41 +147,52 @@ final class DeadLetterTopics {
 	 * Creates the missing dead-letter topics and sizes the producer.
 	 * @param existing the topics Kafka has
 	 * @param kafkaServers for the message when it fails
-	 * @throws SawmillConfigurationException when a topic is missing and may not be created, or
-	 *     cannot be created
+	 * @throws SawmillConfigurationException when a topic is missing and may not be
+	 * created, or cannot be created
 	 */
 	void ensure(Set<String> existing, String kafkaServers) {
 		if (!enabled) {
 			return;
 		}
 		Set<String> deadLetterTopics = new java.util.HashSet<>(byPattern.values());
-		List<String> matched = existing.stream().sorted()
+		List<String> matched = existing.stream()
+			.sorted()
 			.filter(topic -> !sources.contains(topic) && !deadLetterTopics.contains(topic))
 			.filter(topic -> byPattern.keySet().stream().anyMatch(p -> p.matcher(topic).matches()))
 			.toList();
 		sources = java.util.stream.Stream.concat(sources.stream(), matched.stream()).toList();
-		List<String> unmatched = byPattern.values().stream().distinct()
+		List<String> unmatched = byPattern.values()
+			.stream()
+			.distinct()
 			.filter(topic -> !existing.contains(topic) && sources.stream().noneMatch(s -> topicFor(s).equals(topic)))
 			.toList();
 		List<String> sourcesWithout = sources.stream().filter(topic -> !existing.contains(topicFor(topic))).toList();
-		List<String> missing = java.util.stream.Stream.concat(sourcesWithout.stream().map(this::topicFor),
-				create ? java.util.stream.Stream.empty() : unmatched.stream()).distinct().toList();
+		List<String> missing = java.util.stream.Stream
+			.concat(sourcesWithout.stream().map(this::topicFor),
+					create ? java.util.stream.Stream.empty() : unmatched.stream())
+			.distinct()
+			.toList();
 		if (!missing.isEmpty() && !create) {
-			throw new SawmillConfigurationException("Dead-letter topic(s) " + missing + " do not exist on Kafka at "
-					+ kafkaServers, "Create them, set sawmill.dead-letter.create-topics=true, or turn dead letters off "
+			throw new SawmillConfigurationException(
+					"Dead-letter topic(s) " + missing + " do not exist on Kafka at " + kafkaServers,
+					"Create them, set sawmill.dead-letter.create-topics=true, or turn dead letters off "
 							+ "with sawmill.dead-letter.enabled=false.");
 		}
 		try {
 			if (!unmatched.isEmpty()) {
-				// no source topic to size them from yet: the broker's default partitions and message size
-				createTopics(unmatched.stream().map(topic -> new NewTopic(topic, Optional.empty(), Optional.empty())).toList(),
-						unmatched);
+				// no source topic to size them from yet: the broker's default partitions
+				// and message size
+				createTopics(unmatched.stream()
+					.map(topic -> new NewTopic(topic, Optional.empty(), Optional.empty()))
+					.toList(), unmatched);
 			}
 			Map<String, Integer> sourceBytes = maxMessageBytes(sources);
 			if (!missing.isEmpty()) {
-				Map<String, TopicDescription> described = admin.describeTopics(sourcesWithout).allTopicNames()
+				Map<String, TopicDescription> described = admin.describeTopics(sourcesWithout)
+					.allTopicNames()
 					.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-				// sources sharing a route's dead-letter topic: created once, with the most partitions and bytes of them
+				// sources sharing a route's dead-letter topic: created once, with the
+				// most partitions and bytes of them
 				Map<String, Integer> partitions = new LinkedHashMap<>();
 				Map<String, Integer> bytes = new HashMap<>();
 				for (String topic : sourcesWithout) {
@@ -169,8 +205,8 @@ final class DeadLetterTopics {
 				List<NewTopic> newTopics = partitions.entrySet().stream().map(topic -> {
 					NewTopic newTopic = new NewTopic(topic.getKey(), Optional.of(topic.getValue()), Optional.empty());
 					Integer max = bytes.get(topic.getKey());
-					return max == null ? newTopic : newTopic.configs(
-							Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(withHeadroom(max))));
+					return max == null ? newTopic : newTopic
+						.configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(withHeadroom(max))));
 				}).toList();
 				createTopics(newTopics, missing);
 			}
@@ -184,7 +220,8 @@ final class DeadLetterTopics {
 			throw new IllegalStateException(ex);
 		}
 		catch (ExecutionException ex) {
-			throw new SawmillConfigurationException("Could not describe topic(s) " + sourcesWithout + ": " + ex.getCause(),
+			throw new SawmillConfigurationException(
+					"Could not describe topic(s) " + sourcesWithout + ": " + ex.getCause(),
 					"Grant this client DESCRIBE on the topics, or check spring.kafka.security.*.", ex);
 		}
 		catch (TimeoutException ex) {
@@ -195,7 +232,8 @@ final class DeadLetterTopics {
 
 	private void warnOfSmallerDeadLetterTopics(Map<String, Integer> sourceBytes)
 			throws InterruptedException, TimeoutException {
-		Map<String, Integer> deadLetterBytes = maxMessageBytes(sources.stream().map(this::topicFor).distinct().toList());
+		Map<String, Integer> deadLetterBytes = maxMessageBytes(
+				sources.stream().map(this::topicFor).distinct().toList());
 		sources.forEach(sourceTopic -> {
 			String topic = topicFor(sourceTopic);
 			Integer bytes = deadLetterBytes.get(topic);
@@ -215,15 +253,19 @@ final class DeadLetterTopics {
 			throws InterruptedException, TimeoutException {
 		try {
 			admin.createTopics(newTopics).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-			log.info("Created dead-letter topic(s) {}", newTopics.stream()
-				.map(topic -> topic.name() + " (max.message.bytes=" + (topic.configs() == null ? "broker default"
-						: topic.configs().get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG)) + ")")
-				.toList());
+			log.info("Created dead-letter topic(s) {}",
+					newTopics.stream()
+						.map(topic -> topic.name() + " (max.message.bytes="
+								+ (topic.configs() == null ? "broker default"
+										: topic.configs().get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG))
+								+ ")")
+						.toList());
 		}
 		catch (ExecutionException ex) {
 			if (!(ex.getCause() instanceof TopicExistsException)) {
-				throw new SawmillConfigurationException("Could not create dead-letter topic(s) " + missing + ": "
-						+ ex.getCause(), "Create them yourself, or grant this client CREATE on the cluster.", ex);
+				throw new SawmillConfigurationException(
+						"Could not create dead-letter topic(s) " + missing + ": " + ex.getCause(),
+						"Create them yourself, or grant this client CREATE on the cluster.", ex);
 			}
 		}
 		catch (TimeoutException ex) {
@@ -234,26 +276,29 @@ final class DeadLetterTopics {
 
 	/**
 	 * The dead-letter producer's {@code max.request.size}: the largest source topic's
-	 * {@code max.message.bytes} plus {@link #HEADER_HEADROOM}, as found by {@link #ensure}; 0
-	 * (Kafka's default) before it ran.
+	 * {@code max.message.bytes} plus {@link #HEADER_HEADROOM}, as found by
+	 * {@link #ensure}; 0 (Kafka's default) before it ran.
 	 */
 	int maxRequestSize() {
 		return maxRequestSize;
 	}
 
 	/**
-	 * The topics' {@code max.message.bytes}; empty, with a WARN, when they cannot be read (e.g. the
-	 * client may not DESCRIBE_CONFIGS): dead letters then still always fit, published without their
-	 * value when they are too large.
+	 * The topics' {@code max.message.bytes}; empty, with a WARN, when they cannot be read
+	 * (e.g. the client may not DESCRIBE_CONFIGS): dead letters then still always fit,
+	 * published without their value when they are too large.
 	 */
-	private Map<String, Integer> maxMessageBytes(Collection<String> topics) throws InterruptedException, TimeoutException {
+	private Map<String, Integer> maxMessageBytes(Collection<String> topics)
+			throws InterruptedException, TimeoutException {
 		List<ConfigResource> resources = topics.stream()
 			.map(topic -> new ConfigResource(ConfigResource.Type.TOPIC, topic))
 			.toList();
 		Map<ConfigResource, Config> configs;
 		try {
-			// the call's own timeout, so that nothing is left pending in the Admin client when it gives up
-			configs = admin.describeConfigs(resources, new DescribeConfigsOptions().timeoutMs(timeoutMillis())).all()
+			// the call's own timeout, so that nothing is left pending in the Admin client
+			// when it gives up
+			configs = admin.describeConfigs(resources, new DescribeConfigsOptions().timeoutMs(timeoutMillis()))
+				.all()
 				.get(timeout.toMillis() + CALL_TIMEOUT_MARGIN.toMillis(), TimeUnit.MILLISECONDS);
 		}
 		catch (ExecutionException ex) {
@@ -264,7 +309,8 @@ final class DeadLetterTopics {
 		}
 		return configs.entrySet().stream().collect(Collectors.toMap(entry -> entry.getKey().name(), entry -> {
 			ConfigEntry bytes = entry.getValue().get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
-			return bytes == null || bytes.value() == null ? KAFKA_DEFAULT_MAX_MESSAGE_BYTES : Integer.parseInt(bytes.value());
+			return bytes == null || bytes.value() == null ? KAFKA_DEFAULT_MAX_MESSAGE_BYTES
+					: Integer.parseInt(bytes.value());
 		}));
 	}
 
@@ -275,4 +321,5 @@ final class DeadLetterTopics {
 	private static int withHeadroom(int maxMessageBytes) {
 		return (int) Math.min(Integer.MAX_VALUE, (long) maxMessageBytes + HEADER_HEADROOM);
 	}
+
 }

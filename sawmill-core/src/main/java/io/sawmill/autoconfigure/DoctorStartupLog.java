@@ -25,8 +25,9 @@ import io.sawmill.doctor.DoctorReport;
 import io.sawmill.doctor.Finding;
 
 /**
- * The doctor's report, condensed, once the application is ready: one INFO line per finding that is
- * not OK and one summary line. Runs on a thread of its own so that readiness does not wait for it.
+ * The doctor's report, condensed, once the application is ready: one INFO line per
+ * finding that is not OK and one summary line. Runs on a thread of its own so that
+ * readiness does not wait for it.
  */
 final class DoctorStartupLog implements ApplicationListener<ApplicationReadyEvent> {
 
@@ -51,11 +52,13 @@ final class DoctorStartupLog implements ApplicationListener<ApplicationReadyEven
 			for (Finding finding : report.problems()) {
 				log.info("Sawmill doctor {}", finding.oneLine());
 			}
-			log.info("Sawmill doctor: {} ({}); the full report: GET /actuator/sawmill or java -jar sawmill-app.jar doctor",
+			log.info(
+					"Sawmill doctor: {} ({}); the full report: GET /actuator/sawmill or java -jar sawmill-app.jar doctor",
 					report.verdict(), report.summary());
 		}
 		catch (RuntimeException ex) {
 			log.warn("Sawmill doctor could not examine this host: {}", ex.toString());
 		}
 	}
+
 }

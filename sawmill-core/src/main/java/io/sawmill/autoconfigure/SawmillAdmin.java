@@ -23,15 +23,18 @@ import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.ForwardingAdmin;
 
 /**
- * The Kafka Admin client of the start-up check and the lag monitor. Two defaults differ from
- * Kafka's, each only where the application's {@code spring.kafka.admin.properties} leave it unset:
+ * The Kafka Admin client of the start-up check and the lag monitor. Two defaults differ
+ * from Kafka's, each only where the application's {@code spring.kafka.admin.properties}
+ * leave it unset:
  * <ul>
- * <li>{@code metadata.recovery.strategy=none}: with {@code rebootstrap} (Kafka's default), an Admin
- * client whose bootstrap servers all refuse connections rebootstraps in a loop without backoff,
- * thousands of log lines a second, for as long as Kafka is unreachable. Without it the client
- * reconnects to the brokers it knows, with {@code reconnect.backoff.ms}.</li>
- * <li>{@link #close()} waits at most {@link #CLOSE_TIMEOUT}: Kafka's waits for every pending call's
- * own timeout ({@code default.api.timeout.ms}, 60 s), which held up a failed start-up that long.</li>
+ * <li>{@code metadata.recovery.strategy=none}: with {@code rebootstrap} (Kafka's
+ * default), an Admin client whose bootstrap servers all refuse connections rebootstraps
+ * in a loop without backoff, thousands of log lines a second, for as long as Kafka is
+ * unreachable. Without it the client reconnects to the brokers it knows, with
+ * {@code reconnect.backoff.ms}.</li>
+ * <li>{@link #close()} waits at most {@link #CLOSE_TIMEOUT}: Kafka's waits for every
+ * pending call's own timeout ({@code default.api.timeout.ms}, 60 s), which held up a
+ * failed start-up that long.</li>
  * </ul>
  */
 final class SawmillAdmin extends ForwardingAdmin {
@@ -53,4 +56,5 @@ final class SawmillAdmin extends ForwardingAdmin {
 	public void close() {
 		close(CLOSE_TIMEOUT);
 	}
+
 }

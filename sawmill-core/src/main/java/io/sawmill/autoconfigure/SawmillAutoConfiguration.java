@@ -65,9 +65,10 @@ import io.sawmill.redis.RedisBatchWriter;
 import io.sawmill.redis.internal.LettucePipelinedWriter;
 
 /**
- * Sawmill's data path from {@code sawmill.*}, {@code spring.kafka.*} and {@code spring.data.redis.*}
- * properties. Every bean backs off when the application defines its own of the same type; a
- * {@link RecordMapper} bean replaces the built-in JSON-to-hash mapping.
+ * Sawmill's data path from {@code sawmill.*}, {@code spring.kafka.*} and
+ * {@code spring.data.redis.*} properties. Every bean backs off when the application
+ * defines its own of the same type; a {@link RecordMapper} bean replaces the built-in
+ * JSON-to-hash mapping.
  */
 @AutoConfiguration(after = { KafkaAutoConfiguration.class, DataRedisAutoConfiguration.class })
 @ConditionalOnClass({ ConcurrentMessageListenerContainer.class, LettuceConnectionFactory.class })
@@ -91,8 +92,10 @@ public final class SawmillAutoConfiguration {
 		boolean sentinel = factory != null && factory.getSentinelConfiguration() != null;
 		PipelineConfig pipeline = SawmillConfigAdapter.pipeline(properties, sentinel);
 		if (sentinel && pipeline.waitForReplicas() > 0) {
-			log.info("Redis is Sentinel-managed: each batch waits for {} replica(s) to confirm it before its offsets are "
-					+ "committed (sawmill.pipeline.wait-for-replicas)", pipeline.waitForReplicas());
+			log.info(
+					"Redis is Sentinel-managed: each batch waits for {} replica(s) to confirm it before its offsets are "
+							+ "committed (sawmill.pipeline.wait-for-replicas)",
+					pipeline.waitForReplicas());
 		}
 		return pipeline;
 	}
@@ -107,12 +110,13 @@ public final class SawmillAutoConfiguration {
 	}
 
 	/**
-	 * Lettuce's hash-indexed command queue off on the client of Boot's Redis connection factory (the
-	 * client Sawmill's writer connects with): every command a batch sends is added to that index and
-	 * removed from it when its reply arrives, a large share of the event loop's time
-	 * (docs/benchmarks.md), and the index only makes removing a command whose write failed O(1)
-	 * instead of O(commands in flight). {@code sawmill.pipeline.hash-indexed-command-queue=true} keeps it on.
-	 * An application that defines its own connection factory sets its client options itself.
+	 * Lettuce's hash-indexed command queue off on the client of Boot's Redis connection
+	 * factory (the client Sawmill's writer connects with): every command a batch sends is
+	 * added to that index and removed from it when its reply arrives, a large share of
+	 * the event loop's time (docs/benchmarks.md), and the index only makes removing a
+	 * command whose write failed O(1) instead of O(commands in flight).
+	 * {@code sawmill.pipeline.hash-indexed-command-queue=true} keeps it on. An
+	 * application that defines its own connection factory sets its client options itself.
 	 */
 	@Bean
 	@ConditionalOnBooleanProperty(name = "sawmill.pipeline.hash-indexed-command-queue", havingValue = false,
@@ -122,13 +126,14 @@ public final class SawmillAutoConfiguration {
 	}
 
 	/**
-	 * Lettuce's per-command observations off on the client of Boot's Redis connection factory. With
-	 * an {@code ObservationRegistry} (Actuator), Boot's {@code LettuceObservationAutoConfiguration}
-	 * has Lettuce observe every command it sends: on the cluster path, where the writer sends each
-	 * command through Lettuce's API, that makes a batch's write markedly slower and costlier in CPU
-	 * (docs/benchmarks.md). The standalone path writes whole
-	 * chunks to the channel and is not observed either way. Ordered last, so it wins over Boot's
-	 * customizer, which this configuration runs after. {@code sawmill.pipeline.command-observations=true}
+	 * Lettuce's per-command observations off on the client of Boot's Redis connection
+	 * factory. With an {@code ObservationRegistry} (Actuator), Boot's
+	 * {@code LettuceObservationAutoConfiguration} has Lettuce observe every command it
+	 * sends: on the cluster path, where the writer sends each command through Lettuce's
+	 * API, that makes a batch's write markedly slower and costlier in CPU
+	 * (docs/benchmarks.md). The standalone path writes whole chunks to the channel and is
+	 * not observed either way. Ordered last, so it wins over Boot's customizer, which
+	 * this configuration runs after. {@code sawmill.pipeline.command-observations=true}
 	 * keeps them.
 	 */
 	@Bean
@@ -144,17 +149,20 @@ public final class SawmillAutoConfiguration {
 	RedisBatchWriter sawmillRedisWriter(LettuceConnectionFactory connectionFactory, PipelineConfig pipeline,
 			SawmillProperties properties) {
 		if (properties.getDelivery() == Delivery.EXACTLY_ONCE && connectionFactory.isClusterAware()) {
-			// a partition's share writes keys of any slot: one MULTI/EXEC cannot hold them on a Cluster
+			// a partition's share writes keys of any slot: one MULTI/EXEC cannot hold
+			// them on a Cluster
 			throw new SawmillConfigurationException("sawmill.delivery=exactly-once is not supported on a Redis Cluster "
 					+ "(spring.data.redis.cluster.nodes is set): a partition's writes and its watermark cannot go in one "
 					+ "transaction across the Cluster's masters",
 					"Remove sawmill.delivery (at-least-once) and write idempotently (HSET, or a version guard with "
 							+ "sawmill.mapping.version), or use a standalone or Sentinel-managed Redis.");
 		}
-		// unset on a Cluster: wait for one replica when every master has one (decided once connected)
+		// unset on a Cluster: wait for one replica when every master has one (decided
+		// once connected)
 		boolean waitIfClusterReplicated = connectionFactory.isClusterAware()
 				&& properties.getPipeline().getWaitForReplicas() == null;
-		// version-guarded writes call the sawmill Function library: loaded when the writer opens
+		// version-guarded writes call the sawmill Function library: loaded when the
+		// writer opens
 		List<String> functionLibraries = properties.getMapping().getVersion() != null
 				? List.of(VersionGuard.librarySource()) : List.of();
 		return new LettucePipelinedWriter(() -> {
@@ -200,16 +208,18 @@ public final class SawmillAutoConfiguration {
 	}
 
 	@Bean
-	DeadLetterTopics sawmillDeadLetterTopics(Admin sawmillAdmin, ListenerConfig listener, SawmillProperties properties) {
+	DeadLetterTopics sawmillDeadLetterTopics(Admin sawmillAdmin, ListenerConfig listener,
+			SawmillProperties properties) {
 		SawmillDeadLetterProperties deadLetter = properties.getDeadLetter();
-		return new DeadLetterTopics(sawmillAdmin, listener.topics(), deadLetter.isEnabled(), deadLetter.getTopicSuffix(),
-				deadLetter.isCreateTopics(), properties.getStartupTimeout(), SawmillConfigAdapter.routeDeadLetterTopics(properties),
+		return new DeadLetterTopics(sawmillAdmin, listener.topics(), deadLetter.isEnabled(),
+				deadLetter.getTopicSuffix(), deadLetter.isCreateTopics(), properties.getStartupTimeout(),
+				SawmillConfigAdapter.routeDeadLetterTopics(properties),
 				SawmillConfigAdapter.routeDeadLetterPatterns(properties));
 	}
 
 	/**
-	 * The dead-letter brake in front of the dead-letter publisher (whichever it is): when it
-	 * engages, the listener containers are paused until an operator releases it.
+	 * The dead-letter brake in front of the dead-letter publisher (whichever it is): when
+	 * it engages, the listener containers are paused until an operator releases it.
 	 */
 	@Bean
 	@ConditionalOnMissingBean
@@ -232,15 +242,18 @@ public final class SawmillAutoConfiguration {
 			ObjectProvider<KafkaConnectionDetails> connectionDetails, DeadLetterTopics sawmillDeadLetterTopics) {
 		KafkaConnectionDetails details = connectionDetails.getIfAvailable();
 		List<String> servers = details != null ? details.getAdmin().getBootstrapServers() : kafka.getBootstrapServers();
-		return new StartupCheck(sawmillAdmin, listener.topics(), listener.topicPattern(), sawmillDeadLetterTopics, String.join(",", servers), writer, listener.concurrency(),
+		return new StartupCheck(sawmillAdmin, listener.topics(), listener.topicPattern(), sawmillDeadLetterTopics,
+				String.join(",", servers), writer, listener.concurrency(),
 				StartupCheck.RedisTarget.of(connectionFactory), properties.getStartupTimeout());
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	PartitionLagMonitor sawmillLagMonitor(Admin sawmillAdmin, ListenerConfig listener, SawmillMetrics metrics,
-			SawmillProperties properties, KafkaProperties kafka, ObjectProvider<KafkaConnectionDetails> connectionDetails) {
-		return new PartitionLagMonitor(sawmillAdmin, listener.topics(), metrics, properties.getMetrics().getLagInterval(),
+			SawmillProperties properties, KafkaProperties kafka,
+			ObjectProvider<KafkaConnectionDetails> connectionDetails) {
+		return new PartitionLagMonitor(sawmillAdmin, listener.topics(), metrics,
+				properties.getMetrics().getLagInterval(),
 				ConsumerRecordTimestamps.of(consumerProperties(kafka, connectionDetails)), Clock.systemUTC());
 	}
 
@@ -254,20 +267,24 @@ public final class SawmillAutoConfiguration {
 		SawmillConfigAdapter.checkPollInterval(listener, pipeline, consumer);
 		DeadLetterBrake deadLetterBrake = brake.getIfAvailable();
 		ConcurrentMessageListenerContainer<byte[], byte[]> container = SawmillContainers.create(consumer, listener,
-				mapper, writer, deadLetterBrake != null ? deadLetterBrake.guard(deadLetters) : deadLetters, circuit, metrics,
-				progress);
+				mapper, writer, deadLetterBrake != null ? deadLetterBrake.guard(deadLetters) : deadLetters, circuit,
+				metrics, progress);
 		if (deadLetterBrake != null) {
 			deadLetterBrake.onEngaged(container::pause);
 			deadLetterBrake.onReleased(container::resume);
 			metrics.deadLetterBrake(() -> deadLetterBrake.engaged().isPresent());
 		}
-		// the lag monitor reports the partitions this instance owns, refreshed right after each assignment
+		// the lag monitor reports the partitions this instance owns, refreshed right
+		// after each assignment
 		SawmillContainers.alsoNotifyOnRebalance(container, lagMonitor);
 		customizers.orderedStream().forEach(customizer -> customizer.customize(container));
 		return container;
 	}
 
-	/** The operator's view and operations behind the sawmill endpoint (docs/operations.md#admin-operations). */
+	/**
+	 * The operator's view and operations behind the sawmill endpoint
+	 * (docs/operations.md#admin-operations).
+	 */
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	SawmillOperations sawmillOperations(ConcurrentMessageListenerContainer<byte[], byte[]> sawmillListenerContainer,
@@ -279,10 +296,14 @@ public final class SawmillAutoConfiguration {
 				String.join(",", details.getProducer().getBootstrapServers())));
 		SawmillOperations operations = new SawmillOperations(sawmillListenerContainer, sawmillAdmin, listener.topics(),
 				listener.groupId(), circuit, brake.getIfAvailable(), metrics.registry(),
-				consumerProperties(kafka, connectionDetails), producer, properties.getDeadLetter().getMaxRedriveRecords());
+				consumerProperties(kafka, connectionDetails), producer,
+				properties.getDeadLetter().getMaxRedriveRecords());
 		Map<String, List<String>> routes = new HashMap<>();
-		// a pattern route has no fixed topics to pause: its name is refused rather than pausing nothing
-		properties.getRoutes().stream().filter(route -> route.getName() != null && !route.getTopics().isEmpty())
+		// a pattern route has no fixed topics to pause: its name is refused rather than
+		// pausing nothing
+		properties.getRoutes()
+			.stream()
+			.filter(route -> route.getName() != null && !route.getTopics().isEmpty())
 			.forEach(route -> routes.put(route.getName(), route.getTopics()));
 		operations.withRoutes(routes);
 		SawmillContainers.alsoNotifyOnRebalance(sawmillListenerContainer, operations);

@@ -17,19 +17,28 @@ package io.sawmill.autoconfigure;
 
 import java.time.Duration;
 
-/** The circuit breaker around Redis that pauses consumption (no rebalance) while Redis fails or is slow. */
+/**
+ * The circuit breaker around Redis that pauses consumption (no rebalance) while Redis
+ * fails or is slow.
+ */
 public class SawmillCircuitBreakerProperties {
 
 	/** Whether a failing or slow Redis pauses the listener containers. */
 	private boolean enabled = true;
 
-	/** Percentage of failed round trips among the last sliding-window ones that opens the circuit. */
+	/**
+	 * Percentage of failed round trips among the last sliding-window ones that opens the
+	 * circuit.
+	 */
 	private float failureRateThreshold = 50;
 
 	/** A round trip slower than this counts as slow. */
 	private Duration slowCallDuration = Duration.ofSeconds(2);
 
-	/** Percentage of slow round trips among the last sliding-window ones that opens the circuit. */
+	/**
+	 * Percentage of slow round trips among the last sliding-window ones that opens the
+	 * circuit.
+	 */
 	private float slowCallRateThreshold = 50;
 
 	/** How many recent round trips the rates are computed over. */
@@ -85,4 +94,5 @@ public class SawmillCircuitBreakerProperties {
 	public void setOpenWait(Duration openWait) {
 		this.openWait = openWait;
 	}
+
 }

@@ -41,9 +41,9 @@ import io.sawmill.mapping.route.Routes;
 import io.sawmill.redis.PipelineConfig;
 
 /**
- * The one place where {@code sawmill.*} properties become Sawmill's immutable configs. A bad value
- * fails start-up with the property to change and what was wrong with it; a risky one is logged as
- * a warning that says what to do.
+ * The one place where {@code sawmill.*} properties become Sawmill's immutable configs. A
+ * bad value fails start-up with the property to change and what was wrong with it; a
+ * risky one is logged as a warning that says what to do.
  */
 final class SawmillConfigAdapter {
 
@@ -53,7 +53,8 @@ final class SawmillConfigAdapter {
 	}
 
 	static ListenerConfig listener(SawmillProperties p) {
-		return bind("sawmill.topics / group-id / concurrency / batch-size / retry.* / redelivery.* / shutdown-timeout / coalesce-writes / delivery",
+		return bind(
+				"sawmill.topics / group-id / concurrency / batch-size / retry.* / redelivery.* / shutdown-timeout / coalesce-writes / delivery",
 				() -> ListenerConfig.custom()
 					.topics(p.getRoutes().isEmpty() ? p.getTopics() : routeTopics(p))
 					.topicPattern(routeSubscription(p))
@@ -76,37 +77,41 @@ final class SawmillConfigAdapter {
 	}
 
 	/**
-	 * @param sentinel whether Redis is Sentinel-managed: then, unless {@code wait-for-replicas} is
-	 *     set, each batch waits for one replica, since a master's acknowledgement alone does not
-	 *     survive the failovers Sentinel exists for (docs/reliability.md)
+	 * @param sentinel whether Redis is Sentinel-managed: then, unless
+	 * {@code wait-for-replicas} is set, each batch waits for one replica, since a
+	 * master's acknowledgement alone does not survive the failovers Sentinel exists for
+	 * (docs/reliability.md)
 	 */
 	static PipelineConfig pipeline(SawmillProperties p, boolean sentinel) {
 		Integer waitForReplicas = p.getPipeline().getWaitForReplicas();
 		return bind("sawmill.pipeline.*", () -> PipelineConfig.custom()
 			.maxCommandsPerChunk(p.getPipeline().getMaxCommandsPerChunk())
 			.timeout(p.getPipeline().getTimeout())
-			.waitForReplicas(waitForReplicas != null ? waitForReplicas : sentinel ? 1 : PipelineConfig.DEFAULT_WAIT_FOR_REPLICAS)
+			.waitForReplicas(
+					waitForReplicas != null ? waitForReplicas : sentinel ? 1 : PipelineConfig.DEFAULT_WAIT_FOR_REPLICAS)
 			.replicaTimeout(p.getPipeline().getReplicaTimeout())
 			.build());
 	}
 
 	static DeadLetterConfig deadLetter(SawmillProperties p) {
-		return bind("sawmill.dead-letter.*", () -> DeadLetterConfig.custom()
-			.topicSuffix(p.getDeadLetter().getTopicSuffix())
-			.sendTimeout(p.getDeadLetter().getSendTimeout())
-			.maxAttempts(p.getDeadLetter().getMaxAttempts())
-			.topics(routeDeadLetterTopics(p))
-			.topicPatterns(routeDeadLetterPatterns(p))
-			.build());
+		return bind("sawmill.dead-letter.*",
+				() -> DeadLetterConfig.custom()
+					.topicSuffix(p.getDeadLetter().getTopicSuffix())
+					.sendTimeout(p.getDeadLetter().getSendTimeout())
+					.maxAttempts(p.getDeadLetter().getMaxAttempts())
+					.topics(routeDeadLetterTopics(p))
+					.topicPatterns(routeDeadLetterPatterns(p))
+					.build());
 	}
 
 	static DeadLetterBrakeConfig deadLetterBrake(SawmillProperties p) {
 		SawmillDeadLetterProperties.Brake brake = p.getDeadLetter().getBrake();
-		return bind("sawmill.dead-letter.brake.*", () -> DeadLetterBrakeConfig.custom()
-			.window(brake.getWindow())
-			.maxRatio(brake.getMaxRatio())
-			.maxPerMinute(brake.getMaxPerMinute())
-			.build());
+		return bind("sawmill.dead-letter.brake.*",
+				() -> DeadLetterBrakeConfig.custom()
+					.window(brake.getWindow())
+					.maxRatio(brake.getMaxRatio())
+					.maxPerMinute(brake.getMaxPerMinute())
+					.build());
 	}
 
 	static RedisCircuit circuit(SawmillProperties p) {
@@ -125,46 +130,52 @@ final class SawmillConfigAdapter {
 					"Set sawmill.mapping.key-template (e.g. 'user:{userId}', or '{@key}' for the Kafka key), "
 							+ "or define a RecordMapper bean.");
 		}
-		JsonHashMapperConfig mapping = bind("sawmill.mapping.*", () -> JsonHashMapperConfig.custom()
-			.keyTemplate(p.getMapping().getKeyTemplate())
-			.keyEncoding(p.getMapping().getKeyEncoding())
-			.fields(p.getMapping().getFields())
-			.ttl(p.getMapping().getTtl())
-			.version(p.getMapping().getVersion())
-			.tombstoneRetention(p.getMapping().getTombstoneRetention())
-			.build());
-		// with a version, an older record through another partition is stale rather than written over a newer one
+		JsonHashMapperConfig mapping = bind("sawmill.mapping.*",
+				() -> JsonHashMapperConfig.custom()
+					.keyTemplate(p.getMapping().getKeyTemplate())
+					.keyEncoding(p.getMapping().getKeyEncoding())
+					.fields(p.getMapping().getFields())
+					.ttl(p.getMapping().getTtl())
+					.version(p.getMapping().getVersion())
+					.tombstoneRetention(p.getMapping().getTombstoneRetention())
+					.build());
+		// with a version, an older record through another partition is stale rather than
+		// written over a newer one
 		if (!mapping.keyTemplateUsesRecordKey() && mapping.version().isEmpty()) {
-			log.warn("sawmill.mapping.key-template '{}' does not use {@key}: if the topic is partitioned by another key, "
-					+ "the records of one Redis key can come through several partitions, whose order Kafka does not keep, "
-					+ "and an older version can overwrite a newer one. Use {@key} in the template, or have producers key "
-					+ "the topic by the field(s) the template reads (docs/reliability.md, \"Key templates and ordering\").",
+			log.warn(
+					"sawmill.mapping.key-template '{}' does not use {@key}: if the topic is partitioned by another key, "
+							+ "the records of one Redis key can come through several partitions, whose order Kafka does not keep, "
+							+ "and an older version can overwrite a newer one. Use {@key} in the template, or have producers key "
+							+ "the topic by the field(s) the template reads (docs/reliability.md, \"Key templates and ordering\").",
 					mapping.keyTemplateSource());
 		}
 		return mapping;
 	}
 
-	/** @param clientRack the consumer's {@code client.rack}, or null */
+	/**
+	 * @param clientRack the consumer's {@code client.rack}, or null
+	 */
 	static DoctorConfig doctor(SawmillDoctorProperties d, ListenerConfig listener, PipelineConfig pipeline,
 			String clientRack) {
-		return bind("sawmill.doctor.*", () -> DoctorConfig.custom()
-			.hostRoot(Path.of(d.getHostRoot()))
-			.zone(d.getZone())
-			.redisZone(d.getRedisZone())
-			.redisZonePattern(d.getRedisZonePattern())
-			.replicas(d.getReplicas())
-			.topics(listener.topics())
-			.concurrency(listener.concurrency())
-			.waitForReplicas(pipeline.waitForReplicas())
-			.clientRack(clientRack)
-			.pings(d.getPings())
-			.timeout(d.getTimeout())
-			.build());
+		return bind("sawmill.doctor.*",
+				() -> DoctorConfig.custom()
+					.hostRoot(Path.of(d.getHostRoot()))
+					.zone(d.getZone())
+					.redisZone(d.getRedisZone())
+					.redisZonePattern(d.getRedisZonePattern())
+					.replicas(d.getReplicas())
+					.topics(listener.topics())
+					.concurrency(listener.concurrency())
+					.waitForReplicas(pipeline.waitForReplicas())
+					.clientRack(clientRack)
+					.pings(d.getPings())
+					.timeout(d.getTimeout())
+					.build());
 	}
 
 	/**
-	 * The routes of {@code sawmill.routes}, each validated: a bad value fails start-up naming the
-	 * route's index, its name and the value.
+	 * The routes of {@code sawmill.routes}, each validated: a bad value fails start-up
+	 * naming the route's index, its name and the value.
 	 */
 	static List<RouteConfig> routes(SawmillProperties p) {
 		if (p.getMapping().getKeyTemplate() != null) {
@@ -172,53 +183,59 @@ final class SawmillConfigAdapter {
 					"Move sawmill.mapping.* into a route (sawmill.routes[n].key-template, ...), or remove sawmill.routes.");
 		}
 		if (p.getMapping().getVersion() != null) {
-			throw new SawmillConfigurationException("sawmill.mapping.version '" + p.getMapping().getVersion()
-					+ "' is set together with sawmill.routes",
+			throw new SawmillConfigurationException(
+					"sawmill.mapping.version '" + p.getMapping().getVersion() + "' is set together with sawmill.routes",
 					"Version-guarded writes work with the built-in mapping (sawmill.mapping.*) only: remove "
 							+ "sawmill.mapping.version, or map with sawmill.mapping.* instead of routes.");
 		}
 		if (!p.getTopics().isEmpty()) {
-			throw new SawmillConfigurationException("sawmill.routes and sawmill.topics " + p.getTopics() + " are both set",
+			throw new SawmillConfigurationException(
+					"sawmill.routes and sawmill.topics " + p.getTopics() + " are both set",
 					"Name the topics in each route (sawmill.routes[n].topics) and remove sawmill.topics.");
 		}
 		List<RouteConfig> routes = new ArrayList<>();
 		for (int i = 0; i < p.getRoutes().size(); i++) {
 			SawmillRouteProperties r = p.getRoutes().get(i);
 			String name = r.getName() != null ? r.getName() : "route-" + i;
-			routes.add(bind("sawmill.routes[" + i + "]", () -> (r.getTopics().isEmpty() ? RouteConfig.custom(name) : RouteConfig.custom(name).topics(r.getTopics()))
-				.topicPattern(r.getTopicPattern())
-				.type(r.getType())
-				.keyTemplate(r.getKeyTemplate())
-				.keyEncoding(r.getKeyEncoding())
-				.fields(r.getFields())
-				.ttl(r.getTtl())
-				.ttlField(r.getTtlField())
-				.ttlHeader(r.getTtlHeader())
-				.nullFields(r.getNullFields())
-				.hashUpdate(r.getHashUpdate())
-				.valueField(r.getValueField())
-				.scoreField(r.getScoreField())
-				.member(r.getMember())
-				.listEnd(r.getListEnd())
-				.maxLength(r.getMaxLength())
-				.valueFormat(r.getValueFormat())
-				.avroSchema(r.getAvroSchema())
-				.valueDeserializer(r.getValueDeserializer())
-				.valueDeserializerProperties(r.getValueDeserializerProperties())
-				.deadLetterTopic(r.getDeadLetterTopic())
-				.build()));
+			routes.add(bind("sawmill.routes[" + i + "]",
+					() -> (r.getTopics().isEmpty() ? RouteConfig.custom(name)
+							: RouteConfig.custom(name).topics(r.getTopics()))
+						.topicPattern(r.getTopicPattern())
+						.type(r.getType())
+						.keyTemplate(r.getKeyTemplate())
+						.keyEncoding(r.getKeyEncoding())
+						.fields(r.getFields())
+						.ttl(r.getTtl())
+						.ttlField(r.getTtlField())
+						.ttlHeader(r.getTtlHeader())
+						.nullFields(r.getNullFields())
+						.hashUpdate(r.getHashUpdate())
+						.valueField(r.getValueField())
+						.scoreField(r.getScoreField())
+						.member(r.getMember())
+						.listEnd(r.getListEnd())
+						.maxLength(r.getMaxLength())
+						.valueFormat(r.getValueFormat())
+						.avroSchema(r.getAvroSchema())
+						.valueDeserializer(r.getValueDeserializer())
+						.valueDeserializerProperties(r.getValueDeserializerProperties())
+						.deadLetterTopic(r.getDeadLetterTopic())
+						.build()));
 		}
 		for (RouteConfig route : routes) {
 			if (!route.ordersByRecordKey()) {
-				log.warn("Route '{}': neither key-template '{}' nor member uses {@key}: if its topics are partitioned by another "
-						+ "key, an older record can overwrite a newer one (docs/reliability.md, \"Key templates and ordering\").",
+				log.warn(
+						"Route '{}': neither key-template '{}' nor member uses {@key}: if its topics are partitioned by another "
+								+ "key, an older record can overwrite a newer one (docs/reliability.md, \"Key templates and ordering\").",
 						route.name(), route.keyTemplateSource());
 			}
 		}
 		return routes;
 	}
 
-	/** The mapper of all routes (one consumer group, one container, dispatching by topic). */
+	/**
+	 * The mapper of all routes (one consumer group, one container, dispatching by topic).
+	 */
 	static Routes routeMapper(SawmillProperties p) {
 		List<RouteConfig> routes = routes(p);
 		return bind("sawmill.routes", () -> Routes.of(routes));
@@ -230,12 +247,18 @@ final class SawmillConfigAdapter {
 		return topics;
 	}
 
-	/** The pattern one consumer subscribes with when a route has topic-pattern (see {@link Routes#subscription()}), else null. */
+	/**
+	 * The pattern one consumer subscribes with when a route has topic-pattern (see
+	 * {@link Routes#subscription()}), else null.
+	 */
 	private static Pattern routeSubscription(SawmillProperties p) {
-		if (p.getRoutes().stream().allMatch(route -> route.getTopicPattern() == null || route.getTopicPattern().isBlank())) {
+		if (p.getRoutes()
+			.stream()
+			.allMatch(route -> route.getTopicPattern() == null || route.getTopicPattern().isBlank())) {
 			return null;
 		}
-		return Pattern.compile(p.getRoutes().stream()
+		return Pattern.compile(p.getRoutes()
+			.stream()
 			.flatMap(route -> route.getTopicPattern() != null && !route.getTopicPattern().isBlank()
 					? Stream.of(route.getTopicPattern()) : route.getTopics().stream().map(Pattern::quote))
 			.map(regex -> "(?:" + regex + ")")
@@ -243,9 +266,10 @@ final class SawmillConfigAdapter {
 	}
 
 	/**
-	 * The dead-letter topic of the topics each pattern route matches: the route's dead-letter-topic,
-	 * which a pattern route must name while dead letters are on (the topics it will read may not
-	 * exist yet, so their {@code <topic><suffix>} could not be created at start-up).
+	 * The dead-letter topic of the topics each pattern route matches: the route's
+	 * dead-letter-topic, which a pattern route must name while dead letters are on (the
+	 * topics it will read may not exist yet, so their {@code <topic><suffix>} could not
+	 * be created at start-up).
 	 */
 	static Map<Pattern, String> routeDeadLetterPatterns(SawmillProperties p) {
 		Map<Pattern, String> topics = new LinkedHashMap<>();
@@ -256,9 +280,11 @@ final class SawmillConfigAdapter {
 			}
 			if (route.getDeadLetterTopic() == null || route.getDeadLetterTopic().isBlank()) {
 				if (p.getDeadLetter().isEnabled()) {
-					throw new SawmillConfigurationException("sawmill.routes[" + i + "] has topic-pattern '"
-							+ route.getTopicPattern() + "' but no dead-letter-topic",
-							"Set sawmill.routes[" + i + "].dead-letter-topic (created at start-up), or turn dead letters off.");
+					throw new SawmillConfigurationException(
+							"sawmill.routes[" + i + "] has topic-pattern '" + route.getTopicPattern()
+									+ "' but no dead-letter-topic",
+							"Set sawmill.routes[" + i
+									+ "].dead-letter-topic (created at start-up), or turn dead letters off.");
 				}
 				continue;
 			}
@@ -267,13 +293,20 @@ final class SawmillConfigAdapter {
 		if (p.getDeadLetter().isEnabled()) {
 			Map<String, String> named = routeDeadLetterTopics(p);
 			List<String> deadLetterTopics = new ArrayList<>(topics.values());
-			routeTopics(p).forEach(topic -> deadLetterTopics.add(named.getOrDefault(topic, topic + p.getDeadLetter().getTopicSuffix())));
+			routeTopics(p).forEach(topic -> deadLetterTopics
+				.add(named.getOrDefault(topic, topic + p.getDeadLetter().getTopicSuffix())));
 			for (String deadLetterTopic : deadLetterTopics) {
-				topics.keySet().stream().filter(pattern -> pattern.matcher(deadLetterTopic).matches()).findFirst().ifPresent(pattern -> {
-					throw new SawmillConfigurationException("Dead-letter topic '" + deadLetterTopic + "' matches topic-pattern '"
-							+ pattern + "' of sawmill.routes", "Narrow the pattern or rename the dead-letter topic "
-									+ "(sawmill.routes[n].dead-letter-topic, sawmill.dead-letter.topic-suffix): Sawmill would read its own dead letters.");
-				});
+				topics.keySet()
+					.stream()
+					.filter(pattern -> pattern.matcher(deadLetterTopic).matches())
+					.findFirst()
+					.ifPresent(pattern -> {
+						throw new SawmillConfigurationException(
+								"Dead-letter topic '" + deadLetterTopic + "' matches topic-pattern '" + pattern
+										+ "' of sawmill.routes",
+								"Narrow the pattern or rename the dead-letter topic "
+										+ "(sawmill.routes[n].dead-letter-topic, sawmill.dead-letter.topic-suffix): Sawmill would read its own dead letters.");
+					});
 			}
 		}
 		return topics;
@@ -291,18 +324,20 @@ final class SawmillConfigAdapter {
 	}
 
 	/**
-	 * The longest one poll's batch can spend in the listener (every attempt timing out, every
-	 * backoff at its maximum) must stay below {@code max.poll.interval.ms}, or Kafka would evict
-	 * the consumer and rebalance while Redis is slow.
+	 * The longest one poll's batch can spend in the listener (every attempt timing out,
+	 * every backoff at its maximum) must stay below {@code max.poll.interval.ms}, or
+	 * Kafka would evict the consumer and rebalance while Redis is slow.
 	 */
 	static void checkPollInterval(ListenerConfig listener, PipelineConfig pipeline, Map<String, Object> consumer) {
 		Object configured = consumer.getOrDefault(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, 300_000);
 		Duration pollInterval = Duration.ofMillis(Long.parseLong(configured.toString()));
-		Duration worst = pipeline.timeout().multipliedBy(listener.retryMaxAttempts())
+		Duration worst = pipeline.timeout()
+			.multipliedBy(listener.retryMaxAttempts())
 			.plus(listener.retryMaxBackoff().multipliedBy(listener.retryMaxAttempts() - 1L));
 		if (worst.compareTo(pollInterval) >= 0) {
 			throw new SawmillConfigurationException(
-					"A batch may spend up to " + worst + " in Redis (sawmill.pipeline.timeout × sawmill.retry.max-attempts"
+					"A batch may spend up to " + worst
+							+ " in Redis (sawmill.pipeline.timeout × sawmill.retry.max-attempts"
 							+ " + backoffs) but max.poll.interval.ms is " + pollInterval,
 					"Lower sawmill.pipeline.timeout or sawmill.retry.max-attempts, or raise "
 							+ "spring.kafka.consumer.properties[max.poll.interval.ms] above " + worst.toMillis() + ".");
@@ -318,4 +353,5 @@ final class SawmillConfigAdapter {
 					"Fix the value named above in your sawmill.* configuration.");
 		}
 	}
+
 }

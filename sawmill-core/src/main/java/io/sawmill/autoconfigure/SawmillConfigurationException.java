@@ -16,8 +16,9 @@
 package io.sawmill.autoconfigure;
 
 /**
- * Sawmill cannot start as configured, or a server it needs cannot be reached. Spring Boot prints
- * the {@link #getMessage() problem} and the {@link #action() action} instead of a stack trace.
+ * Sawmill cannot start as configured, or a server it needs cannot be reached. Spring Boot
+ * prints the {@link #getMessage() problem} and the {@link #action() action} instead of a
+ * stack trace.
  */
 public class SawmillConfigurationException extends RuntimeException {
 
@@ -39,4 +40,5 @@ public class SawmillConfigurationException extends RuntimeException {
 	public String action() {
 		return action;
 	}
+
 }

@@ -24,22 +24,36 @@ import io.sawmill.deadletter.DeadLetterConfig;
 /** Where records that cannot be written go: a dead-letter topic per source topic. */
 public class SawmillDeadLetterProperties {
 
-	/** Whether to publish records that cannot be written to a dead-letter topic; when off they are logged and counted as invalid. */
+	/**
+	 * Whether to publish records that cannot be written to a dead-letter topic; when off
+	 * they are logged and counted as invalid.
+	 */
 	private boolean enabled = true;
 
 	/** The dead-letter topic of a source topic is its name plus this suffix. */
 	private String topicSuffix = DeadLetterConfig.DEFAULT_TOPIC_SUFFIX;
 
-	/** Whether start-up creates a missing dead-letter topic (with the source topic's partition count). */
+	/**
+	 * Whether start-up creates a missing dead-letter topic (with the source topic's
+	 * partition count).
+	 */
 	private boolean createTopics = true;
 
-	/** How long one attempt waits for Kafka to acknowledge the dead letters of a batch. */
+	/**
+	 * How long one attempt waits for Kafka to acknowledge the dead letters of a batch.
+	 */
 	private Duration sendTimeout = DeadLetterConfig.DEFAULT_SEND_TIMEOUT;
 
-	/** Attempts to publish the dead letters of a batch before the batch is polled again, uncommitted. */
+	/**
+	 * Attempts to publish the dead letters of a batch before the batch is polled again,
+	 * uncommitted.
+	 */
 	private int maxAttempts = DeadLetterConfig.DEFAULT_MAX_ATTEMPTS;
 
-	/** When too many recent records are dead-lettered: stop committing, pause, and wait for an operator. */
+	/**
+	 * When too many recent records are dead-lettered: stop committing, pause, and wait
+	 * for an operator.
+	 */
 	private final Brake brake = new Brake();
 
 	public boolean isEnabled() {
@@ -97,19 +111,34 @@ public class SawmillDeadLetterProperties {
 		return brake;
 	}
 
-	/** The dead-letter brake (docs/reliability.md): trips on mass dead letters instead of draining the topic into the DLT. */
+	/**
+	 * The dead-letter brake (docs/reliability.md): trips on mass dead letters instead of
+	 * draining the topic into the DLT.
+	 */
 	public static class Brake {
 
-		/** Whether mass dead letters stop consumption until an operator releases the brake. */
+		/**
+		 * Whether mass dead letters stop consumption until an operator releases the
+		 * brake.
+		 */
 		private boolean enabled = true;
 
-		/** How many of a partition's most recent records (by offset) the ratio is taken over. */
+		/**
+		 * How many of a partition's most recent records (by offset) the ratio is taken
+		 * over.
+		 */
 		private int window = DeadLetterBrakeConfig.DEFAULT_WINDOW;
 
-		/** The share of a partition's last window records that, dead-lettered, trips the brake. */
+		/**
+		 * The share of a partition's last window records that, dead-lettered, trips the
+		 * brake.
+		 */
 		private double maxRatio = DeadLetterBrakeConfig.DEFAULT_MAX_RATIO;
 
-		/** Dead letters within a minute, per instance, above which the brake trips; 0 turns this limit off. */
+		/**
+		 * Dead letters within a minute, per instance, above which the brake trips; 0
+		 * turns this limit off.
+		 */
 		private int maxPerMinute = DeadLetterBrakeConfig.DEFAULT_MAX_PER_MINUTE;
 
 		public boolean isEnabled() {
@@ -143,5 +172,7 @@ public class SawmillDeadLetterProperties {
 		public void setMaxPerMinute(int maxPerMinute) {
 			this.maxPerMinute = maxPerMinute;
 		}
+
 	}
+
 }

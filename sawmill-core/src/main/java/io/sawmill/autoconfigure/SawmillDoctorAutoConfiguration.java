@@ -41,11 +41,12 @@ import io.sawmill.listener.ListenerConfig;
 import io.sawmill.redis.PipelineConfig;
 
 /**
- * The doctor ({@link Doctor}) on the service's own Kafka and Redis configuration: its report,
- * condensed, in the start-up log, and in full at {@code /actuator/sawmill} when Actuator is present.
- * Independent of the data path, so that the {@code doctor} command can run it with the data path
- * excluded. Like the data path it needs Boot's (or the application's) {@link LettuceConnectionFactory}.
- * {@code sawmill.doctor.enabled=false} turns it off.
+ * The doctor ({@link Doctor}) on the service's own Kafka and Redis configuration: its
+ * report, condensed, in the start-up log, and in full at {@code /actuator/sawmill} when
+ * Actuator is present. Independent of the data path, so that the {@code doctor} command
+ * can run it with the data path excluded. Like the data path it needs Boot's (or the
+ * application's) {@link LettuceConnectionFactory}. {@code sawmill.doctor.enabled=false}
+ * turns it off.
  */
 @AutoConfiguration(after = { KafkaAutoConfiguration.class, DataRedisAutoConfiguration.class,
 		SawmillAutoConfiguration.class, SawmillObservabilityAutoConfiguration.class })
@@ -66,8 +67,9 @@ public final class SawmillDoctorAutoConfiguration {
 		connectionDetails.ifAvailable(details -> admin.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
 				String.join(",", details.getAdmin().getBootstrapServers())));
 		Object rack = kafka.buildConsumerProperties().get(ConsumerConfig.CLIENT_RACK_CONFIG);
-		return Doctor.builder(SawmillConfigAdapter.doctor(properties.getDoctor(), listenerConfig, pipelineConfig,
-				rack == null ? null : rack.toString()))
+		return Doctor
+			.builder(SawmillConfigAdapter.doctor(properties.getDoctor(), listenerConfig, pipelineConfig,
+					rack == null ? null : rack.toString()))
 			.redis(redis)
 			.kafka(admin)
 			.build();
@@ -80,9 +82,9 @@ public final class SawmillDoctorAutoConfiguration {
 	}
 
 	/**
-	 * The {@code sawmill} endpoint's report, when Actuator is on the class path and the data path has
-	 * not registered the endpoint already ({@link SawmillEndpoint}, which serves the report too):
-	 * Actuator allows one endpoint per id.
+	 * The {@code sawmill} endpoint's report, when Actuator is on the class path and the
+	 * data path has not registered the endpoint already ({@link SawmillEndpoint}, which
+	 * serves the report too): Actuator allows one endpoint per id.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(Endpoint.class)
@@ -93,5 +95,7 @@ public final class SawmillDoctorAutoConfiguration {
 		DoctorEndpoint sawmillDoctorEndpoint(Doctor doctor) {
 			return new DoctorEndpoint(doctor);
 		}
+
 	}
+
 }

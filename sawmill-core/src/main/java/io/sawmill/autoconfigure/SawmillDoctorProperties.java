@@ -19,25 +19,41 @@ import java.time.Duration;
 
 import io.sawmill.doctor.DoctorConfig;
 
-/** The doctor (docs/operations.md#doctor-findings): the report at start-up, at /actuator/sawmill and from the doctor command. */
+/**
+ * The doctor (docs/operations.md#doctor-findings): the report at start-up, at
+ * /actuator/sawmill and from the doctor command.
+ */
 public class SawmillDoctorProperties {
 
-	/** Whether the doctor runs: its start-up log lines and the sawmill endpoint's report. */
+	/**
+	 * Whether the doctor runs: its start-up log lines and the sawmill endpoint's report.
+	 */
 	private boolean enabled = true;
 
-	/** Whether start-up logs one INFO line per finding that is not OK, and a summary line. */
+	/**
+	 * Whether start-up logs one INFO line per finding that is not OK, and a summary line.
+	 */
 	private boolean startupLog = true;
 
-	/** This pod's zone, e.g. eu-west-1a (the chart sets SAWMILL_DOCTOR_ZONE with rackAwareness.enabled). */
+	/**
+	 * This pod's zone, e.g. eu-west-1a (the chart sets SAWMILL_DOCTOR_ZONE with
+	 * rackAwareness.enabled).
+	 */
 	private String zone;
 
 	/** The zone of the Redis master(s); overrides redis-zone-pattern. */
 	private String redisZone;
 
-	/** A regular expression whose first group is the zone in a Redis master's host name, e.g. 'redis-([a-z0-9-]+)\.' . */
+	/**
+	 * A regular expression whose first group is the zone in a Redis master's host name,
+	 * e.g. 'redis-([a-z0-9-]+)\.' .
+	 */
 	private String redisZonePattern;
 
-	/** Instances of the service consuming the topics (the chart sets SAWMILL_DOCTOR_REPLICAS when autoscaling is off). */
+	/**
+	 * Instances of the service consuming the topics (the chart sets
+	 * SAWMILL_DOCTOR_REPLICAS when autoscaling is off).
+	 */
 	private Integer replicas;
 
 	/** The directory under which proc/ and sys/ are read; '/' except in tests. */
@@ -120,4 +136,5 @@ public class SawmillDoctorProperties {
 	public void setTimeout(Duration timeout) {
 		this.timeout = timeout;
 	}
+
 }

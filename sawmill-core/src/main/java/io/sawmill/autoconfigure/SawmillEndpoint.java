@@ -33,18 +33,21 @@ import io.sawmill.doctor.DoctorReport;
 import io.sawmill.health.DeadLetterBrakeHealth;
 
 /**
- * Sawmill's Actuator endpoint. The dead-letter brake: {@code GET /actuator/sawmill/brake} shows it,
- * {@code POST /actuator/sawmill/brake} with {@code {"action":"release"}} releases it. Like every
- * endpoint it is reachable over HTTP (or JMX) only where the operator exposes it
- * ({@code management.endpoints.web.exposure.include=sawmill}), and should be secured as Boot's own
- * write operations are; with the brake off, {@code brake} answers 404. {@code GET /actuator/sawmill}
- * is the doctor's report when the doctor is on (the same operation as {@link DoctorEndpoint}'s, which
- * stands in where the data path is off).
+ * Sawmill's Actuator endpoint. The dead-letter brake: {@code GET /actuator/sawmill/brake}
+ * shows it, {@code POST /actuator/sawmill/brake} with {@code {"action":"release"}}
+ * releases it. Like every endpoint it is reachable over HTTP (or JMX) only where the
+ * operator exposes it ({@code management.endpoints.web.exposure.include=sawmill}), and
+ * should be secured as Boot's own write operations are; with the brake off, {@code brake}
+ * answers 404. {@code GET /actuator/sawmill} is the doctor's report when the doctor is on
+ * (the same operation as {@link DoctorEndpoint}'s, which stands in where the data path is
+ * off).
  * <p>
- * The operator's operations ({@link SawmillOperations}, docs/operations.md#admin-operations):
- * {@code GET /actuator/sawmill/partitions}; {@code POST /actuator/sawmill/pause} and
- * {@code /resume} with {@code {"topic":"orders"}} (every topic without one);
- * {@code POST /actuator/sawmill/redrive} with {@code {"topic":"orders.DLT","partition":0,"from":100,"to":200}}.
+ * The operator's operations ({@link SawmillOperations},
+ * docs/operations.md#admin-operations): {@code GET /actuator/sawmill/partitions};
+ * {@code POST /actuator/sawmill/pause} and {@code /resume} with
+ * {@code {"topic":"orders"}} (every topic without one);
+ * {@code POST /actuator/sawmill/redrive} with
+ * {@code {"topic":"orders.DLT","partition":0,"from":100,"to":200}}.
  */
 @Endpoint(id = "sawmill")
 final class SawmillEndpoint {
@@ -66,7 +69,8 @@ final class SawmillEndpoint {
 	/**
 	 * @param brake null when the dead-letter brake is off
 	 * @param doctor null when the doctor is off
-	 * @param operations null where there is no listener container (its operations answer 404)
+	 * @param operations null where there is no listener container (its operations answer
+	 * 404)
 	 */
 	SawmillEndpoint(@Nullable DeadLetterBrake brake, @Nullable Doctor doctor, @Nullable SawmillOperations operations) {
 		this.brake = brake;
@@ -81,8 +85,9 @@ final class SawmillEndpoint {
 	}
 
 	/**
-	 * {@code brake}: the brake's state, as its health contribution reports it; {@code partitions}:
-	 * {@link SawmillOperations#partitions()}; null (404) for anything else.
+	 * {@code brake}: the brake's state, as its health contribution reports it;
+	 * {@code partitions}: {@link SawmillOperations#partitions()}; null (404) for anything
+	 * else.
 	 */
 	@ReadOperation
 	public Map<String, Object> read(@Selector String part) throws Exception {
@@ -96,11 +101,11 @@ final class SawmillEndpoint {
 	}
 
 	/**
-	 * {@code brake} with {@code action=release}: consumption resumes, the refused batches are polled
-	 * again; returns what was released ({@code released: false} when the brake was not engaged).
-	 * {@code pause}, {@code resume} (optional {@code topic}) and {@code redrive} ({@code topic},
-	 * {@code partition}, {@code from}, {@code to}): see {@link SawmillOperations}. A bad argument
-	 * answers 400 with what to change.
+	 * {@code brake} with {@code action=release}: consumption resumes, the refused batches
+	 * are polled again; returns what was released ({@code released: false} when the brake
+	 * was not engaged). {@code pause}, {@code resume} (optional {@code topic}) and
+	 * {@code redrive} ({@code topic}, {@code partition}, {@code from}, {@code to}): see
+	 * {@link SawmillOperations}. A bad argument answers 400 with what to change.
 	 */
 	@WriteOperation
 	public Map<String, Object> act(@Selector String part, @Nullable String action, @Nullable String topic,
@@ -122,4 +127,5 @@ final class SawmillEndpoint {
 		}, () -> result.put("released", false));
 		return result;
 	}
+
 }

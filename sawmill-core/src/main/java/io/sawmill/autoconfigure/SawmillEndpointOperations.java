@@ -23,7 +23,10 @@ import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException
 
 import io.sawmill.admin.SawmillOperations;
 
-/** The {@code sawmill} endpoint's write operations on {@link SawmillOperations}: arguments checked, bad ones a 400. */
+/**
+ * The {@code sawmill} endpoint's write operations on {@link SawmillOperations}: arguments
+ * checked, bad ones a 400.
+ */
 final class SawmillEndpointOperations {
 
 	private static final Set<String> PARTS = Set.of("pause", "resume", "redrive");
@@ -54,4 +57,5 @@ final class SawmillEndpointOperations {
 			throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage());
 		}
 	}
+
 }

@@ -22,25 +22,44 @@ import java.util.List;
 import io.sawmill.mapping.KeyEncoding;
 import io.sawmill.mapping.json.JsonHashMapperConfig;
 
-/** The built-in JSON-to-hash mapping, used when the application defines no RecordMapper bean. */
+/**
+ * The built-in JSON-to-hash mapping, used when the application defines no RecordMapper
+ * bean.
+ */
 public class SawmillMappingProperties {
 
-	/** Redis key of each record, e.g. 'user:{userId}'; '{@key}' is the Kafka key, dot paths reach nested fields, '{{' and '}}' are literal braces. */
+	/**
+	 * Redis key of each record, e.g. 'user:{userId}'; '{@key}' is the Kafka key, dot
+	 * paths reach nested fields, '{{' and '}}' are literal braces.
+	 */
 	private String keyTemplate;
 
-	/** How '{@key}' writes the Kafka key: UTF8 (text keys; others are dead-lettered), HEX or BASE64 (URL-safe, unpadded) for binary keys. */
+	/**
+	 * How '{@key}' writes the Kafka key: UTF8 (text keys; others are dead-lettered), HEX
+	 * or BASE64 (URL-safe, unpadded) for binary keys.
+	 */
 	private KeyEncoding keyEncoding = KeyEncoding.DEFAULT;
 
-	/** Top-level value fields to write to a hash or stream (objects are flattened with dot paths); empty writes all. */
+	/**
+	 * Top-level value fields to write to a hash or stream (objects are flattened with dot
+	 * paths); empty writes all.
+	 */
 	private List<String> fields = new ArrayList<>();
 
 	/** Time to live of every key written; 0 means no expiry. */
 	private Duration ttl = Duration.ZERO;
 
-	/** Version-guarded writes (Redis 7 Functions): 'timestamp' (Kafka record timestamp) or 'field:<json field>' (integer or ISO-8601 instant); an older record than Redis holds is skipped and counted stale. Unset: off. */
+	/**
+	 * Version-guarded writes (Redis 7 Functions): 'timestamp' (Kafka record timestamp) or
+	 * 'field:<json field>' (integer or ISO-8601 instant); an older record than Redis
+	 * holds is skipped and counted stale. Unset: off.
+	 */
 	private String version;
 
-	/** With a version, how long a deleted key keeps its version so that a late older record cannot recreate it; 0 keeps none. */
+	/**
+	 * With a version, how long a deleted key keeps its version so that a late older
+	 * record cannot recreate it; 0 keeps none.
+	 */
 	private Duration tombstoneRetention = JsonHashMapperConfig.DEFAULT_TOMBSTONE_RETENTION;
 
 	public String getKeyTemplate() {
@@ -90,4 +109,5 @@ public class SawmillMappingProperties {
 	public void setTombstoneRetention(Duration tombstoneRetention) {
 		this.tombstoneRetention = tombstoneRetention;
 	}
+
 }

@@ -25,16 +25,25 @@ public class SawmillMetricsProperties {
 	/** How often lag per partition is read from Kafka. */
 	private Duration lagInterval = Duration.ofSeconds(15);
 
-	/** Extra histogram buckets (SLOs) of sawmill.batch.duration and sawmill.redis.pipeline.duration, e.g. 200ms,1s. */
+	/**
+	 * Extra histogram buckets (SLOs) of sawmill.batch.duration and
+	 * sawmill.redis.pipeline.duration, e.g. 200ms,1s.
+	 */
 	private List<Duration> sloBuckets = new ArrayList<>();
 
 	/** How often Redis is PINGed on the writing path's client for sawmill.redis.rtt. */
 	private Duration rttInterval = Duration.ofSeconds(5);
 
-	/** Whether to publish CFS throttling from the container's cgroup cpu.stat, when the file exists. */
+	/**
+	 * Whether to publish CFS throttling from the container's cgroup cpu.stat, when the
+	 * file exists.
+	 */
 	private boolean cpuThrottling = true;
 
-	/** Whether to publish sawmill.group.lag.records: the group's lag on every partition of its topics, read every lag-interval. */
+	/**
+	 * Whether to publish sawmill.group.lag.records: the group's lag on every partition of
+	 * its topics, read every lag-interval.
+	 */
 	private boolean groupLag = true;
 
 	private final Summary summary = new Summary();
@@ -107,5 +116,7 @@ public class SawmillMetricsProperties {
 		public void setInterval(Duration interval) {
 			this.interval = interval;
 		}
+
 	}
+
 }

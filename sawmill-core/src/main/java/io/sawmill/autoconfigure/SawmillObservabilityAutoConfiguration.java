@@ -58,16 +58,18 @@ import io.sawmill.metrics.SummaryLogger;
 import io.sawmill.redis.PipelineConfig;
 
 /**
- * Sawmill's diagnosis on top of the data path: the group's broker-side lag on every partition, Redis RTT on the writing path's client, CPU
- * throttling from the cgroup, the periodic summary line, and the health contributors
- * {@code sawmillRedis}, {@code sawmillListeners} and {@code sawmillDeadLetterBrake} (when Spring Boot's
- * health module is present), Spring Data Redis' {@code redis} contributor bounded in time, and the
- * {@code sawmill} endpoint's dead-letter brake operations (when Actuator is present).
+ * Sawmill's diagnosis on top of the data path: the group's broker-side lag on every
+ * partition, Redis RTT on the writing path's client, CPU throttling from the cgroup, the
+ * periodic summary line, and the health contributors {@code sawmillRedis},
+ * {@code sawmillListeners} and {@code sawmillDeadLetterBrake} (when Spring Boot's health
+ * module is present), Spring Data Redis' {@code redis} contributor bounded in time, and
+ * the {@code sawmill} endpoint's dead-letter brake operations (when Actuator is present).
  * Every bean backs off when the application defines its own.
  */
 @AutoConfiguration(after = SawmillAutoConfiguration.class,
 		// so that Boot's own redis contributor backs off for the time-bounded one below
-		beforeName = { "org.springframework.boot.data.redis.autoconfigure.health.DataRedisHealthContributorAutoConfiguration",
+		beforeName = {
+				"org.springframework.boot.data.redis.autoconfigure.health.DataRedisHealthContributorAutoConfiguration",
 				"org.springframework.boot.data.redis.autoconfigure.health.DataRedisReactiveHealthContributorAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "sawmill.enabled", matchIfMissing = true)
 @ConditionalOnBean(SawmillMetrics.class)
@@ -77,7 +79,8 @@ public final class SawmillObservabilityAutoConfiguration {
 	@ConditionalOnMissingBean
 	RedisRoundTripProbe sawmillRedisRoundTripProbe(LettuceConnectionFactory connectionFactory, SawmillMetrics metrics,
 			PipelineConfig pipeline, SawmillProperties properties) {
-		// the same native client, and so the same ClientResources, as the pipelined writer
+		// the same native client, and so the same ClientResources, as the pipelined
+		// writer
 		return new RedisRoundTripProbe(() -> {
 			if (!connectionFactory.isRunning()) {
 				connectionFactory.start();
@@ -120,7 +123,9 @@ public final class SawmillObservabilityAutoConfiguration {
 			ObjectProvider<RedisCircuit> circuit, ObjectProvider<DeadLetterBrake> brake,
 			ObjectProvider<ListenerProgress> progress, SawmillMetrics metrics) {
 		ListenerContainerHealth health = new ListenerContainerHealth(() -> containers.orderedStream().toList(),
-				() -> brake.stream().flatMap(b -> b.engaged().stream()).map(trip -> "dead-letter brake engaged")
+				() -> brake.stream()
+					.flatMap(b -> b.engaged().stream())
+					.map(trip -> "dead-letter brake engaged")
 					.findFirst()
 					.orElseGet(() -> circuit.stream().map(c -> "redis circuit " + c.state()).findFirst().orElse(null)),
 				() -> progress.stream().flatMap(p -> p.stall().stream()).findFirst().orElse(null));
@@ -133,8 +138,8 @@ public final class SawmillObservabilityAutoConfiguration {
 	}
 
 	/**
-	 * The {@code sawmill} endpoint (the operator's operations, the dead-letter brake, the doctor's
-	 * report), when Actuator is on the class path.
+	 * The {@code sawmill} endpoint (the operator's operations, the dead-letter brake, the
+	 * doctor's report), when Actuator is on the class path.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(Endpoint.class)
@@ -146,12 +151,13 @@ public final class SawmillObservabilityAutoConfiguration {
 				ObjectProvider<SawmillOperations> operations) {
 			return new SawmillEndpoint(brake.getIfAvailable(), doctor.getIfAvailable(), operations.getIfAvailable());
 		}
+
 	}
 
 	/**
-	 * The health contributors, when Spring Boot's health module is on the class path. (A nested
-	 * configuration is processed before the outer beans, so it takes them as parameters rather than
-	 * testing for them with {@code @ConditionalOnBean}.)
+	 * The health contributors, when Spring Boot's health module is on the class path. (A
+	 * nested configuration is processed before the outer beans, so it takes them as
+	 * parameters rather than testing for them with {@code @ConditionalOnBean}.)
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(HealthIndicator.class)
@@ -180,10 +186,11 @@ public final class SawmillObservabilityAutoConfiguration {
 		}
 
 		/**
-		 * Spring Data Redis' {@code redis} contributor, bounded by {@code sawmill.health.timeout}. Boot's
-		 * own waits for the shared connection's command timeout (60 s) once an established connection
-		 * stops answering, longer than any probe waits; this one answers DOWN with the reason instead.
-		 * It is named as Boot's, so Boot's backs off, and keeps the name {@code redis}.
+		 * Spring Data Redis' {@code redis} contributor, bounded by
+		 * {@code sawmill.health.timeout}. Boot's own waits for the shared connection's
+		 * command timeout (60 s) once an established connection stops answering, longer
+		 * than any probe waits; this one answers DOWN with the reason instead. It is
+		 * named as Boot's, so Boot's backs off, and keeps the name {@code redis}.
 		 */
 		@Configuration(proxyBeanMethods = false)
 		@ConditionalOnClass(name = "org.springframework.boot.data.redis.health.DataRedisHealthIndicator",
@@ -194,7 +201,8 @@ public final class SawmillObservabilityAutoConfiguration {
 
 			@Bean
 			@ConditionalOnMissingBean(name = { "redisHealthIndicator", "redisHealthContributor" })
-			HealthIndicator redisHealthContributor(RedisConnectionFactory connectionFactory, SawmillProperties properties) {
+			HealthIndicator redisHealthContributor(RedisConnectionFactory connectionFactory,
+					SawmillProperties properties) {
 				HealthIndicator redis = new DataRedisHealthIndicator(connectionFactory);
 				TimeBoundedCheck health = new TimeBoundedCheck("redis", () -> toReport(redis.health(true)),
 						properties.getHealth().getTimeout());
@@ -204,10 +212,13 @@ public final class SawmillObservabilityAutoConfiguration {
 			private static HealthReport toReport(Health health) {
 				return new HealthReport(Status.UP.equals(health.getStatus()), health.getDetails());
 			}
+
 		}
 
 		private static Health toHealth(HealthReport report) {
 			return (report.up() ? Health.up() : Health.down()).withDetails(report.details()).build();
 		}
+
 	}
+
 }

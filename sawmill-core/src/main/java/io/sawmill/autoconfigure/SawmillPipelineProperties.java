@@ -22,22 +22,37 @@ import io.sawmill.redis.PipelineConfig;
 /** The pipelined Redis round trip. */
 public class SawmillPipelineProperties {
 
-	/** Most commands per flush; a batch with more goes out in several chunks awaited together. */
+	/**
+	 * Most commands per flush; a batch with more goes out in several chunks awaited
+	 * together.
+	 */
 	private int maxCommandsPerChunk = PipelineConfig.DEFAULT_MAX_COMMANDS_PER_CHUNK;
 
 	/** How long one batch may wait for all its Redis replies. */
 	private Duration timeout = PipelineConfig.DEFAULT_TIMEOUT;
 
-	/** Keep Lettuce's hash-indexed command queue on the client of Boot's connection factory (off by default). */
+	/**
+	 * Keep Lettuce's hash-indexed command queue on the client of Boot's connection
+	 * factory (off by default).
+	 */
 	private boolean hashIndexedCommandQueue = false;
 
-	/** Keep Lettuce's per-command observations on the client of Boot's connection factory (off by default). */
+	/**
+	 * Keep Lettuce's per-command observations on the client of Boot's connection factory
+	 * (off by default).
+	 */
 	private boolean commandObservations = false;
 
-	/** Replicas that must confirm each batch (Redis WAIT, on each master it wrote to) before its offsets are committed; unset: 1 with Sentinel, and with a Cluster whose every master has a replica, else 0. */
+	/**
+	 * Replicas that must confirm each batch (Redis WAIT, on each master it wrote to)
+	 * before its offsets are committed; unset: 1 with Sentinel, and with a Cluster whose
+	 * every master has a replica, else 0.
+	 */
 	private Integer waitForReplicas;
 
-	/** How long a batch waits for those replicas before it counts as a transient failure. */
+	/**
+	 * How long a batch waits for those replicas before it counts as a transient failure.
+	 */
 	private Duration replicaTimeout = PipelineConfig.DEFAULT_REPLICA_TIMEOUT;
 
 	public int getMaxCommandsPerChunk() {
@@ -87,4 +102,5 @@ public class SawmillPipelineProperties {
 	public void setReplicaTimeout(Duration replicaTimeout) {
 		this.replicaTimeout = replicaTimeout;
 	}
+
 }

@@ -28,8 +28,8 @@ import io.sawmill.listener.ListenerConfig;
 import io.sawmill.redis.PipelineConfig;
 
 /**
- * Sawmill's {@code sawmill.*} properties. Kafka and Redis connections come from the standard
- * {@code spring.kafka.*} and {@code spring.data.redis.*} properties.
+ * Sawmill's {@code sawmill.*} properties. Kafka and Redis connections come from the
+ * standard {@code spring.kafka.*} and {@code spring.data.redis.*} properties.
  */
 @ConfigurationProperties("sawmill")
 public class SawmillProperties {
@@ -43,10 +43,16 @@ public class SawmillProperties {
 	/** Kafka consumer group id. */
 	private String groupId = ListenerConfig.DEFAULT_GROUP_ID;
 
-	/** Consumer threads per instance, each with its own Redis connection; useful up to the partition count. */
+	/**
+	 * Consumer threads per instance, each with its own Redis connection; useful up to the
+	 * partition count.
+	 */
 	private int concurrency = ListenerConfig.DEFAULT_CONCURRENCY;
 
-	/** Most records per poll (max.poll.records): the batch written to Redis in one round trip. */
+	/**
+	 * Most records per poll (max.poll.records): the batch written to Redis in one round
+	 * trip.
+	 */
 	private int batchSize = ListenerConfig.DEFAULT_BATCH_SIZE;
 
 	/** How long stopping may wait for the in-flight batch to finish and commit. */
@@ -58,16 +64,25 @@ public class SawmillProperties {
 	/** Records whose value is larger are dead-lettered instead of written. */
 	private DataSize maxRecordSize = DataSize.ofBytes(ListenerConfig.DEFAULT_MAX_RECORD_BYTES);
 
-	/** Whether a batch's HSET, EXPIRE and DEL writes of one key are merged into the fewest commands that leave the same final state. */
+	/**
+	 * Whether a batch's HSET, EXPIRE and DEL writes of one key are merged into the fewest
+	 * commands that leave the same final state.
+	 */
 	private boolean coalesceWrites = ListenerConfig.DEFAULT_COALESCE_WRITES;
 
-	/** Whether a record that comes again may apply its writes again: at-least-once, or exactly-once (standalone and Sentinel Redis only). */
+	/**
+	 * Whether a record that comes again may apply its writes again: at-least-once, or
+	 * exactly-once (standalone and Sentinel Redis only).
+	 */
 	private Delivery delivery = ListenerConfig.DEFAULT_DELIVERY;
 
 	@NestedConfigurationProperty
 	private final SawmillMappingProperties mapping = new SawmillMappingProperties();
 
-	/** Routes: each maps its topics to its own Redis type and key; when set, sawmill.topics and sawmill.mapping are not used. */
+	/**
+	 * Routes: each maps its topics to its own Redis type and key; when set,
+	 * sawmill.topics and sawmill.mapping are not used.
+	 */
 	private List<SawmillRouteProperties> routes = new ArrayList<>();
 
 	@NestedConfigurationProperty
@@ -216,10 +231,16 @@ public class SawmillProperties {
 		return health;
 	}
 
-	/** Retrying a batch Redis did not fully acknowledge, before it is handed back to Kafka uncommitted. */
+	/**
+	 * Retrying a batch Redis did not fully acknowledge, before it is handed back to Kafka
+	 * uncommitted.
+	 */
 	public static class Retry {
 
-		/** Attempts per poll of a batch; after them the batch is polled again, never committed unwritten. */
+		/**
+		 * Attempts per poll of a batch; after them the batch is polled again, never
+		 * committed unwritten.
+		 */
 		private int maxAttempts = ListenerConfig.DEFAULT_RETRY_MAX_ATTEMPTS;
 
 		/** Wait before the second attempt; doubles per attempt, with jitter. */
@@ -251,12 +272,16 @@ public class SawmillProperties {
 		public void setMaxBackoff(Duration maxBackoff) {
 			this.maxBackoff = maxBackoff;
 		}
+
 	}
 
 	/** The health contributors that talk to Redis ('redis', 'sawmillRedis'). */
 	public static class Health {
 
-		/** How long one health check may wait for Redis before it reports DOWN; keep it below the probes' timeout. */
+		/**
+		 * How long one health check may wait for Redis before it reports DOWN; keep it
+		 * below the probes' timeout.
+		 */
 		private Duration timeout = Duration.ofSeconds(2);
 
 		public Duration getTimeout() {
@@ -266,5 +291,7 @@ public class SawmillProperties {
 		public void setTimeout(Duration timeout) {
 			this.timeout = timeout;
 		}
+
 	}
+
 }

@@ -19,9 +19,9 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
 /**
- * Checks the {@code sawmill.*} property names before any bean is created: an unknown name fails
- * start-up with the nearest valid one. Applies whether or not {@code sawmill.enabled} is true, so
- * a misspelt {@code sawmill.enabled} is caught too.
+ * Checks the {@code sawmill.*} property names before any bean is created: an unknown name
+ * fails start-up with the nearest valid one. Applies whether or not
+ * {@code sawmill.enabled} is true, so a misspelt {@code sawmill.enabled} is caught too.
  */
 @AutoConfiguration
 public final class SawmillPropertiesCheckAutoConfiguration {
@@ -30,4 +30,5 @@ public final class SawmillPropertiesCheckAutoConfiguration {
 	static UnknownPropertiesCheck sawmillUnknownPropertiesCheck() {
 		return new UnknownPropertiesCheck();
 	}
+
 }

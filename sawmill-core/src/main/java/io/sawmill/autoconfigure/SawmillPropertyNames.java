@@ -30,11 +30,11 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.core.ResolvableType;
 
 /**
- * The property names that {@code @ConfigurationProperties} classes bind, read by reflection over
- * their getters (or record components), so that a name nothing binds can be told apart from one
- * that is merely written in another relaxed form. A nested object of Sawmill's own packages is
- * walked into; a list accepts an index ({@code sawmill.topics[0]}); a map accepts any name below
- * it. Immutable once built.
+ * The property names that {@code @ConfigurationProperties} classes bind, read by
+ * reflection over their getters (or record components), so that a name nothing binds can
+ * be told apart from one that is merely written in another relaxed form. A nested object
+ * of Sawmill's own packages is walked into; a list accepts an index
+ * ({@code sawmill.topics[0]}); a map accepts any name below it. Immutable once built.
  */
 final class SawmillPropertyNames {
 
@@ -42,7 +42,10 @@ final class SawmillPropertyNames {
 
 	private final Node root = Node.bean("");
 
-	/** Adds the names that {@code type} binds below {@code prefix}, e.g. {@code "sawmill"}. */
+	/**
+	 * Adds the names that {@code type} binds below {@code prefix}, e.g.
+	 * {@code "sawmill"}.
+	 */
 	SawmillPropertyNames with(String prefix, Class<?> type) {
 		Node node = root;
 		ConfigurationPropertyName name = ConfigurationPropertyName.of(prefix);
@@ -55,8 +58,9 @@ final class SawmillPropertyNames {
 	}
 
 	/**
-	 * Whether {@code name} is bound by one of the classes. An environment variable's name is read
-	 * with Boot's legacy rule as well, where {@code SAWMILL_BATCH_SIZE} is {@code sawmill.batch-size}.
+	 * Whether {@code name} is bound by one of the classes. An environment variable's name
+	 * is read with Boot's legacy rule as well, where {@code SAWMILL_BATCH_SIZE} is
+	 * {@code sawmill.batch-size}.
 	 */
 	boolean isKnown(ConfigurationPropertyName name, boolean environmentVariable) {
 		return matches(root, name, 0, environmentVariable);
@@ -148,7 +152,10 @@ final class SawmillPropertyNames {
 		return new Node(Kind.LEAF, dashed);
 	}
 
-	/** Sawmill's own property groups are bound field by field; everything else is one value. */
+	/**
+	 * Sawmill's own property groups are bound field by field; everything else is one
+	 * value.
+	 */
 	private static boolean isNested(Class<?> type) {
 		return type.getPackageName().startsWith("io.sawmill") && !type.isEnum() && !type.isInterface();
 	}
@@ -169,7 +176,9 @@ final class SawmillPropertyNames {
 	}
 
 	private enum Kind {
+
 		LEAF, BEAN, LIST, MAP
+
 	}
 
 	private static final class Node {
@@ -190,5 +199,7 @@ final class SawmillPropertyNames {
 		static Node bean(String dashed) {
 			return new Node(Kind.BEAN, dashed);
 		}
+
 	}
+
 }

@@ -19,16 +19,25 @@ import java.time.Duration;
 
 import io.sawmill.listener.ListenerConfig;
 
-/** Polling a batch again that was not committed, and telling when a listener makes no progress. */
+/**
+ * Polling a batch again that was not committed, and telling when a listener makes no
+ * progress.
+ */
 public class SawmillRedeliveryProperties {
 
-	/** Wait before a failed batch is polled again; doubles with each consecutive failure, reset by a commit. */
+	/**
+	 * Wait before a failed batch is polled again; doubles with each consecutive failure,
+	 * reset by a commit.
+	 */
 	private Duration initialBackoff = ListenerConfig.DEFAULT_REDELIVERY_INITIAL_BACKOFF;
 
 	/** Longest wait before a failed batch is polled again. */
 	private Duration maxBackoff = ListenerConfig.DEFAULT_REDELIVERY_MAX_BACKOFF;
 
-	/** A consumer thread whose batches have failed without a commit for this long is reported stalled. */
+	/**
+	 * A consumer thread whose batches have failed without a commit for this long is
+	 * reported stalled.
+	 */
 	private Duration stallTimeout = ListenerConfig.DEFAULT_STALL_TIMEOUT;
 
 	public Duration getInitialBackoff() {
@@ -54,4 +63,5 @@ public class SawmillRedeliveryProperties {
 	public void setStallTimeout(Duration stallTimeout) {
 		this.stallTimeout = stallTimeout;
 	}
+
 }

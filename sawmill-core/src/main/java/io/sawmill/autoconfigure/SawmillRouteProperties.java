@@ -27,8 +27,9 @@ import io.sawmill.mapping.route.RedisType;
 import io.sawmill.mapping.route.ValueFormat;
 
 /**
- * One entry of {@code sawmill.routes}: a mapping ({@code key-template}, {@code key-encoding}, {@code fields},
- * {@code ttl}, as in {@code sawmill.mapping}) with its topics, Redis type and value format (docs/mapping.md).
+ * One entry of {@code sawmill.routes}: a mapping ({@code key-template},
+ * {@code key-encoding}, {@code fields}, {@code ttl}, as in {@code sawmill.mapping}) with
+ * its topics, Redis type and value format (docs/mapping.md).
  */
 public class SawmillRouteProperties extends SawmillMappingProperties {
 
@@ -39,8 +40,9 @@ public class SawmillRouteProperties extends SawmillMappingProperties {
 	private List<String> topics = new ArrayList<>();
 
 	/**
-	 * A Java regular expression the whole topic name must match, instead of topics: the route reads
-	 * every topic it matches, also ones created later. Needs dead-letter-topic while dead letters are on.
+	 * A Java regular expression the whole topic name must match, instead of topics: the
+	 * route reads every topic it matches, also ones created later. Needs
+	 * dead-letter-topic while dead letters are on.
 	 */
 	private String topicPattern;
 
@@ -56,7 +58,10 @@ public class SawmillRouteProperties extends SawmillMappingProperties {
 	/** What a JSON null does to a HASH field: SKIP (keeps it) or DELETE (HDEL). */
 	private NullFields nullFields = NullFields.SKIP;
 
-	/** How a HASH is updated: MERGE (HSET) or REPLACE (atomically becomes exactly the record's fields). */
+	/**
+	 * How a HASH is updated: MERGE (HSET) or REPLACE (atomically becomes exactly the
+	 * record's fields).
+	 */
 	private HashUpdate hashUpdate = HashUpdate.MERGE;
 
 	/** The field STRING and LIST write; unset writes the whole value. */
@@ -83,10 +88,16 @@ public class SawmillRouteProperties extends SawmillMappingProperties {
 	/** The Kafka Deserializer class of DESERIALIZER values. */
 	private String valueDeserializer;
 
-	/** Properties passed to the value deserializer's configure(), e.g. schema.registry.url. */
+	/**
+	 * Properties passed to the value deserializer's configure(), e.g.
+	 * schema.registry.url.
+	 */
 	private Map<String, String> valueDeserializerProperties = new LinkedHashMap<>();
 
-	/** This route's dead-letter topic; unset uses '<source topic>' + sawmill.dead-letter.topic-suffix. */
+	/**
+	 * This route's dead-letter topic; unset uses '<source topic>' +
+	 * sawmill.dead-letter.topic-suffix.
+	 */
 	private String deadLetterTopic;
 
 	public String getName() {
@@ -232,4 +243,5 @@ public class SawmillRouteProperties extends SawmillMappingProperties {
 	public void setDeadLetterTopic(String deadLetterTopic) {
 		this.deadLetterTopic = deadLetterTopic;
 	}
+
 }

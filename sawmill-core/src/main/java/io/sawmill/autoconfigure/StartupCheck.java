@@ -41,39 +41,53 @@ import org.springframework.kafka.listener.AbstractMessageListenerContainer;
 import io.sawmill.redis.RedisBatchWriter;
 
 /**
- * Before the listener containers start: Kafka answers and has every topic, and Redis answers a
- * PING on the writing path (whose connections, one per listener thread, are opened now). Any
- * failure stops start-up with what to fix.
+ * Before the listener containers start: Kafka answers and has every topic, and Redis
+ * answers a PING on the writing path (whose connections, one per listener thread, are
+ * opened now). Any failure stops start-up with what to fix.
  * <p>
- * Kafka's topic list is asked for as soon as this bean is created, as the Admin client's own
- * asynchronous call, while the rest of the context (the web server, the actuator) is still being
- * built; {@link #start()} waits for it and judges it as if it were asked for then, and asks again
- * when the context is started again. Redis is checked in {@link #start()} itself, on the calling
- * thread: nothing is opened before the context starts, so a context that fails before then leaves
- * nothing to close.
+ * Kafka's topic list is asked for as soon as this bean is created, as the Admin client's
+ * own asynchronous call, while the rest of the context (the web server, the actuator) is
+ * still being built; {@link #start()} waits for it and judges it as if it were asked for
+ * then, and asks again when the context is started again. Redis is checked in
+ * {@link #start()} itself, on the calling thread: nothing is opened before the context
+ * starts, so a context that fails before then leaves nothing to close.
  */
 final class StartupCheck implements SmartLifecycle, InitializingBean {
 
-	/** How much longer than its own timeout a call to Kafka is waited for, before giving up on it. */
+	/**
+	 * How much longer than its own timeout a call to Kafka is waited for, before giving
+	 * up on it.
+	 */
 	private static final Duration CALL_TIMEOUT_MARGIN = Duration.ofSeconds(1);
 
 	private static final Logger log = LoggerFactory.getLogger(StartupCheck.class);
 
 	private final Admin admin;
+
 	private final List<String> topics;
+
 	private final Pattern topicPattern;
+
 	private final DeadLetterTopics deadLetterTopics;
+
 	private final String kafkaServers;
+
 	private final RedisBatchWriter writer;
+
 	private final int connections;
+
 	private final RedisTarget redis;
+
 	private final Duration timeout;
+
 	private volatile boolean running;
+
 	/** The topic list asked for at creation, taken by the first {@link #start()}. */
 	private Future<Set<String>> topicList;
 
 	/**
 	 * Where Redis was looked for, for the message when it cannot be used.
+	 *
 	 * @param where e.g. {@code Redis at host:port} or {@code Redis Cluster at node,node}
 	 * @param settings the properties that say where Redis is
 	 */
@@ -99,8 +113,8 @@ final class StartupCheck implements SmartLifecycle, InitializingBean {
 	}
 
 	/**
-	 * @param topicPattern the pattern the consumers subscribe with when a route has one (it needs no
-	 *     topic to exist: one matching none is a WARN), or {@code null}
+	 * @param topicPattern the pattern the consumers subscribe with when a route has one
+	 * (it needs no topic to exist: one matching none is a WARN), or {@code null}
 	 */
 	StartupCheck(Admin admin, List<String> topics, Pattern topicPattern, DeadLetterTopics deadLetterTopics,
 			String kafkaServers, RedisBatchWriter writer, int connections, RedisTarget redis, Duration timeout) {
@@ -131,7 +145,8 @@ final class StartupCheck implements SmartLifecycle, InitializingBean {
 	}
 
 	private Future<Set<String>> listTopics() {
-		// the call's own timeout, so that nothing is left pending in the Admin client when it gives up
+		// the call's own timeout, so that nothing is left pending in the Admin client
+		// when it gives up
 		return admin.listTopics(new ListTopicsOptions().timeoutMs(timeoutMillis())).names();
 	}
 
@@ -145,8 +160,9 @@ final class StartupCheck implements SmartLifecycle, InitializingBean {
 			throw new IllegalStateException(ex);
 		}
 		catch (ExecutionException | TimeoutException ex) {
-			throw new SawmillConfigurationException("Kafka at " + kafkaServers + " did not answer within " + timeout
-					+ ": " + (ex.getCause() != null ? ex.getCause() : ex),
+			throw new SawmillConfigurationException(
+					"Kafka at " + kafkaServers + " did not answer within " + timeout + ": "
+							+ (ex.getCause() != null ? ex.getCause() : ex),
 					"Check spring.kafka.bootstrap-servers (and spring.kafka.security.*), or raise sawmill.startup-timeout.",
 					ex);
 		}
@@ -155,10 +171,13 @@ final class StartupCheck implements SmartLifecycle, InitializingBean {
 			throw new SawmillConfigurationException("Topic(s) " + missing + " do not exist on Kafka at " + kafkaServers,
 					"Create the topic(s) or fix sawmill.topics.");
 		}
-		if (topicPattern != null && existing.stream().noneMatch(t -> !topics.contains(t) && topicPattern.matcher(t).matches())) {
-			log.warn("No topic on Kafka at {} matches a route's topic-pattern yet: the consumers start reading a matching "
-					+ "topic once their metadata refresh sees it (spring.kafka.consumer.properties.metadata.max.age.ms, "
-					+ "5 minutes by default).", kafkaServers);
+		if (topicPattern != null
+				&& existing.stream().noneMatch(t -> !topics.contains(t) && topicPattern.matcher(t).matches())) {
+			log.warn(
+					"No topic on Kafka at {} matches a route's topic-pattern yet: the consumers start reading a matching "
+							+ "topic once their metadata refresh sees it (spring.kafka.consumer.properties.metadata.max.age.ms, "
+							+ "5 minutes by default).",
+					kafkaServers);
 		}
 		deadLetterTopics.ensure(existing, kafkaServers);
 	}
@@ -173,8 +192,8 @@ final class StartupCheck implements SmartLifecycle, InitializingBean {
 			writer.ping();
 		}
 		catch (RuntimeException ex) {
-			throw new SawmillConfigurationException(redis.where() + " cannot be used: " + rootMessage(ex),
-					"Check " + redis.settings() + ", spring.data.redis.username/password and spring.data.redis.ssl.enabled.",
+			throw new SawmillConfigurationException(redis.where() + " cannot be used: " + rootMessage(ex), "Check "
+					+ redis.settings() + ", spring.data.redis.username/password and spring.data.redis.ssl.enabled.",
 					ex);
 		}
 	}
@@ -202,4 +221,5 @@ final class StartupCheck implements SmartLifecycle, InitializingBean {
 	public int getPhase() {
 		return AbstractMessageListenerContainer.DEFAULT_PHASE - 1;
 	}
+
 }

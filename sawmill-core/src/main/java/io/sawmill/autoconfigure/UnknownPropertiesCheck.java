@@ -41,17 +41,18 @@ import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
- * Fails start-up on a {@code sawmill.*} property that nothing binds, naming the nearest valid name:
- * a typo such as {@code sawmill.bach-size} would otherwise leave the default in force without a
- * word. Valid names are those of {@link SawmillProperties} and of any other
- * {@code @ConfigurationProperties} bean whose prefix starts with {@code sawmill}, in any relaxed
- * form Boot binds ({@code sawmill.batchSize}, {@code SAWMILL_BATCH_SIZE}, {@code sawmill.topics[0]}).
- * Runs as a bean factory post-processor, before any bean is created or anything connects.
+ * Fails start-up on a {@code sawmill.*} property that nothing binds, naming the nearest
+ * valid name: a typo such as {@code sawmill.bach-size} would otherwise leave the default
+ * in force without a word. Valid names are those of {@link SawmillProperties} and of any
+ * other {@code @ConfigurationProperties} bean whose prefix starts with {@code sawmill},
+ * in any relaxed form Boot binds ({@code sawmill.batchSize}, {@code SAWMILL_BATCH_SIZE},
+ * {@code sawmill.topics[0]}). Runs as a bean factory post-processor, before any bean is
+ * created or anything connects.
  * <p>
- * An unknown name that comes from an environment variable is logged as a WARN instead: Kubernetes
- * gives every pod a {@code <SERVICE>_SERVICE_HOST}, {@code <SERVICE>_PORT}, … variable per Service in
- * its namespace, so a Service named {@code sawmill} (the chart's default release name) would
- * otherwise stop every pod from starting.
+ * An unknown name that comes from an environment variable is logged as a WARN instead:
+ * Kubernetes gives every pod a {@code <SERVICE>_SERVICE_HOST}, {@code <SERVICE>_PORT}, …
+ * variable per Service in its namespace, so a Service named {@code sawmill} (the chart's
+ * default release name) would otherwise stop every pod from starting.
  */
 final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, EnvironmentAware, PriorityOrdered {
 
@@ -91,8 +92,9 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 	}
 
 	/**
-	 * Throws a {@link SawmillConfigurationException} listing every unknown {@code sawmill.*} name set
-	 * outside the environment variables; logs one WARN per unknown environment variable.
+	 * Throws a {@link SawmillConfigurationException} listing every unknown
+	 * {@code sawmill.*} name set outside the environment variables; logs one WARN per
+	 * unknown environment variable.
 	 */
 	static void check(Environment environment, SawmillPropertyNames names) {
 		TreeMap<String, String> unknown = new TreeMap<>();
@@ -108,8 +110,10 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 				.filter(name -> !names.isKnown(name, environmentVariables))
 				.forEach(name -> into.putIfAbsent(name.toString(), describe(source.getConfigurationProperty(name))));
 		}
-		unknownVariables.forEach((name, origin) -> log.warn("{}; an environment variable, so it does not stop start-up "
-				+ "(Kubernetes sets <SERVICE>_* variables for every Service)", problem(name, origin, names.names())));
+		unknownVariables.forEach((name, origin) -> log.warn(
+				"{}; an environment variable, so it does not stop start-up "
+						+ "(Kubernetes sets <SERVICE>_* variables for every Service)",
+				problem(name, origin, names.names())));
 		if (!unknown.isEmpty()) {
 			List<String> problems = new ArrayList<>();
 			unknown.forEach((name, origin) -> problems.add(problem(name, origin, names.names())));
@@ -120,12 +124,14 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 		}
 	}
 
-	/** Boot reads a source as environment variables only under these names (SpringConfigurationPropertySource). */
+	/**
+	 * Boot reads a source as environment variables only under these names
+	 * (SpringConfigurationPropertySource).
+	 */
 	private static boolean isEnvironmentVariables(Object source) {
-		return source instanceof SystemEnvironmentPropertySource environment
-				&& (environment.getName().equals(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME) || environment
-					.getName()
-					.endsWith("-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME));
+		return source instanceof SystemEnvironmentPropertySource environment && (environment.getName()
+			.equals(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME)
+				|| environment.getName().endsWith("-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME));
 	}
 
 	private static String describe(ConfigurationProperty property) {
@@ -139,7 +145,10 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 				+ origin;
 	}
 
-	/** The valid name closest to a misspelt one by edit distance, compared without dashes or case. */
+	/**
+	 * The valid name closest to a misspelt one by edit distance, compared without dashes
+	 * or case.
+	 */
 	static final class NearestName {
 
 		private NearestName() {
@@ -191,5 +200,7 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 			}
 			return previous[b.length()];
 		}
+
 	}
+
 }

@@ -27,33 +27,42 @@ import org.slf4j.LoggerFactory;
 import io.sawmill.metrics.RecordOutcome;
 
 /**
- * Stops Sawmill from draining a topic into its dead-letter topic. When too many recent records
- * are dead-lettered ({@link DeadLetterBrakeConfig}: a share of a partition's last records, or a
- * number per minute), the brake engages: the batch that tripped it is neither published nor
- * committed, every later batch is refused too, and the {@link #onEngaged} actions run (Sawmill
- * pauses its listener containers). It stays engaged until an operator {@link #release releases} it.
+ * Stops Sawmill from draining a topic into its dead-letter topic. When too many recent
+ * records are dead-lettered ({@link DeadLetterBrakeConfig}: a share of a partition's last
+ * records, or a number per minute), the brake engages: the batch that tripped it is
+ * neither published nor committed, every later batch is refused too, and the
+ * {@link #onEngaged} actions run (Sawmill pauses its listener containers). It stays
+ * engaged until an operator {@link #release releases} it.
  * <p>
- * The rules are checked <em>before</em> the dead letters are handed on, so that a batch that
- * breaks them leaves nothing in the dead-letter topic and nothing committed: at most
+ * The rules are checked <em>before</em> the dead letters are handed on, so that a batch
+ * that breaks them leaves nothing in the dead-letter topic and nothing committed: at most
  * {@link DeadLetterBrakeConfig#deadLettersToTrip()} − 1 dead letters of one partition are
- * published before the brake engages. Its state lives in memory only: a restarted instance
- * starts with an empty window and, if the cause persists, engages again after the same bound.
+ * published before the brake engages. Its state lives in memory only: a restarted
+ * instance starts with an empty window and, if the cause persists, engages again after
+ * the same bound.
  * <p>
- * Thread-safe: listener threads publish through {@link #guard guarded} publishers concurrently.
+ * Thread-safe: listener threads publish through {@link #guard guarded} publishers
+ * concurrently.
  */
 public final class DeadLetterBrake {
 
 	private static final Logger log = LoggerFactory.getLogger(DeadLetterBrake.class);
 
 	private final DeadLetterBrakeConfig config;
+
 	private final Clock clock;
+
 	private final DeadLetterWindow window;
+
 	private final List<Runnable> onEngaged = new CopyOnWriteArrayList<>();
+
 	private final List<Runnable> onReleased = new CopyOnWriteArrayList<>();
+
 	private volatile Trip trip;
 
 	/**
 	 * Why the brake engaged.
+	 *
 	 * @param topic the source topic of the dead letter that tripped it
 	 * @param partition its partition
 	 * @param offset its offset
@@ -79,14 +88,18 @@ public final class DeadLetterBrake {
 		return new DeadLetterBrake(config, clock);
 	}
 
-	/** A publisher that hands dead letters to {@code delegate} only while the brake is released. */
+	/**
+	 * A publisher that hands dead letters to {@code delegate} only while the brake is
+	 * released.
+	 */
 	public DeadLetterPublisher guard(DeadLetterPublisher delegate) {
 		return new Guarded(delegate);
 	}
 
 	/**
-	 * Runs {@code action} when the brake engages and again at each refused batch (so a container
-	 * that something else resumed is paused again): it must be idempotent and must not block.
+	 * Runs {@code action} when the brake engages and again at each refused batch (so a
+	 * container that something else resumed is paused again): it must be idempotent and
+	 * must not block.
 	 */
 	public void onEngaged(Runnable action) {
 		onEngaged.add(action);
@@ -107,9 +120,9 @@ public final class DeadLetterBrake {
 	}
 
 	/**
-	 * Releases the brake: the windows start empty, the {@link #onReleased} actions run (Sawmill
-	 * resumes its containers) and the refused batches are polled again. If their records still
-	 * fail, the brake engages again after the same bound.
+	 * Releases the brake: the windows start empty, the {@link #onReleased} actions run
+	 * (Sawmill resumes its containers) and the refused batches are polled again. If their
+	 * records still fail, the brake engages again after the same bound.
 	 * @return the trip released, or empty if the brake was not engaged
 	 */
 	public Optional<Trip> release() {
@@ -128,8 +141,8 @@ public final class DeadLetterBrake {
 	}
 
 	/**
-	 * @throws DeadLetterBrakeEngagedException when the brake is engaged, or these dead letters
-	 *     engage it
+	 * @throws DeadLetterBrakeEngagedException when the brake is engaged, or these dead
+	 * letters engage it
 	 */
 	void check(List<DeadLetter> deadLetters) {
 		Trip engaged = trip;
@@ -146,15 +159,16 @@ public final class DeadLetterBrake {
 		}
 		if (engaged != null) {
 			onEngaged.forEach(Runnable::run);
-			throw new DeadLetterBrakeEngagedException("dead-letter brake engaged, batch not committed until an operator "
-					+ "releases it: " + engaged.describe());
+			throw new DeadLetterBrakeEngagedException(
+					"dead-letter brake engaged, batch not committed until an operator " + "releases it: "
+							+ engaged.describe());
 		}
 	}
 
 	private Trip engage(DeadLetterWindow.Breach breach) {
 		DeadLetter deadLetter = breach.deadLetter();
-		Trip engaged = new Trip(deadLetter.record().topic(), deadLetter.record().partition(), deadLetter.record().offset(),
-				deadLetter.reason(), breach.rule(), clock.instant());
+		Trip engaged = new Trip(deadLetter.record().topic(), deadLetter.record().partition(),
+				deadLetter.record().offset(), deadLetter.reason(), breach.rule(), clock.instant());
 		trip = engaged;
 		log.error("Dead-letter brake engaged: {}. Consumption is paused and nothing more is committed or dead-lettered "
 				+ "until an operator releases it (POST /actuator/sawmill/brake {\"action\":\"release\"}, "
@@ -181,5 +195,7 @@ public final class DeadLetterBrake {
 		public RecordOutcome outcome() {
 			return delegate.outcome();
 		}
+
 	}
+
 }

@@ -16,25 +16,33 @@
 package io.sawmill.deadletter;
 
 /**
- * Immutable configuration of the {@link DeadLetterBrake}. Build with {@link #custom()}; invalid
- * values fail at once with a message naming the value.
+ * Immutable configuration of the {@link DeadLetterBrake}. Build with {@link #custom()};
+ * invalid values fail at once with a message naming the value.
  * <p>
- * The defaults suit a service at about a billion records a day: sporadic poison (a few records
- * in a thousand) never trips it, while a bug that fails every record trips it after at most
- * {@link #deadLettersToTrip()} dead letters of one partition, or a minute with more than
- * {@link #DEFAULT_MAX_PER_MINUTE} across the instance, whichever comes first.
+ * The defaults suit a service at about a billion records a day: sporadic poison (a few
+ * records in a thousand) never trips it, while a bug that fails every record trips it
+ * after at most {@link #deadLettersToTrip()} dead letters of one partition, or a minute
+ * with more than {@link #DEFAULT_MAX_PER_MINUTE} across the instance, whichever comes
+ * first.
  */
 public final class DeadLetterBrakeConfig {
 
 	/** The last records of a partition looked at, by offset. */
 	public static final int DEFAULT_WINDOW = 1_000;
+
 	/** Share of the window's records that, dead-lettered, trips the brake. */
 	public static final double DEFAULT_MAX_RATIO = 0.5;
-	/** Dead letters within a minute, on one instance, above which the brake trips; 0 = no such limit. */
+
+	/**
+	 * Dead letters within a minute, on one instance, above which the brake trips; 0 = no
+	 * such limit.
+	 */
 	public static final int DEFAULT_MAX_PER_MINUTE = 10_000;
 
 	private final int window;
+
 	private final double maxRatio;
+
 	private final int maxPerMinute;
 
 	private DeadLetterBrakeConfig(Builder builder) {
@@ -51,7 +59,9 @@ public final class DeadLetterBrakeConfig {
 		return new Builder();
 	}
 
-	/** How many of a partition's most recent records (by offset) the ratio is taken over. */
+	/**
+	 * How many of a partition's most recent records (by offset) the ratio is taken over.
+	 */
 	public int window() {
 		return window;
 	}
@@ -61,12 +71,18 @@ public final class DeadLetterBrakeConfig {
 		return maxRatio;
 	}
 
-	/** The most dead letters one instance publishes within a minute; 0 when there is no such limit. */
+	/**
+	 * The most dead letters one instance publishes within a minute; 0 when there is no
+	 * such limit.
+	 */
 	public int maxPerMinute() {
 		return maxPerMinute;
 	}
 
-	/** Dead letters among a partition's last {@link #window()} records that trip the brake: {@code ceil(maxRatio × window)}. */
+	/**
+	 * Dead letters among a partition's last {@link #window()} records that trip the
+	 * brake: {@code ceil(maxRatio × window)}.
+	 */
 	public int deadLettersToTrip() {
 		return (int) Math.max(1, Math.ceil(maxRatio * window - 1e-9));
 	}
@@ -74,7 +90,9 @@ public final class DeadLetterBrakeConfig {
 	public static final class Builder {
 
 		private int window = DEFAULT_WINDOW;
+
 		private double maxRatio = DEFAULT_MAX_RATIO;
+
 		private int maxPerMinute = DEFAULT_MAX_PER_MINUTE;
 
 		private Builder() {
@@ -90,7 +108,8 @@ public final class DeadLetterBrakeConfig {
 
 		public Builder maxRatio(double maxRatio) {
 			if (!(maxRatio > 0 && maxRatio <= 1)) {
-				throw new IllegalArgumentException("maxRatio must be greater than 0 and at most 1, but was " + maxRatio);
+				throw new IllegalArgumentException(
+						"maxRatio must be greater than 0 and at most 1, but was " + maxRatio);
 			}
 			this.maxRatio = maxRatio;
 			return this;
@@ -98,7 +117,8 @@ public final class DeadLetterBrakeConfig {
 
 		public Builder maxPerMinute(int maxPerMinute) {
 			if (maxPerMinute < 0) {
-				throw new IllegalArgumentException("maxPerMinute must be 0 (no limit) or more, but was " + maxPerMinute);
+				throw new IllegalArgumentException(
+						"maxPerMinute must be 0 (no limit) or more, but was " + maxPerMinute);
 			}
 			this.maxPerMinute = maxPerMinute;
 			return this;
@@ -107,5 +127,7 @@ public final class DeadLetterBrakeConfig {
 		public DeadLetterBrakeConfig build() {
 			return new DeadLetterBrakeConfig(this);
 		}
+
 	}
+
 }

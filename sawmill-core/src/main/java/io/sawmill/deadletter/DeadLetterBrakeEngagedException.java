@@ -16,8 +16,8 @@
 package io.sawmill.deadletter;
 
 /**
- * The {@link DeadLetterBrake} is engaged: the dead letters were not published and the batch is not
- * committed. It is polled again once an operator released the brake.
+ * The {@link DeadLetterBrake} is engaged: the dead letters were not published and the
+ * batch is not committed. It is polled again once an operator released the brake.
  */
 public class DeadLetterBrakeEngagedException extends DeadLetterPublishException {
 
@@ -26,4 +26,5 @@ public class DeadLetterBrakeEngagedException extends DeadLetterPublishException 
 	public DeadLetterBrakeEngagedException(String message) {
 		super(message, null);
 	}
+
 }

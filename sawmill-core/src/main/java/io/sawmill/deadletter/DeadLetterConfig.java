@@ -26,13 +26,19 @@ import java.util.regex.Pattern;
 public final class DeadLetterConfig {
 
 	public static final String DEFAULT_TOPIC_SUFFIX = ".DLT";
+
 	public static final Duration DEFAULT_SEND_TIMEOUT = Duration.ofSeconds(30);
+
 	public static final int DEFAULT_MAX_ATTEMPTS = 3;
 
 	private final String topicSuffix;
+
 	private final Duration sendTimeout;
+
 	private final int maxAttempts;
+
 	private final Map<String, String> topics;
+
 	private final Map<Pattern, String> byPattern;
 
 	private DeadLetterConfig(Builder builder) {
@@ -52,8 +58,9 @@ public final class DeadLetterConfig {
 	}
 
 	/**
-	 * The dead-letter topic of a source topic: the one {@link Builder#topics} names for it, else that
-	 * of the first {@link Builder#topicPatterns pattern} matching it, else the source name plus this suffix.
+	 * The dead-letter topic of a source topic: the one {@link Builder#topics} names for
+	 * it, else that of the first {@link Builder#topicPatterns pattern} matching it, else
+	 * the source name plus this suffix.
 	 */
 	public String topicFor(String sourceTopic) {
 		String named = topics.get(sourceTopic);
@@ -85,21 +92,31 @@ public final class DeadLetterConfig {
 	public static final class Builder {
 
 		private String topicSuffix = DEFAULT_TOPIC_SUFFIX;
+
 		private Duration sendTimeout = DEFAULT_SEND_TIMEOUT;
+
 		private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
+
 		private Map<String, String> topics = Map.of();
+
 		private Map<Pattern, String> byPattern = Map.of();
 
 		private Builder() {
 		}
 
-		/** Dead-letter topics by source topic, for source topics whose route names its own. */
+		/**
+		 * Dead-letter topics by source topic, for source topics whose route names its
+		 * own.
+		 */
 		public Builder topics(Map<String, String> bySourceTopic) {
 			this.topics = Map.copyOf(bySourceTopic);
 			return this;
 		}
 
-		/** Dead-letter topics of the topics a route's pattern matches, in the order the patterns are tried. */
+		/**
+		 * Dead-letter topics of the topics a route's pattern matches, in the order the
+		 * patterns are tried.
+		 */
 		public Builder topicPatterns(Map<Pattern, String> byPattern) {
 			this.byPattern = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(byPattern));
 			return this;
@@ -133,5 +150,7 @@ public final class DeadLetterConfig {
 		public DeadLetterConfig build() {
 			return new DeadLetterConfig(this);
 		}
+
 	}
+
 }

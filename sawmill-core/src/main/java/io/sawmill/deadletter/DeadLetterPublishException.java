@@ -23,4 +23,5 @@ public class DeadLetterPublishException extends RuntimeException {
 	public DeadLetterPublishException(String message, Throwable cause) {
 		super(message, cause);
 	}
+
 }

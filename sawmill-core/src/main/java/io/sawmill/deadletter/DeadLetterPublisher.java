@@ -23,20 +23,22 @@ import org.slf4j.LoggerFactory;
 import io.sawmill.metrics.RecordOutcome;
 
 /**
- * Sends records that cannot be written to Redis somewhere they are kept with their reason.
+ * Sends records that cannot be written to Redis somewhere they are kept with their
+ * reason.
  * <p>
  * The guarantee: when {@link #publish} returns normally, every given dead letter has been
- * acknowledged by its destination; only then is the batch committed. When it throws, none of the
- * batch is committed and the batch is polled again (so a dead letter may be published twice, never
- * zero times). It is called once per batch, right before the batch's commit, with an empty list
- * when the batch has no dead letters, so a publisher can hold back any commit
- * ({@link DeadLetterBrake} does). Called from listener threads; implementations must be thread-safe.
+ * acknowledged by its destination; only then is the batch committed. When it throws, none
+ * of the batch is committed and the batch is polled again (so a dead letter may be
+ * published twice, never zero times). It is called once per batch, right before the
+ * batch's commit, with an empty list when the batch has no dead letters, so a publisher
+ * can hold back any commit ({@link DeadLetterBrake} does). Called from listener threads;
+ * implementations must be thread-safe.
  */
 public interface DeadLetterPublisher {
 
 	/**
-	 * @throws DeadLetterPublishException when the dead letters could not all be published after
-	 *     the publisher's own retries
+	 * @throws DeadLetterPublishException when the dead letters could not all be published
+	 * after the publisher's own retries
 	 */
 	void publish(List<DeadLetter> deadLetters);
 
@@ -46,8 +48,9 @@ public interface DeadLetterPublisher {
 	}
 
 	/**
-	 * For {@code sawmill.dead-letter.enabled=false}: every dead letter is logged at ERROR with its
-	 * topic, partition, offset and reason, counted as {@code invalid}, and committed.
+	 * For {@code sawmill.dead-letter.enabled=false}: every dead letter is logged at ERROR
+	 * with its topic, partition, offset and reason, counted as {@code invalid}, and
+	 * committed.
 	 */
 	static DeadLetterPublisher loggingOnly() {
 		Logger log = LoggerFactory.getLogger(DeadLetterPublisher.class);
@@ -56,7 +59,8 @@ public interface DeadLetterPublisher {
 			@Override
 			public void publish(List<DeadLetter> deadLetters) {
 				for (DeadLetter deadLetter : deadLetters) {
-					log.error("Record {}-{}@{} not written and not dead-lettered (sawmill.dead-letter.enabled=false): {}",
+					log.error(
+							"Record {}-{}@{} not written and not dead-lettered (sawmill.dead-letter.enabled=false): {}",
 							deadLetter.record().topic(), deadLetter.record().partition(), deadLetter.record().offset(),
 							deadLetter.reason());
 				}
@@ -68,4 +72,5 @@ public interface DeadLetterPublisher {
 			}
 		};
 	}
+
 }

@@ -23,19 +23,22 @@ import java.util.TreeSet;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
- * What the {@link DeadLetterBrake} looks at: per partition, the offsets of the dead letters among
- * its last {@code window} records (by offset, so records written to Redis count without being seen
- * here), and the dead letters of the last minute in one-second buckets. An offset seen again (a
- * batch polled again after it was not committed) is counted once. Not thread-safe: the brake
- * serializes calls.
+ * What the {@link DeadLetterBrake} looks at: per partition, the offsets of the dead
+ * letters among its last {@code window} records (by offset, so records written to Redis
+ * count without being seen here), and the dead letters of the last minute in one-second
+ * buckets. An offset seen again (a batch polled again after it was not committed) is
+ * counted once. Not thread-safe: the brake serializes calls.
  */
 final class DeadLetterWindow {
 
 	private static final int SECONDS = 60;
 
 	private final DeadLetterBrakeConfig config;
+
 	private final Map<String, TreeSet<Long>> partitions = new HashMap<>();
+
 	private final long[] bucketSecond = new long[SECONDS];
+
 	private final int[] bucketCount = new int[SECONDS];
 
 	/** A rule broken by a dead letter. */
@@ -65,9 +68,10 @@ final class DeadLetterWindow {
 				offsets.pollFirst();
 			}
 			if (offsets.size() >= config.deadLettersToTrip()) {
-				return new Breach(deadLetter, offsets.size() + " of the last " + config.window() + " records of "
-						+ partition + " dead-lettered (sawmill.dead-letter.brake.max-ratio=" + config.maxRatio()
-						+ ", window=" + config.window() + ")");
+				return new Breach(deadLetter,
+						offsets.size() + " of the last " + config.window() + " records of " + partition
+								+ " dead-lettered (sawmill.dead-letter.brake.max-ratio=" + config.maxRatio()
+								+ ", window=" + config.window() + ")");
 			}
 			int perMinute = countThisSecond(second);
 			if (config.maxPerMinute() > 0 && perMinute > config.maxPerMinute()) {
@@ -78,7 +82,10 @@ final class DeadLetterWindow {
 		return null;
 	}
 
-	/** Counts one dead letter in this second's bucket and returns the count of the last minute. */
+	/**
+	 * Counts one dead letter in this second's bucket and returns the count of the last
+	 * minute.
+	 */
 	private int countThisSecond(long second) {
 		int index = (int) Math.floorMod(second, (long) SECONDS);
 		if (bucketSecond[index] != second) {
@@ -100,4 +107,5 @@ final class DeadLetterWindow {
 		java.util.Arrays.fill(bucketSecond, 0);
 		java.util.Arrays.fill(bucketCount, 0);
 	}
+
 }

@@ -45,20 +45,24 @@ import org.slf4j.LoggerFactory;
 import org.springframework.kafka.support.KafkaHeaders;
 
 /**
- * Publishes dead letters to {@code <source topic><suffix>} (by default {@code <topic>.DLT}) with the
- * original key, value and headers, plus headers that say why: Spring Kafka's own dead-letter headers
- * ({@code kafka_dlt-original-topic}, {@code -partition}, {@code -offset}, {@code -timestamp},
- * {@code kafka_dlt-exception-fqcn}, {@code kafka_dlt-exception-message}, encoded as Spring's
- * {@code DeadLetterPublishingRecoverer} does) and {@link #REASON_HEADER} and {@link #VERSION_HEADER}.
+ * Publishes dead letters to {@code <source topic><suffix>} (by default
+ * {@code <topic>.DLT}) with the original key, value and headers, plus headers that say
+ * why: Spring Kafka's own dead-letter headers ({@code kafka_dlt-original-topic},
+ * {@code -partition}, {@code -offset}, {@code -timestamp},
+ * {@code kafka_dlt-exception-fqcn}, {@code kafka_dlt-exception-message}, encoded as
+ * Spring's {@code DeadLetterPublishingRecoverer} does) and {@link #REASON_HEADER} and
+ * {@link #VERSION_HEADER}.
  * <p>
- * A dead letter always fits: when the dead-letter topic or the producer's own size check refuses
- * one as too large ({@link RecordTooLargeException}), it is published again without its value,
- * marked with {@link #VALUE_DROPPED_HEADER}, and if that is still too large with only its
- * coordinates and reason ({@link DeadLetterShape}). The source partition moves on, and the record
- * is found by its original offset. Any other failure is retried and then thrown.
+ * A dead letter always fits: when the dead-letter topic or the producer's own size check
+ * refuses one as too large ({@link RecordTooLargeException}), it is published again
+ * without its value, marked with {@link #VALUE_DROPPED_HEADER}, and if that is still too
+ * large with only its coordinates and reason ({@link DeadLetterShape}). The source
+ * partition moves on, and the record is found by its original offset. Any other failure
+ * is retried and then thrown.
  * <p>
- * Thread-safe: one idempotent producer shared by all listener threads, created on first use (so
- * that its {@code max.request.size} can follow the dead-letter topics Sawmill created at start-up).
+ * Thread-safe: one idempotent producer shared by all listener threads, created on first
+ * use (so that its {@code max.request.size} can follow the dead-letter topics Sawmill
+ * created at start-up).
  */
 public final class KafkaDeadLetterPublisher implements DeadLetterPublisher, AutoCloseable {
 
@@ -69,13 +73,16 @@ public final class KafkaDeadLetterPublisher implements DeadLetterPublisher, Auto
 	public static final String VERSION_HEADER = "sawmill-version";
 
 	/**
-	 * Present when the dead letter is published without the original value (and perhaps key and
-	 * headers) because the dead-letter topic refused it as too large: what was dropped, its size,
-	 * and the broker's or producer's message.
+	 * Present when the dead letter is published without the original value (and perhaps
+	 * key and headers) because the dead-letter topic refused it as too large: what was
+	 * dropped, its size, and the broker's or producer's message.
 	 */
 	public static final String VALUE_DROPPED_HEADER = "sawmill-dlt-value-dropped";
 
-	/** The longest reason and exception message a {@link DeadLetterShape#COORDINATES_ONLY} dead letter carries. */
+	/**
+	 * The longest reason and exception message a {@link DeadLetterShape#COORDINATES_ONLY}
+	 * dead letter carries.
+	 */
 	static final int SHORT_TEXT = 1_000;
 
 	private static final Logger log = LoggerFactory.getLogger(KafkaDeadLetterPublisher.class);
@@ -83,7 +90,9 @@ public final class KafkaDeadLetterPublisher implements DeadLetterPublisher, Auto
 	private static final byte[] VERSION = version().getBytes(StandardCharsets.UTF_8);
 
 	private final Supplier<Producer<byte[], byte[]>> producerFactory;
+
 	private final DeadLetterConfig config;
+
 	private volatile Producer<byte[], byte[]> producer;
 
 	KafkaDeadLetterPublisher(Producer<byte[], byte[]> producer, DeadLetterConfig config) {
@@ -97,17 +106,18 @@ public final class KafkaDeadLetterPublisher implements DeadLetterPublisher, Auto
 
 	/**
 	 * @param producerProperties Kafka producer properties (bootstrap servers, security…);
-	 *     serializers are byte arrays, and acks=all with idempotence are always set
+	 * serializers are byte arrays, and acks=all with idempotence are always set
 	 */
 	public static KafkaDeadLetterPublisher of(Map<String, Object> producerProperties, DeadLetterConfig config) {
 		return of(producerProperties, config, () -> 0);
 	}
 
 	/**
-	 * @param maxRequestSize asked once, when the producer is created (at the first dead letter):
-	 *     the largest dead letter, in bytes, the dead-letter topics accept; the producer's
-	 *     {@code max.request.size} (and, if smaller, {@code buffer.memory}) is raised to it unless
-	 *     {@code max.request.size} is set in {@code producerProperties}. 0 keeps Kafka's default.
+	 * @param maxRequestSize asked once, when the producer is created (at the first dead
+	 * letter): the largest dead letter, in bytes, the dead-letter topics accept; the
+	 * producer's {@code max.request.size} (and, if smaller, {@code buffer.memory}) is
+	 * raised to it unless {@code max.request.size} is set in {@code producerProperties}.
+	 * 0 keeps Kafka's default.
 	 */
 	public static KafkaDeadLetterPublisher of(Map<String, Object> producerProperties, DeadLetterConfig config,
 			IntSupplier maxRequestSize) {
@@ -120,10 +130,11 @@ public final class KafkaDeadLetterPublisher implements DeadLetterPublisher, Auto
 			int size = maxRequestSize.getAsInt();
 			if (size > 0 && !sized.containsKey(ProducerConfig.MAX_REQUEST_SIZE_CONFIG)) {
 				sized.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, size);
-				long buffer = Long.parseLong(String.valueOf(sized.getOrDefault(ProducerConfig.BUFFER_MEMORY_CONFIG,
-						32L * 1024 * 1024)));
+				long buffer = Long.parseLong(
+						String.valueOf(sized.getOrDefault(ProducerConfig.BUFFER_MEMORY_CONFIG, 32L * 1024 * 1024)));
 				sized.put(ProducerConfig.BUFFER_MEMORY_CONFIG, Math.max(buffer, size));
-				log.info("Dead-letter producer: max.request.size={} (fits the largest record of the source topics, with its headers)",
+				log.info(
+						"Dead-letter producer: max.request.size={} (fits the largest record of the source topics, with its headers)",
 						size);
 			}
 			return new KafkaProducer<>(sized, new ByteArraySerializer(), new ByteArraySerializer());
@@ -165,8 +176,9 @@ public final class KafkaDeadLetterPublisher implements DeadLetterPublisher, Auto
 						config.maxAttempts(), ex.toString());
 			}
 		}
-		throw new DeadLetterPublishException("could not publish " + deadLetters.size() + " dead letters after "
-				+ config.maxAttempts() + " attempts", last);
+		throw new DeadLetterPublishException(
+				"could not publish " + deadLetters.size() + " dead letters after " + config.maxAttempts() + " attempts",
+				last);
 	}
 
 	private void sendAll(List<DeadLetter> deadLetters)
@@ -187,7 +199,8 @@ public final class KafkaDeadLetterPublisher implements DeadLetterPublisher, Auto
 
 	/**
 	 * Sends each dead letter in {@code shape} and awaits them all.
-	 * @return the dead letters refused as too large (their refusal put in {@code refusals})
+	 * @return the dead letters refused as too large (their refusal put in
+	 * {@code refusals})
 	 */
 	private List<DeadLetter> send(List<DeadLetter> deadLetters, DeadLetterShape shape,
 			Map<DeadLetter, RecordTooLargeException> refusals, long deadline)
@@ -224,9 +237,11 @@ public final class KafkaDeadLetterPublisher implements DeadLetterPublisher, Auto
 	}
 
 	/**
-	 * @param refusal why the previous, larger shape was refused; null for {@link DeadLetterShape#FULL}
+	 * @param refusal why the previous, larger shape was refused; null for
+	 * {@link DeadLetterShape#FULL}
 	 */
-	ProducerRecord<byte[], byte[]> toRecord(DeadLetter deadLetter, DeadLetterShape shape, RecordTooLargeException refusal) {
+	ProducerRecord<byte[], byte[]> toRecord(DeadLetter deadLetter, DeadLetterShape shape,
+			RecordTooLargeException refusal) {
 		ConsumerRecord<byte[], byte[]> original = deadLetter.record();
 		boolean shortened = shape == DeadLetterShape.COORDINATES_ONLY;
 		RecordHeaders headers = new RecordHeaders();
@@ -254,7 +269,10 @@ public final class KafkaDeadLetterPublisher implements DeadLetterPublisher, Auto
 		return new ProducerRecord<>(config.topicFor(original.topic()), null, key, value, headers);
 	}
 
-	/** E.g. "value of 2097152 bytes dropped: the dead letter was too large for the dead-letter topic (…)". */
+	/**
+	 * E.g. "value of 2097152 bytes dropped: the dead letter was too large for the
+	 * dead-letter topic (…)".
+	 */
 	private static String dropped(ConsumerRecord<byte[], byte[]> original, DeadLetterShape shape,
 			RecordTooLargeException refusal) {
 		int valueBytes = original.value() == null ? 0 : original.value().length;
@@ -274,7 +292,8 @@ public final class KafkaDeadLetterPublisher implements DeadLetterPublisher, Auto
 	}
 
 	static String version() {
-		try (InputStream in = KafkaDeadLetterPublisher.class.getResourceAsStream("/io/sawmill/sawmill-version.properties")) {
+		try (InputStream in = KafkaDeadLetterPublisher.class
+			.getResourceAsStream("/io/sawmill/sawmill-version.properties")) {
 			Properties properties = new Properties();
 			if (in != null) {
 				properties.load(in);
@@ -293,4 +312,5 @@ public final class KafkaDeadLetterPublisher implements DeadLetterPublisher, Auto
 			current.close(java.time.Duration.ofSeconds(5));
 		}
 	}
+
 }

@@ -24,10 +24,11 @@ import java.util.Optional;
 import io.sawmill.metrics.CgroupCpuStat;
 
 /**
- * CPU quota and CFS throttling of this container, from the cgroup under {@code <root>/sys/fs/cgroup}:
- * v2's {@code cpu.max} and {@code cpu.stat}, or v1's {@code cpu.cfs_quota_us}, {@code cpu.cfs_period_us}
- * and {@code cpu.stat} in the cpu controller's directory. The counters are the cgroup's since it was
- * created, so the ratio is an average over the container's life.
+ * CPU quota and CFS throttling of this container, from the cgroup under
+ * {@code <root>/sys/fs/cgroup}: v2's {@code cpu.max} and {@code cpu.stat}, or v1's
+ * {@code cpu.cfs_quota_us}, {@code cpu.cfs_period_us} and {@code cpu.stat} in the cpu
+ * controller's directory. The counters are the cgroup's since it was created, so the
+ * ratio is an average over the container's life.
  */
 final class CpuChecks {
 
@@ -77,7 +78,8 @@ final class CpuChecks {
 			}
 		}
 		catch (IOException ex) {
-			return Finding.unknown(QUOTA, "not measured", "cannot read the quota next to " + source.file() + ": " + ex, "");
+			return Finding.unknown(QUOTA, "not measured", "cannot read the quota next to " + source.file() + ": " + ex,
+					"");
 		}
 		String raw = "cgroup " + source.version().tag() + " " + file + " " + quota + " / " + period;
 		if (quota.equals("max") || quota.equals("-1")) {
@@ -106,11 +108,13 @@ final class CpuChecks {
 		}
 		double ratio = (double) stat.throttledPeriods() / stat.periods();
 		String measured = String.format(Locale.ROOT, "%d of %d periods throttled (%.1f%%), %.1f s in total (cgroup %s)",
-				stat.throttledPeriods(), stat.periods(), ratio * 100, stat.throttledNanos() / 1e9, source.version().tag());
+				stat.throttledPeriods(), stat.periods(), ratio * 100, stat.throttledNanos() / 1e9,
+				source.version().tag());
 		Verdict verdict = ratio >= FAIL_THROTTLED ? Verdict.FAIL : ratio >= WARN_THROTTLED ? Verdict.WARN : Verdict.OK;
 		String change = verdict == Verdict.OK ? ""
 				: "Raise resources.limits.cpu or remove the CPU limit (keep the request), or lower sawmill.concurrency; "
 						+ "watch rate(sawmill_cpu_throttled_periods_total) / rate(sawmill_cpu_periods_total).";
 		return new Finding(THROTTLING, verdict, measured, THROTTLE_WHY, change);
 	}
+
 }

@@ -32,21 +32,23 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * Says why Sawmill may be slow or may lose data on this host: CPU quota and throttling, ephemeral
- * ports, {@code somaxconn}, transparent huge pages, Redis RTT, zone, version, eviction policy,
- * persistence and replicas, partitions vs consumers and {@code client.rack}. Each {@link Finding}
- * has a {@link Verdict}, the measured value, why it matters and what to change
- * (docs/operations.md#doctor-findings).
+ * Says why Sawmill may be slow or may lose data on this host: CPU quota and throttling,
+ * ephemeral ports, {@code somaxconn}, transparent huge pages, Redis RTT, zone, version,
+ * eviction policy, persistence and replicas, partitions vs consumers and
+ * {@code client.rack}. Each {@link Finding} has a {@link Verdict}, the measured value,
+ * why it matters and what to change (docs/operations.md#doctor-findings).
  * <p>
- * {@link #examine()} only reads: files under the host root, PING / INFO / CONFIG GET on Redis and a
- * topic description from Kafka. It never throws for what it finds; a server that does not answer
- * within {@link DoctorConfig#timeout()} becomes a {@link Verdict#FAIL} finding. Thread-safe; each
- * call measures again.
+ * {@link #examine()} only reads: files under the host root, PING / INFO / CONFIG GET on
+ * Redis and a topic description from Kafka. It never throws for what it finds; a server
+ * that does not answer within {@link DoctorConfig#timeout()} becomes a
+ * {@link Verdict#FAIL} finding. Thread-safe; each call measures again.
  */
 public final class Doctor {
 
 	private final DoctorConfig config;
+
 	private final LettuceConnectionFactory redis;
+
 	private final Map<String, Object> kafkaAdmin;
 
 	private Doctor(DoctorConfig config, LettuceConnectionFactory redis, Map<String, Object> kafkaAdmin) {
@@ -63,7 +65,9 @@ public final class Doctor {
 		return config;
 	}
 
-	/** Measures everything again and returns the findings: host, then Redis, then Kafka. */
+	/**
+	 * Measures everything again and returns the findings: host, then Redis, then Kafka.
+	 */
 	public DoctorReport examine() {
 		List<Finding> findings = new ArrayList<>();
 		findings.addAll(CpuChecks.check(config.hostRoot()));
@@ -112,11 +116,12 @@ public final class Doctor {
 			return KafkaChecks.unreachable("interrupted");
 		}
 		catch (ExecutionException | TimeoutException | RuntimeException ex) {
-			return KafkaChecks.unreachable(ex instanceof TimeoutException ? "no answer within " + config.timeout()
-					: rootMessage(ex));
+			return KafkaChecks
+				.unreachable(ex instanceof TimeoutException ? "no answer within " + config.timeout() : rootMessage(ex));
 		}
 		finally {
-			// not close(): it would wait for a request to an unreachable broker until default.api.timeout.ms
+			// not close(): it would wait for a request to an unreachable broker until
+			// default.api.timeout.ms
 			admin.close(Duration.ofSeconds(1));
 		}
 	}
@@ -155,7 +160,9 @@ public final class Doctor {
 	public static final class Builder {
 
 		private final DoctorConfig config;
+
 		private LettuceConnectionFactory redis;
+
 		private Map<String, Object> kafkaAdmin;
 
 		private Builder(DoctorConfig config) {
@@ -165,13 +172,19 @@ public final class Doctor {
 			this.config = config;
 		}
 
-		/** The Redis the service writes to; examined through the factory's connections. Not closed by the doctor. */
+		/**
+		 * The Redis the service writes to; examined through the factory's connections.
+		 * Not closed by the doctor.
+		 */
 		public Builder redis(LettuceConnectionFactory factory) {
 			this.redis = factory;
 			return this;
 		}
 
-		/** Properties of a Kafka Admin client, opened for each examination and closed after it. */
+		/**
+		 * Properties of a Kafka Admin client, opened for each examination and closed
+		 * after it.
+		 */
 		public Builder kafka(Map<String, Object> adminProperties) {
 			this.kafkaAdmin = Map.copyOf(adminProperties);
 			return this;
@@ -180,5 +193,7 @@ public final class Doctor {
 		public Doctor build() {
 			return new Doctor(config, redis, kafkaAdmin);
 		}
+
 	}
+
 }

@@ -23,9 +23,10 @@ import java.util.OptionalInt;
 import java.util.regex.Pattern;
 
 /**
- * What the doctor compares its measurements with. Immutable; built with {@link #custom()}.
- * Unset values that only the operator knows (this pod's zone, the Redis master's zone, the number
- * of replicas) turn the findings that need them into {@link Verdict#UNKNOWN}, never into errors.
+ * What the doctor compares its measurements with. Immutable; built with
+ * {@link #custom()}. Unset values that only the operator knows (this pod's zone, the
+ * Redis master's zone, the number of replicas) turn the findings that need them into
+ * {@link Verdict#UNKNOWN}, never into errors.
  */
 public final class DoctorConfig {
 
@@ -35,19 +36,32 @@ public final class DoctorConfig {
 	/** PINGs to Redis per examination; the finding reports their median. */
 	public static final int DEFAULT_PINGS = 5;
 
-	/** How long one Redis or Kafka request may take before its finding is {@link Verdict#UNKNOWN}. */
+	/**
+	 * How long one Redis or Kafka request may take before its finding is
+	 * {@link Verdict#UNKNOWN}.
+	 */
 	public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
 
 	private final Path hostRoot;
+
 	private final String zone;
+
 	private final String redisZone;
+
 	private final Pattern redisZonePattern;
+
 	private final Integer replicas;
+
 	private final List<String> topics;
+
 	private final int concurrency;
+
 	private final int waitForReplicas;
+
 	private final String clientRack;
+
 	private final int pings;
+
 	private final Duration timeout;
 
 	private DoctorConfig(Builder b) {
@@ -72,7 +86,10 @@ public final class DoctorConfig {
 		return custom().build();
 	}
 
-	/** Root of {@code proc/} and {@code sys/}: {@code /} on a real host, a fixture directory in tests. */
+	/**
+	 * Root of {@code proc/} and {@code sys/}: {@code /} on a real host, a fixture
+	 * directory in tests.
+	 */
 	public Path hostRoot() {
 		return hostRoot;
 	}
@@ -87,7 +104,10 @@ public final class DoctorConfig {
 		return Optional.ofNullable(redisZone);
 	}
 
-	/** A pattern whose first group is the zone in a Redis master's host name; used when {@link #redisZone()} is not set. */
+	/**
+	 * A pattern whose first group is the zone in a Redis master's host name; used when
+	 * {@link #redisZone()} is not set.
+	 */
 	public Optional<Pattern> redisZonePattern() {
 		return Optional.ofNullable(redisZonePattern);
 	}
@@ -127,15 +147,25 @@ public final class DoctorConfig {
 	public static final class Builder {
 
 		private Path hostRoot = DEFAULT_HOST_ROOT;
+
 		private String zone;
+
 		private String redisZone;
+
 		private Pattern redisZonePattern;
+
 		private Integer replicas;
+
 		private List<String> topics = List.of();
+
 		private int concurrency = 1;
+
 		private int waitForReplicas;
+
 		private String clientRack;
+
 		private int pings = DEFAULT_PINGS;
+
 		private Duration timeout = DEFAULT_TIMEOUT;
 
 		private Builder() {
@@ -162,8 +192,9 @@ public final class DoctorConfig {
 		}
 
 		/**
-		 * @param regex a regular expression with one capturing group, found (not matched) in the master's
-		 *     host name, e.g. {@code redis-([a-z]+-[a-z]+-\d[a-z])\.} ; blank means none
+		 * @param regex a regular expression with one capturing group, found (not matched)
+		 * in the master's host name, e.g. {@code redis-([a-z]+-[a-z]+-\d[a-z])\.} ; blank
+		 * means none
 		 */
 		public Builder redisZonePattern(String regex) {
 			if (regex == null || regex.isBlank()) {
@@ -175,8 +206,8 @@ public final class DoctorConfig {
 				pattern = Pattern.compile(regex);
 			}
 			catch (IllegalArgumentException ex) {
-				throw new IllegalArgumentException("redisZonePattern must be a regular expression, but was '" + regex
-						+ "': " + ex.getMessage());
+				throw new IllegalArgumentException(
+						"redisZonePattern must be a regular expression, but was '" + regex + "': " + ex.getMessage());
 			}
 			if (pattern.matcher("").groupCount() < 1) {
 				throw new IllegalArgumentException(
@@ -245,5 +276,7 @@ public final class DoctorConfig {
 		private static String blankToNull(String value) {
 			return value == null || value.isBlank() ? null : value.trim();
 		}
+
 	}
+
 }

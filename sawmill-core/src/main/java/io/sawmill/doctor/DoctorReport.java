@@ -23,15 +23,21 @@ import java.util.stream.Collectors;
 /**
  * The doctor's findings, in the order the checks ran (host, Redis, Kafka).
  *
- * @param verdict the worst verdict of all findings ({@link Verdict#OK} when there are none)
+ * @param verdict the worst verdict of all findings ({@link Verdict#OK} when there are
+ * none)
  * @param findings every finding, OK ones included
  */
 public record DoctorReport(Verdict verdict, List<Finding> findings) {
 
-	/** Exit code of the {@code doctor} command when no finding is {@link Verdict#FAIL}. */
+	/**
+	 * Exit code of the {@code doctor} command when no finding is {@link Verdict#FAIL}.
+	 */
 	public static final int EXIT_OK = 0;
 
-	/** Exit code of the {@code doctor} command when at least one finding is {@link Verdict#FAIL}. */
+	/**
+	 * Exit code of the {@code doctor} command when at least one finding is
+	 * {@link Verdict#FAIL}.
+	 */
 	public static final int EXIT_FAIL = 1;
 
 	public DoctorReport {
@@ -43,7 +49,9 @@ public record DoctorReport(Verdict verdict, List<Finding> findings) {
 		return new DoctorReport(worst, findings);
 	}
 
-	/** {@link #EXIT_FAIL} when a finding is {@link Verdict#FAIL}, else {@link #EXIT_OK}. */
+	/**
+	 * {@link #EXIT_FAIL} when a finding is {@link Verdict#FAIL}, else {@link #EXIT_OK}.
+	 */
 	public int exitCode() {
 		return verdict == Verdict.FAIL ? EXIT_FAIL : EXIT_OK;
 	}
@@ -60,15 +68,18 @@ public record DoctorReport(Verdict verdict, List<Finding> findings) {
 			counts.put(v, 0L);
 		}
 		findings.forEach(f -> counts.merge(f.verdict(), 1L, Long::sum));
-		return findings.size() + " findings: " + counts.entrySet()
-			.stream()
-			.map(e -> e.getValue() + " " + e.getKey())
-			.collect(Collectors.joining(", "));
+		return findings.size() + " findings: "
+				+ counts.entrySet()
+					.stream()
+					.map(e -> e.getValue() + " " + e.getKey())
+					.collect(Collectors.joining(", "));
 	}
 
 	/** The whole report as the {@code doctor} command prints it. */
 	public String text() {
-		StringBuilder out = new StringBuilder("Sawmill doctor: ").append(verdict).append(" (").append(summary())
+		StringBuilder out = new StringBuilder("Sawmill doctor: ").append(verdict)
+			.append(" (")
+			.append(summary())
 			.append(")\n");
 		for (Finding f : findings) {
 			out.append('\n').append(String.format("%-7s %s%n", "[" + f.verdict() + "]", f.check()));

@@ -21,7 +21,7 @@ import java.util.Objects;
  * One thing the doctor looked at.
  *
  * @param check a stable id, e.g. {@code cpu.throttling} or {@code redis.maxmemory-policy}
- *     (docs/operations.md#doctor-findings lists them all)
+ * (docs/operations.md#doctor-findings lists them all)
  * @param verdict how bad it is
  * @param measured what was measured, with its source (file, Redis INFO field, property)
  * @param why why it matters to Sawmill

@@ -22,9 +22,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Reads a file under {@code /proc} or {@code /sys} to its end. {@code Files.readString} is not used:
- * procfs reports a size of 0 for sysctl files, and on JDK 17 it then returns only the first byte
- * ({@code 4} for a {@code somaxconn} of 4096).
+ * Reads a file under {@code /proc} or {@code /sys} to its end. {@code Files.readString}
+ * is not used: procfs reports a size of 0 for sysctl files, and on JDK 17 it then returns
+ * only the first byte ({@code 4} for a {@code somaxconn} of 4096).
  */
 final class HostFile {
 
@@ -36,4 +36,5 @@ final class HostFile {
 			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
 		}
 	}
+
 }

@@ -20,8 +20,8 @@ import java.util.OptionalInt;
 import java.util.stream.Collectors;
 
 /**
- * The Kafka findings: partitions of the topics vs the consumers of the group (listener threads
- * times replicas), and whether the consumer sets {@code client.rack}.
+ * The Kafka findings: partitions of the topics vs the consumers of the group (listener
+ * threads times replicas), and whether the consumer sets {@code client.rack}.
  */
 final class KafkaChecks {
 
@@ -31,15 +31,19 @@ final class KafkaChecks {
 	private KafkaChecks() {
 	}
 
-	/** @param partitions the partition count of each topic */
+	/**
+	 * @param partitions the partition count of each topic
+	 */
 	static Finding partitions(Map<String, Integer> partitions, DoctorConfig config) {
 		int total = partitions.values().stream().mapToInt(Integer::intValue).sum();
 		OptionalInt replicas = config.replicas();
-		String topics = partitions.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+		String topics = partitions.entrySet()
+			.stream()
+			.map(e -> e.getKey() + " " + e.getValue())
 			.collect(Collectors.joining(", "));
 		String consumers = replicas.isPresent()
-				? (config.concurrency() * replicas.getAsInt()) + " consumers (sawmill.concurrency " + config.concurrency()
-						+ " x " + replicas.getAsInt() + " replicas)"
+				? (config.concurrency() * replicas.getAsInt()) + " consumers (sawmill.concurrency "
+						+ config.concurrency() + " x " + replicas.getAsInt() + " replicas)"
 				: "sawmill.concurrency " + config.concurrency() + " x unknown replicas";
 		String measured = total + " partitions (" + topics + ") for " + consumers;
 		String why = "a partition is consumed by one consumer of the group at a time: consumers beyond the partition "
@@ -62,19 +66,23 @@ final class KafkaChecks {
 				+ "the brokers, the consumer fetches from a replica in its own zone instead of the leader's: less "
 				+ "cross-zone traffic, which is billed";
 		if (config.clientRack().isEmpty()) {
-			return new Finding(RACK, Verdict.WARN, "client.rack not set" + config.zone().map(z -> " (this pod's zone " + z + ")").orElse(""), why,
+			return new Finding(RACK, Verdict.WARN,
+					"client.rack not set" + config.zone().map(z -> " (this pod's zone " + z + ")").orElse(""), why,
 					"Set spring.kafka.consumer.properties[client.rack] to this pod's zone (the chart's rackAwareness.enabled does).");
 		}
 		String rack = config.clientRack().get();
 		if (config.zone().isPresent() && !config.zone().get().equals(rack)) {
-			return new Finding(RACK, Verdict.WARN, "client.rack " + rack + ", but this pod runs in " + config.zone().get(),
-					why, "Set spring.kafka.consumer.properties[client.rack] to this pod's zone.");
+			return new Finding(RACK, Verdict.WARN,
+					"client.rack " + rack + ", but this pod runs in " + config.zone().get(), why,
+					"Set spring.kafka.consumer.properties[client.rack] to this pod's zone.");
 		}
 		return Finding.ok(RACK, "client.rack " + rack, why);
 	}
 
 	static Finding unreachable(String reason) {
 		return new Finding(PARTITIONS, Verdict.FAIL, "Kafka did not describe the topics: " + reason,
-				"without the topics Sawmill does not start", "Check spring.kafka.bootstrap-servers and sawmill.topics.");
+				"without the topics Sawmill does not start",
+				"Check spring.kafka.bootstrap-servers and sawmill.topics.");
 	}
+
 }

@@ -25,9 +25,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Kernel settings of this host (or this pod's network namespace) under {@code <root>/proc} and
- * {@code <root>/sys}: the ephemeral port range and the sockets in TIME_WAIT, {@code somaxconn},
- * transparent huge pages.
+ * Kernel settings of this host (or this pod's network namespace) under
+ * {@code <root>/proc} and {@code <root>/sys}: the ephemeral port range and the sockets in
+ * TIME_WAIT, {@code somaxconn}, transparent huge pages.
  */
 final class KernelChecks {
 
@@ -41,7 +41,10 @@ final class KernelChecks {
 	/** Share of the ephemeral range in TIME_WAIT from which the finding is FAIL. */
 	static final double FAIL_TIME_WAIT = 0.50;
 
-	/** Redis's default {@code tcp-backlog} is 511; the kernel caps it at {@code somaxconn}. */
+	/**
+	 * Redis's default {@code tcp-backlog} is 511; the kernel caps it at
+	 * {@code somaxconn}.
+	 */
 	static final int REDIS_TCP_BACKLOG = 511;
 
 	/** The state column of {@code /proc/net/tcp}: {@code 06} is TIME_WAIT. */
@@ -68,9 +71,11 @@ final class KernelChecks {
 			int size = high - low + 1;
 			long timeWait = timeWait(root.resolve("proc/net/tcp")) + timeWait(root.resolve("proc/net/tcp6"));
 			double ratio = (double) timeWait / size;
-			String measured = String.format(Locale.ROOT, "range %d-%d (%d ports), %d sockets in TIME_WAIT (%.1f%% of the range)",
-					low, high, size, timeWait, ratio * 100);
-			Verdict verdict = ratio >= FAIL_TIME_WAIT ? Verdict.FAIL : ratio >= WARN_TIME_WAIT ? Verdict.WARN : Verdict.OK;
+			String measured = String.format(Locale.ROOT,
+					"range %d-%d (%d ports), %d sockets in TIME_WAIT (%.1f%% of the range)", low, high, size, timeWait,
+					ratio * 100);
+			Verdict verdict = ratio >= FAIL_TIME_WAIT ? Verdict.FAIL
+					: ratio >= WARN_TIME_WAIT ? Verdict.WARN : Verdict.OK;
 			String change = verdict == Verdict.OK ? ""
 					: "Find what opens and closes connections (ss -tan state time-wait); widen the range with the pod "
 							+ "sysctl net.ipv4.ip_local_port_range (e.g. '1024 65535').";
@@ -83,8 +88,11 @@ final class KernelChecks {
 
 	private static long timeWait(Path table) throws IOException {
 		try (var lines = Files.lines(table)) {
-			return lines.skip(1).map(line -> line.trim().split("\\s+")).filter(cols -> cols.length > 3)
-				.filter(cols -> TIME_WAIT.equals(cols[3])).count();
+			return lines.skip(1)
+				.map(line -> line.trim().split("\\s+"))
+				.filter(cols -> cols.length > 3)
+				.filter(cols -> TIME_WAIT.equals(cols[3]))
+				.count();
 		}
 		catch (NoSuchFileException ex) {
 			return 0; // no IPv6
@@ -134,4 +142,5 @@ final class KernelChecks {
 			return Finding.unknown(THP, "not measured", "cannot read " + file + ": " + ex.getMessage(), "");
 		}
 	}
+
 }

@@ -24,8 +24,9 @@ import java.util.regex.Matcher;
 import java.util.stream.Collectors;
 
 /**
- * The Redis findings for one master, as a pure function of what it answered ({@link RedisNodeFacts})
- * and the configuration: RTT, zone, version, {@code maxmemory-policy}, persistence, replicas.
+ * The Redis findings for one master, as a pure function of what it answered
+ * ({@link RedisNodeFacts}) and the configuration: RTT, zone, version,
+ * {@code maxmemory-policy}, persistence, replicas.
  */
 final class RedisChecks {
 
@@ -37,7 +38,10 @@ final class RedisChecks {
 	static final String PERSISTENCE = "redis.persistence";
 	static final String REPLICAS = "redis.replicas";
 
-	/** Median RTT from which the finding is WARN: a round trip to another zone is about 1 ms. */
+	/**
+	 * Median RTT from which the finding is WARN: a round trip to another zone is about 1
+	 * ms.
+	 */
 	static final Duration WARN_RTT = Duration.ofMillis(1);
 
 	/** Median RTT from which the finding is FAIL. */
@@ -60,7 +64,8 @@ final class RedisChecks {
 	static Finding roundTrip(RedisNodeFacts node) {
 		Duration median = node.medianRoundTrip();
 		String measured = String.format(Locale.ROOT, "%s: median %s of %d PINGs (%s)", node.name(), millis(median),
-				node.roundTrips().size(), node.roundTrips().stream().map(RedisChecks::millis).collect(Collectors.joining(", ")));
+				node.roundTrips().size(),
+				node.roundTrips().stream().map(RedisChecks::millis).collect(Collectors.joining(", ")));
 		String why = "each batch waits for at least one round trip before its offsets are committed, so RTT bounds a "
 				+ "listener thread's batches per second; ~0.1 ms in the same zone, ~1 ms across zones";
 		if (median.compareTo(WARN_RTT) < 0) {
@@ -78,8 +83,10 @@ final class RedisChecks {
 		}));
 		String why = "a master in another zone costs a cross-zone round trip per batch and cross-zone traffic is billed";
 		if (config.zone().isEmpty() || redisZone.isEmpty()) {
-			return Finding.unknown(ZONE, node.name() + ": this pod's zone " + config.zone().orElse("unknown")
-					+ ", the master's zone " + redisZone.orElse("unknown") + " (Redis INFO has no zone)", why,
+			return Finding.unknown(ZONE,
+					node.name() + ": this pod's zone " + config.zone().orElse("unknown") + ", the master's zone "
+							+ redisZone.orElse("unknown") + " (Redis INFO has no zone)",
+					why,
 					"Set sawmill.doctor.zone (the chart sets SAWMILL_DOCTOR_ZONE with rackAwareness.enabled), and "
 							+ "sawmill.doctor.redis-zone, or sawmill.doctor.redis-zone-pattern to find the zone in the "
 							+ "master's host name.");
@@ -121,7 +128,8 @@ final class RedisChecks {
 				+ "offsets are committed, so Kafka does not deliver them again. With noeviction a full Redis refuses "
 				+ "writes (OOM), which Sawmill retries and dead-letters, visibly";
 		if (policy.isEmpty()) {
-			return Finding.unknown(EVICTION, node.name() + ": INFO memory refused or without maxmemory_policy", why, "");
+			return Finding.unknown(EVICTION, node.name() + ": INFO memory refused or without maxmemory_policy", why,
+					"");
 		}
 		long maxmemory = node.field("maxmemory").map(Long::parseLong).orElse(0L);
 		String measured = node.name() + ": maxmemory-policy " + policy.get() + ", maxmemory " + maxmemory;
@@ -147,8 +155,8 @@ final class RedisChecks {
 					"Check appendonly and save where Redis is configured.");
 		}
 		if (node.field("aof_enabled").filter("1"::equals).isPresent()) {
-			return Finding.ok(PERSISTENCE, node.name() + ": AOF on" + node.save().map(s -> ", save '" + s + "'").orElse(""),
-					why);
+			return Finding.ok(PERSISTENCE,
+					node.name() + ": AOF on" + node.save().map(s -> ", save '" + s + "'").orElse(""), why);
 		}
 		if (node.save().isEmpty()) {
 			return Finding.unknown(PERSISTENCE, node.name() + ": AOF off; CONFIG GET save refused", why,
@@ -159,7 +167,8 @@ final class RedisChecks {
 			return new Finding(PERSISTENCE, Verdict.FAIL, node.name() + ": no persistence (AOF off, save '')",
 					why + ": here, everything", change);
 		}
-		return new Finding(PERSISTENCE, Verdict.WARN, node.name() + ": RDB snapshots only (AOF off, save '" + save + "')",
+		return new Finding(PERSISTENCE, Verdict.WARN,
+				node.name() + ": RDB snapshots only (AOF off, save '" + save + "')",
 				why + ": here, what was written since the last snapshot", change);
 	}
 
@@ -206,4 +215,5 @@ final class RedisChecks {
 	private static String millis(Duration duration) {
 		return String.format(Locale.ROOT, "%.3f ms", duration.toNanos() / 1e6);
 	}
+
 }

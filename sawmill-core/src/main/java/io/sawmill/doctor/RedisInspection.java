@@ -33,9 +33,10 @@ import org.springframework.data.redis.connection.RedisServer;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * Asks the Redis masters of a connection factory what the checks need, through the factory's own
- * connections (and so its credentials and TLS): the one master of a standalone or Sentinel-managed
- * Redis, or every master of a Cluster. Read-only: PING, INFO and CONFIG GET.
+ * Asks the Redis masters of a connection factory what the checks need, through the
+ * factory's own connections (and so its credentials and TLS): the one master of a
+ * standalone or Sentinel-managed Redis, or every master of a Cluster. Read-only: PING,
+ * INFO and CONFIG GET.
  */
 final class RedisInspection {
 
@@ -57,11 +58,13 @@ final class RedisInspection {
 			return masters;
 		}
 		String host = factory.isRedisSentinelAware() ? sentinelMaster(factory) : factory.getHostName();
-		String name = factory.isRedisSentinelAware() ? "master " + factory.getSentinelConfiguration().getMaster().getName()
-				+ " at " + host : host + ":" + factory.getPort();
+		String name = factory.isRedisSentinelAware()
+				? "master " + factory.getSentinelConfiguration().getMaster().getName() + " at " + host
+				: host + ":" + factory.getPort();
 		try (RedisConnection connection = factory.getConnection()) {
-			return List.of(facts(name, host, pings, connection::ping, section -> connection.serverCommands().info(section),
-					parameter -> connection.serverCommands().getConfig(parameter)));
+			return List
+				.of(facts(name, host, pings, connection::ping, section -> connection.serverCommands().info(section),
+						parameter -> connection.serverCommands().getConfig(parameter)));
 		}
 	}
 
@@ -92,10 +95,12 @@ final class RedisInspection {
 		Map<String, String> fields = new HashMap<>();
 		for (String section : RedisNodeFacts.SECTIONS) {
 			try {
-				info.apply(section).forEach((key, value) -> fields.put(String.valueOf(key), String.valueOf(value).trim()));
+				info.apply(section)
+					.forEach((key, value) -> fields.put(String.valueOf(key), String.valueOf(value).trim()));
 			}
 			catch (RuntimeException refused) {
-				// INFO not allowed for this ACL user: the findings that need the section say UNKNOWN
+				// INFO not allowed for this ACL user: the findings that need the section
+				// say UNKNOWN
 			}
 		}
 		Optional<String> save;
@@ -107,4 +112,5 @@ final class RedisInspection {
 		}
 		return new RedisNodeFacts(name, host, roundTrips, fields, save);
 	}
+
 }

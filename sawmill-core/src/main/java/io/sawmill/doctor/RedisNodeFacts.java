@@ -23,8 +23,9 @@ import java.util.Optional;
 
 /**
  * What one Redis master told the doctor: round-trip times of a few PINGs, the fields of
- * {@code INFO server}, {@code memory}, {@code persistence} and {@code replication}, and the
- * {@code save} setting when {@code CONFIG GET} is allowed (managed services often rename it).
+ * {@code INFO server}, {@code memory}, {@code persistence} and {@code replication}, and
+ * the {@code save} setting when {@code CONFIG GET} is allowed (managed services often
+ * rename it).
  *
  * @param name how the node is named in findings, e.g. {@code 10.0.3.7:6379}
  * @param host the host the client connects to, for the zone pattern

@@ -16,8 +16,9 @@
 package io.sawmill.doctor;
 
 /**
- * How bad a {@link Finding} is, from best to worst. Only {@link #FAIL} makes the {@code doctor}
- * command exit non-zero; the start-up log has a line for every finding that is not {@link #OK}.
+ * How bad a {@link Finding} is, from best to worst. Only {@link #FAIL} makes the
+ * {@code doctor} command exit non-zero; the start-up log has a line for every finding
+ * that is not {@link #OK}.
  */
 public enum Verdict {
 
@@ -25,21 +26,24 @@ public enum Verdict {
 	OK,
 
 	/**
-	 * Could not be measured here (no cgroup file, Redis refused a command, a value the operator has not
-	 * given, such as the zone): the finding says what is missing. Does not fail the command, so that a
-	 * doctor run on a laptop or on a managed Redis is not red for what it cannot see.
+	 * Could not be measured here (no cgroup file, Redis refused a command, a value the
+	 * operator has not given, such as the zone): the finding says what is missing. Does
+	 * not fail the command, so that a doctor run on a laptop or on a managed Redis is not
+	 * red for what it cannot see.
 	 */
 	UNKNOWN,
 
 	/**
-	 * Works, but costs latency, money or safety margin (throttling now and then, cross-zone RTT, idle
-	 * consumers): worth changing, not worth failing a deployment for.
+	 * Works, but costs latency, money or safety margin (throttling now and then,
+	 * cross-zone RTT, idle consumers): worth changing, not worth failing a deployment
+	 * for.
 	 */
 	WARN,
 
 	/**
-	 * Loses data or stalls the pipeline as configured (an evicting {@code maxmemory-policy}, fewer
-	 * replicas than {@code wait-for-replicas}, heavy throttling): fix before relying on Sawmill.
+	 * Loses data or stalls the pipeline as configured (an evicting
+	 * {@code maxmemory-policy}, fewer replicas than {@code wait-for-replicas}, heavy
+	 * throttling): fix before relying on Sawmill.
 	 */
 	FAIL;
 
@@ -47,4 +51,5 @@ public enum Verdict {
 	public Verdict worst(Verdict other) {
 		return compareTo(other) >= 0 ? this : other;
 	}
+
 }

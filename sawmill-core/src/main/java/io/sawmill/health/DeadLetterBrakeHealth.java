@@ -21,10 +21,11 @@ import java.util.Map;
 import io.sawmill.deadletter.DeadLetterBrake;
 
 /**
- * Down while the {@link DeadLetterBrake} is engaged: nothing is committed until an operator
- * releases it, and the details say why it engaged (the rule, the partition and offset of the
- * last dead letter and its reason) and how to release it. Liveness and readiness are not
- * affected: a restart would not help, and the instance keeps its partitions.
+ * Down while the {@link DeadLetterBrake} is engaged: nothing is committed until an
+ * operator releases it, and the details say why it engaged (the rule, the partition and
+ * offset of the last dead letter and its reason) and how to release it. Liveness and
+ * readiness are not affected: a restart would not help, and the instance keeps its
+ * partitions.
  */
 public final class DeadLetterBrakeHealth {
 
@@ -50,4 +51,5 @@ public final class DeadLetterBrakeHealth {
 			return new HealthReport(true, details);
 		});
 	}
+
 }

@@ -25,32 +25,40 @@ import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
- * The state of Sawmill's listener containers: {@code running}, {@code paused} (pause requested and
- * every consumer paused), {@code pausing} (requested, not yet in effect) or {@code stopped}; for a
- * concurrent container also each consumer thread's state and assigned partition count.
+ * The state of Sawmill's listener containers: {@code running}, {@code paused} (pause
+ * requested and every consumer paused), {@code pausing} (requested, not yet in effect) or
+ * {@code stopped}; for a concurrent container also each consumer thread's state and
+ * assigned partition count.
  * <p>
- * Up while every container and every one of its consumers runs, paused or not: a paused consumer
- * still polls (and so keeps its partitions), and restarting the pod would not resume it. Down when
- * a container or one of its consumers has stopped — no records of its partitions are processed —
- * and down, with the reason under {@code stalled}, while a consumer thread has records it has not
- * been able to commit for longer than {@code sawmill.redelivery.stall-timeout}.
+ * Up while every container and every one of its consumers runs, paused or not: a paused
+ * consumer still polls (and so keeps its partitions), and restarting the pod would not
+ * resume it. Down when a container or one of its consumers has stopped — no records of
+ * its partitions are processed — and down, with the reason under {@code stalled}, while a
+ * consumer thread has records it has not been able to commit for longer than
+ * {@code sawmill.redelivery.stall-timeout}.
  */
 public final class ListenerContainerHealth {
 
 	private final Supplier<List<MessageListenerContainer>> containers;
+
 	private final Supplier<String> pauseReason;
+
 	private final Supplier<String> stallReason;
 
-	/** As {@link #ListenerContainerHealth(Supplier, Supplier, Supplier)}, without stall reports. */
+	/**
+	 * As {@link #ListenerContainerHealth(Supplier, Supplier, Supplier)}, without stall
+	 * reports.
+	 */
 	public ListenerContainerHealth(Supplier<List<MessageListenerContainer>> containers, Supplier<String> pauseReason) {
 		this(containers, pauseReason, () -> null);
 	}
 
 	/**
 	 * @param containers the containers to check, looked up on every check
-	 * @param pauseReason why consumption is paused (e.g. "redis circuit OPEN"), or null if unknown;
-	 *     asked only when a container is paused
-	 * @param stallReason why a consumer thread makes no progress, or null while all of them do
+	 * @param pauseReason why consumption is paused (e.g. "redis circuit OPEN"), or null
+	 * if unknown; asked only when a container is paused
+	 * @param stallReason why a consumer thread makes no progress, or null while all of
+	 * them do
 	 */
 	public ListenerContainerHealth(Supplier<List<MessageListenerContainer>> containers, Supplier<String> pauseReason,
 			Supplier<String> stallReason) {
@@ -78,7 +86,8 @@ public final class ListenerContainerHealth {
 				for (MessageListenerContainer child : concurrent.getContainers()) {
 					Map<String, Object> consumer = new LinkedHashMap<>();
 					consumer.put("state", state(child));
-					consumer.put("partitions", child.getAssignedPartitions() == null ? 0 : child.getAssignedPartitions().size());
+					consumer.put("partitions",
+							child.getAssignedPartitions() == null ? 0 : child.getAssignedPartitions().size());
 					consumers.add(consumer);
 					up &= child.isRunning();
 				}
@@ -94,7 +103,10 @@ public final class ListenerContainerHealth {
 		return new HealthReport(up, details);
 	}
 
-	/** How many of the containers have a pause requested or in effect; the {@code sawmill.listener.paused} gauge. */
+	/**
+	 * How many of the containers have a pause requested or in effect; the
+	 * {@code sawmill.listener.paused} gauge.
+	 */
 	public long paused() {
 		return containers.get().stream().filter(c -> c.isRunning() && c.isPauseRequested()).count();
 	}
@@ -113,4 +125,5 @@ public final class ListenerContainerHealth {
 		String id = container.getListenerId();
 		return id != null ? id : String.valueOf(container);
 	}
+
 }

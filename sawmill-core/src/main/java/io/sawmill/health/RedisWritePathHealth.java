@@ -22,9 +22,10 @@ import java.util.Map;
 import io.sawmill.metrics.RedisRoundTripProbe;
 
 /**
- * Whether Redis answers on the writing path: one PING through the {@link RedisRoundTripProbe}, which
- * uses the writer's own Lettuce client (same endpoint, TLS, credentials and event loop). Spring Data
- * Redis' own {@code redis} health check goes through a different, shared connection.
+ * Whether Redis answers on the writing path: one PING through the
+ * {@link RedisRoundTripProbe}, which uses the writer's own Lettuce client (same endpoint,
+ * TLS, credentials and event loop). Spring Data Redis' own {@code redis} health check
+ * goes through a different, shared connection.
  */
 public final class RedisWritePathHealth {
 
@@ -46,4 +47,5 @@ public final class RedisWritePathHealth {
 			return new HealthReport(false, details);
 		}
 	}
+
 }

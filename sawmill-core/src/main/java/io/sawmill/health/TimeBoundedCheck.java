@@ -25,20 +25,24 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
- * A health check that answers within a timeout whatever the checked part does: the check runs on
- * a thread of its own, and a caller waits for it at most {@code timeout}, then gets DOWN with the
- * reason. A Kubernetes probe or a load balancer thus never waits longer than that, even while a
- * Redis connection hangs (a frozen server, a dropped network path) until a much longer client
- * timeout.
+ * A health check that answers within a timeout whatever the checked part does: the check
+ * runs on a thread of its own, and a caller waits for it at most {@code timeout}, then
+ * gets DOWN with the reason. A Kubernetes probe or a load balancer thus never waits
+ * longer than that, even while a Redis connection hangs (a frozen server, a dropped
+ * network path) until a much longer client timeout.
  * <p>
- * At most one run is in flight: a call that comes while the last run still hangs waits for that
- * same run, so a hung check costs one thread, however often it is asked. Thread-safe.
+ * At most one run is in flight: a call that comes while the last run still hangs waits
+ * for that same run, so a hung check costs one thread, however often it is asked.
+ * Thread-safe.
  */
 public final class TimeBoundedCheck {
 
 	private final String name;
+
 	private final Supplier<HealthReport> check;
+
 	private final Duration timeout;
+
 	private final AtomicReference<CompletableFuture<HealthReport>> inFlight = new AtomicReference<>();
 
 	/**
@@ -59,7 +63,10 @@ public final class TimeBoundedCheck {
 		return timeout;
 	}
 
-	/** The check's report, or DOWN with {@code error} when it failed or did not answer within the timeout. */
+	/**
+	 * The check's report, or DOWN with {@code error} when it failed or did not answer
+	 * within the timeout.
+	 */
 	public HealthReport check() {
 		CompletableFuture<HealthReport> run = run();
 		try {
@@ -106,4 +113,5 @@ public final class TimeBoundedCheck {
 	private static HealthReport down(String error) {
 		return new HealthReport(false, Map.of("error", error));
 	}
+
 }

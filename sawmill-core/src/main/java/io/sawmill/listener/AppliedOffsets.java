@@ -32,15 +32,17 @@ import io.sawmill.redis.TransactionalBatchWriter;
 
 /**
  * What one consumer thread knows of its partitions' progress in Redis with
- * {@link Delivery#EXACTLY_ONCE}: each partition's watermark, the offset after the last record whose
- * writes Redis applied, kept in Redis under {@link #key} and cached here; and the records whose
- * transaction applied but whose own write failed, until their dead letters are published.
+ * {@link Delivery#EXACTLY_ONCE}: each partition's watermark, the offset after the last
+ * record whose writes Redis applied, kept in Redis under {@link #key} and cached here;
+ * and the records whose transaction applied but whose own write failed, until their dead
+ * letters are published.
  * <p>
- * A partition's watermark is read from Redis (one {@code MGET} for all partitions of a batch that
- * have none cached) on the thread's own connection, after every batch it sent there: when the
- * thread first sees the partition, and after a batch of the partition failed, whose transaction
- * may or may not have applied ({@link #forget}). Revoked and lost partitions are forgotten too
- * ({@link #revoked}): the next owner may move their watermarks.
+ * A partition's watermark is read from Redis (one {@code MGET} for all partitions of a
+ * batch that have none cached) on the thread's own connection, after every batch it sent
+ * there: when the thread first sees the partition, and after a batch of the partition
+ * failed, whose transaction may or may not have applied ({@link #forget}). Revoked and
+ * lost partitions are forgotten too ({@link #revoked}): the next owner may move their
+ * watermarks.
  * <p>
  * Thread-confined: owned by one consumer thread's {@link ExactlyOnce}.
  */
@@ -52,7 +54,10 @@ final class AppliedOffsets {
 
 	private final Map<TopicPartition, Long> watermarks = new HashMap<>();
 
-	/** Records Redis rejected inside an applied transaction, by partition and offset, until published. */
+	/**
+	 * Records Redis rejected inside an applied transaction, by partition and offset,
+	 * until published.
+	 */
 	private final Map<TopicPartition, Map<Long, DeadLetter>> unpublished = new HashMap<>();
 
 	AppliedOffsets(String group, TransactionalBatchWriter writer) {
@@ -61,8 +66,9 @@ final class AppliedOffsets {
 	}
 
 	/**
-	 * The key of a partition's watermark: {@code sawmill:applied:{<group>}:<topic>:<partition>}. The
-	 * consumer group is part of it, so two groups reading the same topic keep their own.
+	 * The key of a partition's watermark:
+	 * {@code sawmill:applied:{<group>}:<topic>:<partition>}. The consumer group is part
+	 * of it, so two groups reading the same topic keep their own.
 	 */
 	static byte[] key(String group, TopicPartition partition) {
 		return ("sawmill:applied:{" + group + "}:" + partition.topic() + ":" + partition.partition())
@@ -74,8 +80,8 @@ final class AppliedOffsets {
 	}
 
 	/**
-	 * The records to write and those whose writes Redis applied before (their offset is below their
-	 * partition's watermark); reads the watermarks not cached first.
+	 * The records to write and those whose writes Redis applied before (their offset is
+	 * below their partition's watermark); reads the watermarks not cached first.
 	 * @throws RuntimeException when Redis does not answer: nothing may be written
 	 */
 	Split split(List<MappedRecord> records) {
@@ -98,7 +104,10 @@ final class AppliedOffsets {
 		return split(records, watermarks);
 	}
 
-	/** Splits {@code records} by {@code watermarks} (a partition without one has had nothing applied). */
+	/**
+	 * Splits {@code records} by {@code watermarks} (a partition without one has had
+	 * nothing applied).
+	 */
 	static Split split(List<MappedRecord> records, Map<TopicPartition, Long> watermarks) {
 		List<MappedRecord> fresh = new ArrayList<>(records.size());
 		List<MappedRecord> duplicates = new ArrayList<>(0);
@@ -111,13 +120,17 @@ final class AppliedOffsets {
 
 	/**
 	 * Records split by their partition's watermark.
+	 *
 	 * @param fresh the records to write, in poll order
 	 * @param duplicates the records whose writes Redis applied before
 	 */
 	record Split(List<MappedRecord> fresh, List<MappedRecord> duplicates) {
 	}
 
-	/** The watermarks known, by partition: every partition of the records {@link #split} last saw is among them. */
+	/**
+	 * The watermarks known, by partition: every partition of the records {@link #split}
+	 * last saw is among them.
+	 */
 	Map<TopicPartition, Long> watermarks() {
 		return Collections.unmodifiableMap(watermarks);
 	}
@@ -127,22 +140,29 @@ final class AppliedOffsets {
 		watermarks.putAll(next);
 	}
 
-	/** These partitions' watermarks are unknown now (their batch failed): read them again before writing. */
+	/**
+	 * These partitions' watermarks are unknown now (their batch failed): read them again
+	 * before writing.
+	 */
 	void forget(Collection<TopicPartition> partitions) {
 		watermarks.keySet().removeAll(partitions);
 	}
 
 	/**
-	 * These partitions are no longer this thread's (revoked or lost): everything known of them is
-	 * dropped. A record Redis rejected inside an applied transaction whose dead letter was not
-	 * published by then is skipped by the next owner as a duplicate (docs/reliability.md).
+	 * These partitions are no longer this thread's (revoked or lost): everything known of
+	 * them is dropped. A record Redis rejected inside an applied transaction whose dead
+	 * letter was not published by then is skipped by the next owner as a duplicate
+	 * (docs/reliability.md).
 	 */
 	void revoked(Collection<TopicPartition> partitions) {
 		watermarks.keySet().removeAll(partitions);
 		unpublished.keySet().removeAll(partitions);
 	}
 
-	/** Records Redis rejected inside applied transactions: kept until {@link #published}, since they are skipped if they come again. */
+	/**
+	 * Records Redis rejected inside applied transactions: kept until {@link #published},
+	 * since they are skipped if they come again.
+	 */
 	void rejected(List<DeadLetter> deadLetters) {
 		for (DeadLetter deadLetter : deadLetters) {
 			unpublished.computeIfAbsent(PartitionTransactions.partitionOf(deadLetter.record()), p -> new HashMap<>())
@@ -150,7 +170,10 @@ final class AppliedOffsets {
 		}
 	}
 
-	/** The dead letters kept by {@link #rejected} for records among {@code duplicates}: to be published again. */
+	/**
+	 * The dead letters kept by {@link #rejected} for records among {@code duplicates}: to
+	 * be published again.
+	 */
 	List<DeadLetter> rejectedAmong(List<MappedRecord> duplicates) {
 		if (unpublished.isEmpty()) {
 			return List.of();
@@ -188,8 +211,9 @@ final class AppliedOffsets {
 			return Long.parseLong(text);
 		}
 		catch (NumberFormatException ex) {
-			throw new IllegalStateException("Redis key " + new String(key, StandardCharsets.UTF_8)
-					+ " holds '" + text + "', not a watermark (an offset); delete it or fix it", ex);
+			throw new IllegalStateException("Redis key " + new String(key, StandardCharsets.UTF_8) + " holds '" + text
+					+ "', not a watermark (an offset); delete it or fix it", ex);
 		}
 	}
+
 }

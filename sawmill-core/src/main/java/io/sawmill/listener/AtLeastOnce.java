@@ -26,17 +26,18 @@ import org.jspecify.annotations.Nullable;
 import io.sawmill.metrics.SawmillMetrics;
 
 /**
- * {@link Delivery#AT_LEAST_ONCE}: each batch is written by the {@link PerRecordPipeline} (retried
- * record by record) and, while the consumer is behind, left in flight so that Redis works while the
- * thread polls and maps the next batch.
+ * {@link Delivery#AT_LEAST_ONCE}: each batch is written by the {@link PerRecordPipeline}
+ * (retried record by record) and, while the consumer is behind, left in flight so that
+ * Redis works while the thread polls and maps the next batch.
  * <p>
- * <b>One batch in flight.</b> The state is the batch in flight ({@link Sending}), or none. When the
- * next batch comes while one is in flight, it is sent on the same connection before the one in
- * flight is awaited, retried, dead-lettered and committed. If the batch in flight needs a retry,
- * the batch sent after it no longer counts: it is sent again after the retry, so per key Redis
- * still ends with the writes in offset order; so a batch holding non-idempotent writes is sent only
- * once the batch in flight is finished. If the batch in flight cannot be written, neither batch is
- * committed and both are polled again ({@link InFlightBatchFailedException}).
+ * <b>One batch in flight.</b> The state is the batch in flight ({@link Sending}), or
+ * none. When the next batch comes while one is in flight, it is sent on the same
+ * connection before the one in flight is awaited, retried, dead-lettered and committed.
+ * If the batch in flight needs a retry, the batch sent after it no longer counts: it is
+ * sent again after the retry, so per key Redis still ends with the writes in offset
+ * order; so a batch holding non-idempotent writes is sent only once the batch in flight
+ * is finished. If the batch in flight cannot be written, neither batch is committed and
+ * both are polled again ({@link InFlightBatchFailedException}).
  * <p>
  * Thread-confined: one instance per consumer thread.
  */
@@ -46,21 +47,24 @@ final class AtLeastOnce implements DeliveryMode {
 	enum Handoff {
 
 		/**
-		 * Awaited, dead-lettered and committed in the call that polled it: nothing acknowledged
-		 * waits for a later poll, but Redis sits idle while the thread polls and maps the next batch.
-		 * For a batch that is not full, or whose consumer has nothing more to read.
+		 * Awaited, dead-lettered and committed in the call that polled it: nothing
+		 * acknowledged waits for a later poll, but Redis sits idle while the thread polls
+		 * and maps the next batch. For a batch that is not full, or whose consumer has
+		 * nothing more to read.
 		 */
 		FINISH_NOW,
 
 		/**
-		 * Left in flight (sent, replies not awaited, not committed) and finished by the next call
-		 * after it sent the next batch: Redis works while the thread polls and maps, and the batch's
-		 * commit waits for that call (or the idle check, a rebalance, the close). For a full batch
-		 * whose consumer has more to read, and always for a batch sent again after the batch before
-		 * it was retried: awaiting it too would let one call spend two batches' retry budgets, past
+		 * Left in flight (sent, replies not awaited, not committed) and finished by the
+		 * next call after it sent the next batch: Redis works while the thread polls and
+		 * maps, and the batch's commit waits for that call (or the idle check, a
+		 * rebalance, the close). For a full batch whose consumer has more to read, and
+		 * always for a batch sent again after the batch before it was retried: awaiting
+		 * it too would let one call spend two batches' retry budgets, past
 		 * {@code max.poll.interval.ms}.
 		 */
 		KEEP_IN_FLIGHT
+
 	}
 
 	/** A batch whose first round trip is on the wire. */
@@ -85,7 +89,10 @@ final class AtLeastOnce implements DeliveryMode {
 		this.metrics = metrics;
 	}
 
-	/** This mode for each consumer thread's {@link BatchCommit}, writing through {@code pipeline}. */
+	/**
+	 * This mode for each consumer thread's {@link BatchCommit}, writing through
+	 * {@code pipeline}.
+	 */
 	static Function<BatchCommit, DeliveryMode> with(PerRecordPipeline pipeline, Redelivery redelivery,
 			SawmillMetrics metrics) {
 		return commit -> new AtLeastOnce(pipeline, commit, redelivery, metrics);
@@ -99,7 +106,8 @@ final class AtLeastOnce implements DeliveryMode {
 			handOff(batch, pipeline.send(batch.toWrite()), handoff(batch));
 		}
 		else if (!PerRecordPipeline.allIdempotent(batch.toWrite())) {
-			// a retry of the batch in flight would send this one again: finish that one first
+			// a retry of the batch in flight would send this one again: finish that one
+			// first
 			finishPrevious(previous);
 			handOff(batch, pipeline.send(batch.toWrite()), handoff(batch));
 		}
@@ -109,8 +117,8 @@ final class AtLeastOnce implements DeliveryMode {
 	}
 
 	/**
-	 * Sends {@code batch} before the batch in flight is awaited, then finishes that one. If it needed
-	 * a retry, {@code batch} is sent again after it, and kept in flight.
+	 * Sends {@code batch} before the batch in flight is awaited, then finishes that one.
+	 * If it needed a retry, {@code batch} is sent again after it, and kept in flight.
 	 */
 	private void overlap(Sending previous, PolledBatch batch) {
 		PerRecordPipeline.Sent next = null;
@@ -122,7 +130,8 @@ final class AtLeastOnce implements DeliveryMode {
 			notSent = ex;
 		}
 		if (!previous.sent().awaitClean() && next != null) {
-			// the previous batch's retries go after this batch's writes: what this batch wrote no
+			// the previous batch's retries go after this batch's writes: what this batch
+			// wrote no
 			// longer counts, it is written again once the previous batch is done
 			next.awaitClean();
 			next = null;
@@ -160,9 +169,10 @@ final class AtLeastOnce implements DeliveryMode {
 	}
 
 	/**
-	 * Whether the batch is kept in flight: only while the consumer is behind, that is when the batch
-	 * was full and the next poll returns records at once (some assigned partition has records after
-	 * the consumer's position, as of the last fetch, and nothing is paused).
+	 * Whether the batch is kept in flight: only while the consumer is behind, that is
+	 * when the batch was full and the next poll returns records at once (some assigned
+	 * partition has records after the consumer's position, as of the last fetch, and
+	 * nothing is paused).
 	 */
 	private static Handoff handoff(PolledBatch batch) {
 		if (!batch.behind()) {
@@ -211,10 +221,11 @@ final class AtLeastOnce implements DeliveryMode {
 
 	/**
 	 * Awaits the batch's replies, retries, then dead-letters and commits it.
-	 * @throws BatchWriteFailedException (or what the dead-letter publisher or the commit threw) when
-	 *     the batch cannot be committed
+	 * @throws BatchWriteFailedException (or what the dead-letter publisher or the commit
+	 * threw) when the batch cannot be committed
 	 */
 	private void finish(Sending sending) {
 		commit.commit(sending.batch(), pipeline.finish(sending.sent()));
 	}
+
 }

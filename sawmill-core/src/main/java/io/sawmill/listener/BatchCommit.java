@@ -28,9 +28,10 @@ import io.sawmill.deadletter.DeadLetterPublisher;
 import io.sawmill.metrics.SawmillMetrics;
 
 /**
- * The last steps of a batch whose writes are done: dead-letter what could not be written, commit
- * the batch's offsets ({@link OffsetCommits}), count every record's outcome. A {@link DeliveryMode}
- * calls {@link #commit} once it knows each record's outcome; the lane calls the rebalance steps.
+ * The last steps of a batch whose writes are done: dead-letter what could not be written,
+ * commit the batch's offsets ({@link OffsetCommits}), count every record's outcome. A
+ * {@link DeliveryMode} calls {@link #commit} once it knows each record's outcome; the
+ * lane calls the rebalance steps.
  * <p>
  * Thread-confined: one per consumer thread, owned by its {@link ConsumerLane}.
  */
@@ -51,10 +52,10 @@ final class BatchCommit {
 	}
 
 	/**
-	 * Publishes the batch's dead letters (the map step's and Redis'), commits its offsets and counts
-	 * its records' outcomes.
-	 * @throws RuntimeException what the dead-letter publisher or the commit threw: the batch is not
-	 *     committed
+	 * Publishes the batch's dead letters (the map step's and Redis'), commits its offsets
+	 * and counts its records' outcomes.
+	 * @throws RuntimeException what the dead-letter publisher or the commit threw: the
+	 * batch is not committed
 	 */
 	void commit(PolledBatch batch, BatchOutcomes outcomes) {
 		List<DeadLetter> all = new ArrayList<>(batch.mapped().rejected());
@@ -66,7 +67,10 @@ final class BatchCommit {
 		batch.mapped().report(metrics, outcomes, deadLetters.outcome());
 	}
 
-	/** Before {@code partitions} are revoked: their offsets not yet confirmed are committed now. */
+	/**
+	 * Before {@code partitions} are revoked: their offsets not yet confirmed are
+	 * committed now.
+	 */
 	void beforeRevoke(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
 		commits.beforeRevoke(consumer, partitions);
 	}
@@ -75,4 +79,5 @@ final class BatchCommit {
 	void lost(Collection<TopicPartition> partitions) {
 		commits.lost(partitions);
 	}
+
 }

@@ -27,9 +27,10 @@ import io.sawmill.metrics.RecordOutcome;
 
 /**
  * What the write step did to each record of one batch, over all its round trips: one
- * {@link RecordOutcome} per record that was not simply written, and the dead letters of the records
- * Redis rejected. A record of the batch not named here was written. Filled by the batch's
- * {@link DeliveryMode} from each round trip's {@link Outcomes}, then read by {@link BatchCommit}.
+ * {@link RecordOutcome} per record that was not simply written, and the dead letters of
+ * the records Redis rejected. A record of the batch not named here was written. Filled by
+ * the batch's {@link DeliveryMode} from each round trip's {@link Outcomes}, then read by
+ * {@link BatchCommit}.
  * <p>
  * Thread-confined: one per batch, on the consumer thread that polled it.
  */
@@ -40,8 +41,8 @@ final class BatchOutcomes {
 	private final List<DeadLetter> deadLetters = new ArrayList<>(0);
 
 	/**
-	 * Takes a round trip's final outcomes: its stale records and its dead letters. Records to send
-	 * again have no outcome yet; a later round trip gives them theirs.
+	 * Takes a round trip's final outcomes: its stale records and its dead letters.
+	 * Records to send again have no outcome yet; a later round trip gives them theirs.
 	 */
 	void add(Outcomes roundTrip) {
 		roundTrip.forEach(RecordOutcome.STALE, record -> notWritten.put(record.record(), RecordOutcome.STALE));
@@ -68,4 +69,5 @@ final class BatchOutcomes {
 	List<DeadLetter> deadLetters() {
 		return deadLetters;
 	}
+
 }

@@ -24,22 +24,23 @@ import java.util.Map;
 import io.sawmill.mapping.RedisWrite;
 
 /**
- * The coalesce step ({@code sawmill.coalesce-writes}): a batch's writes to one key collapse into
- * the fewest commands that leave that key in the same final state, a pure function from records
- * to a {@link WritePlan}.
+ * The coalesce step ({@code sawmill.coalesce-writes}): a batch's writes to one key
+ * collapse into the fewest commands that leave that key in the same final state, a pure
+ * function from records to a {@link WritePlan}.
  * <p>
- * Only {@link RedisWrite.HashSet}, {@link RedisWrite.Expire} and {@link RedisWrite.Delete} are
- * merged: their effect is known ({@link KeySegment} says how they fold). Any other write, a
- * {@link RedisWrite.Command}, is sent as it is and is a barrier for its key and for every key
- * named among its arguments: such a key's writes before it are sent before it, those after it are
- * folded separately and sent after it. Writes of different keys are never merged. Each key's
- * folded writes take the place of the key's first write since its last barrier, so per key the
- * commands keep the order of the records; across keys only the built-in single-key writes move,
- * which cannot change another key. A command that touches a key it does not name (a script that
- * computes key names) is outside what coalescing can keep in order.
+ * Only {@link RedisWrite.HashSet}, {@link RedisWrite.Expire} and
+ * {@link RedisWrite.Delete} are merged: their effect is known ({@link KeySegment} says
+ * how they fold). Any other write, a {@link RedisWrite.Command}, is sent as it is and is
+ * a barrier for its key and for every key named among its arguments: such a key's writes
+ * before it are sent before it, those after it are folded separately and sent after it.
+ * Writes of different keys are never merged. Each key's folded writes take the place of
+ * the key's first write since its last barrier, so per key the commands keep the order of
+ * the records; across keys only the built-in single-key writes move, which cannot change
+ * another key. A command that touches a key it does not name (a script that computes key
+ * names) is outside what coalescing can keep in order.
  * <p>
- * A record is carried by every command its writes were folded into; a record writing several keys
- * is carried by commands of each, and fails if any of them fails.
+ * A record is carried by every command its writes were folded into; a record writing
+ * several keys is carried by commands of each, and fails if any of them fails.
  */
 final class Coalescer {
 
@@ -51,10 +52,12 @@ final class Coalescer {
 	 * @return their coalesced writes
 	 */
 	static WritePlan plan(List<MappedRecord> records) {
-		// each slot is a command to send (a barrier) or the folded writes of one key segment
+		// each slot is a command to send (a barrier) or the folded writes of one key
+		// segment
 		List<Object> slots = new ArrayList<>(records.size() * 2);
 		Map<ByteBuffer, KeySegment> open = new HashMap<>(records.size() * 2);
-		// the segment of the previous write, while open: a record's HSET and EXPIRE share their key array
+		// the segment of the previous write, while open: a record's HSET and EXPIRE share
+		// their key array
 		KeySegment previous = null;
 		for (int r = 0; r < records.size(); r++) {
 			for (RedisWrite write : records.get(r).writes()) {
@@ -96,8 +99,9 @@ final class Coalescer {
 
 	/**
 	 * A command may write or read keys among its arguments ({@code RENAME key newkey},
-	 * {@code COPY}, {@code SMOVE}, …): it is a barrier for every key it names, as far as the
-	 * coalescer can tell. An argument that only looks like a key costs a merge, never correctness.
+	 * {@code COPY}, {@code SMOVE}, …): it is a barrier for every key it names, as far as
+	 * the coalescer can tell. An argument that only looks like a key costs a merge, never
+	 * correctness.
 	 */
 	private static void closeNamedKeys(RedisWrite write, Map<ByteBuffer, KeySegment> open) {
 		if (write instanceof RedisWrite.Command command && !open.isEmpty()) {
@@ -110,4 +114,5 @@ final class Coalescer {
 	/** A write sent as it is, carrying its record. */
 	private record Barrier(RedisWrite write, int[] record) {
 	}
+
 }

@@ -29,18 +29,20 @@ import io.sawmill.metrics.SawmillMetrics;
 
 /**
  * The data path of one consumer thread, top to bottom: poll → map every record
- * ({@link MappedBatch}) → write, as the thread's {@link DeliveryMode} does it ({@link AtLeastOnce}:
- * pipelined round trips, retried record by record, coalesced per key when configured;
- * {@link ExactlyOnce}: one transaction per partition with its watermark) → dead-letter what cannot
- * be written, commit the batch's offsets and count each record's outcome ({@link BatchCommit}).
- * {@link PipelineBatchListener} forwards the thread's polls, idle events and rebalances here.
+ * ({@link MappedBatch}) → write, as the thread's {@link DeliveryMode} does it
+ * ({@link AtLeastOnce}: pipelined round trips, retried record by record, coalesced per
+ * key when configured; {@link ExactlyOnce}: one transaction per partition with its
+ * watermark) → dead-letter what cannot be written, commit the batch's offsets and count
+ * each record's outcome ({@link BatchCommit}). {@link PipelineBatchListener} forwards the
+ * thread's polls, idle events and rebalances here.
  * <p>
- * The commit contract: the batch's offsets are committed only when every record of the batch is in
- * Redis (acknowledged by Redis), dead-lettered (acknowledged by the dead-letter destination) or
- * skipped (mapped to no writes). Otherwise nothing of the batch is committed and it is polled again
- * ({@link Redelivery}, through {@link RedeliverBatchErrorHandler} when {@link #poll} throws). A
- * batch the mode keeps in flight is finished before its partitions are revoked or lost, when the
- * consumer closes, and when the container is idle.
+ * The commit contract: the batch's offsets are committed only when every record of the
+ * batch is in Redis (acknowledged by Redis), dead-lettered (acknowledged by the
+ * dead-letter destination) or skipped (mapped to no writes). Otherwise nothing of the
+ * batch is committed and it is polled again ({@link Redelivery}, through
+ * {@link RedeliverBatchErrorHandler} when {@link #poll} throws). A batch the mode keeps
+ * in flight is finished before its partitions are revoked or lost, when the consumer
+ * closes, and when the container is idle.
  * <p>
  * Thread-confined: one instance per consumer thread.
  */
@@ -58,7 +60,7 @@ final class ConsumerLane {
 
 	/**
 	 * @param mode the delivery mode for this thread's {@link BatchCommit}, e.g.
-	 *     {@link AtLeastOnce#with} or {@link ExactlyOnce#with}
+	 * {@link AtLeastOnce#with} or {@link ExactlyOnce#with}
 	 */
 	ConsumerLane(RecordMapper mapper, ListenerConfig config, Function<BatchCommit, DeliveryMode> mode,
 			DeadLetterPublisher deadLetters, SawmillMetrics metrics, Redelivery redelivery) {
@@ -70,10 +72,11 @@ final class ConsumerLane {
 	}
 
 	/**
-	 * A polled batch: maps it and hands it to the delivery mode, which writes it and commits it (or
-	 * the batch in flight before it).
-	 * @throws RuntimeException when a batch cannot be committed ({@link InFlightBatchFailedException}
-	 *     when the batch in flight cannot): nothing of it is committed
+	 * A polled batch: maps it and hands it to the delivery mode, which writes it and
+	 * commits it (or the batch in flight before it).
+	 * @throws RuntimeException when a batch cannot be committed
+	 * ({@link InFlightBatchFailedException} when the batch in flight cannot): nothing of
+	 * it is committed
 	 */
 	void poll(List<ConsumerRecord<byte[], byte[]>> records, Consumer<?, ?> consumer) {
 		long polled = System.nanoTime();
@@ -81,7 +84,10 @@ final class ConsumerLane {
 		mode.write(new PolledBatch(records, mapped, consumer, records.size() >= batchSize, polled));
 	}
 
-	/** The container is idle (nothing polled for a while): a batch left in flight is finished now. */
+	/**
+	 * The container is idle (nothing polled for a while): a batch left in flight is
+	 * finished now.
+	 */
 	void idle() {
 		mode.finishInFlight();
 	}
@@ -99,4 +105,5 @@ final class ConsumerLane {
 		commit.lost(partitions);
 		mode.forget(partitions);
 	}
+
 }

@@ -29,13 +29,14 @@ import org.springframework.kafka.listener.MessageListenerContainer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The one place that pauses and resumes Sawmill's listener container: all of it while the Redis
- * circuit is open, and single partitions for the backoff before a failed batch is polled again.
+ * The one place that pauses and resumes Sawmill's listener container: all of it while the
+ * Redis circuit is open, and single partitions for the backoff before a failed batch is
+ * polled again.
  * <p>
- * A paused consumer keeps polling (and so keeps its partitions and its place in the group); the
- * container applies a pause or resume on the consumer thread before its next poll, and a resume
- * wakes a consumer blocked in poll. A partition's backoff ends on a timer thread; a later backoff
- * of the same partition replaces an earlier one.
+ * A paused consumer keeps polling (and so keeps its partitions and its place in the
+ * group); the container applies a pause or resume on the consumer thread before its next
+ * poll, and a resume wakes a consumer blocked in poll. A partition's backoff ends on a
+ * timer thread; a later backoff of the same partition replaces an earlier one.
  * <p>
  * Thread-safe.
  */
@@ -50,11 +51,15 @@ final class ContainerPauses {
 		/** A shared daemon timer of the JDK: no thread of Sawmill's own to stop. */
 		Timer JDK = (delay, task) -> CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS)
 			.execute(task);
+
 	}
 
 	private final Timer timer;
+
 	private final AtomicLong backoffs = new AtomicLong();
+
 	private final Map<TopicPartition, Long> backingOff = new ConcurrentHashMap<>();
+
 	private volatile @Nullable ConcurrentMessageListenerContainer<?, ?> container;
 
 	ContainerPauses(Timer timer) {
@@ -82,9 +87,10 @@ final class ContainerPauses {
 	}
 
 	/**
-	 * Pauses {@code partitions} for {@code backoff}, then resumes them. Called on the consumer thread
-	 * that owns them, after it sought them back: the next poll returns their records after the
-	 * backoff, and the consumer's other partitions go on meanwhile.
+	 * Pauses {@code partitions} for {@code backoff}, then resumes them. Called on the
+	 * consumer thread that owns them, after it sought them back: the next poll returns
+	 * their records after the backoff, and the consumer's other partitions go on
+	 * meanwhile.
 	 */
 	void backOff(Collection<TopicPartition> partitions, Duration backoff) {
 		ConcurrentMessageListenerContainer<?, ?> target = container;
@@ -97,10 +103,12 @@ final class ContainerPauses {
 			target.pausePartition(partition);
 			timer.after(backoff, () -> {
 				if (backingOff.remove(partition, token)) {
-					// on every consumer: the partition may have moved to another thread meanwhile
+					// on every consumer: the partition may have moved to another thread
+					// meanwhile
 					target.getContainers().forEach(consumer -> consumer.resumePartition(partition));
 				}
 			});
 		}
 	}
+
 }

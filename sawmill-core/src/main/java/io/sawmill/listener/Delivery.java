@@ -18,31 +18,35 @@ package io.sawmill.listener;
 import io.sawmill.mapping.RedisWrite;
 
 /**
- * What a record's writes may do when the record comes again: after a failed batch is polled again, a
- * restart before the commit, or a rebalance ({@code sawmill.delivery}).
+ * What a record's writes may do when the record comes again: after a failed batch is
+ * polled again, a restart before the commit, or a rebalance ({@code sawmill.delivery}).
  */
 public enum Delivery {
 
 	/**
-	 * A record's writes are applied at least once and, when its batch is polled again, possibly
-	 * twice. Harmless for idempotent writes ({@code HSET}, {@code EXPIRE}, {@code DEL}, the version
-	 * guard); a counter ({@code INCR}) may count a record twice. The fastest: a full batch is left in
-	 * flight while the next is polled and mapped, and a transient failure is retried record by record
-	 * ({@link RedisWrite#idempotent()} says which batches are not). Works on every Redis topology. The
-	 * default.
+	 * A record's writes are applied at least once and, when its batch is polled again,
+	 * possibly twice. Harmless for idempotent writes ({@code HSET}, {@code EXPIRE},
+	 * {@code DEL}, the version guard); a counter ({@code INCR}) may count a record twice.
+	 * The fastest: a full batch is left in flight while the next is polled and mapped,
+	 * and a transient failure is retried record by record
+	 * ({@link RedisWrite#idempotent()} says which batches are not). Works on every Redis
+	 * topology. The default.
 	 */
 	AT_LEAST_ONCE,
 
 	/**
-	 * A record's writes are applied once, even when the record comes again: each partition's share of
-	 * a batch is written as one {@code MULTI}/{@code EXEC} transaction together with that partition's
-	 * watermark in Redis (the next offset to apply), and a record below the watermark is skipped
-	 * ({@code duplicate}) rather than written. Makes non-idempotent writes ({@code INCR},
-	 * {@code HINCRBY}, {@code XADD}, {@code LPUSH}) safe. It costs throughput: every batch is
-	 * finished before the next is sent, a transient failure fails the whole batch (it is polled
-	 * again, never retried record by record), and the watermark is read from Redis after a partition
-	 * is assigned and after a failed batch. Standalone and Sentinel-managed Redis only; start-up
-	 * refuses it on a Redis Cluster, where one transaction cannot span the keys of a partition's share.
+	 * A record's writes are applied once, even when the record comes again: each
+	 * partition's share of a batch is written as one {@code MULTI}/{@code EXEC}
+	 * transaction together with that partition's watermark in Redis (the next offset to
+	 * apply), and a record below the watermark is skipped ({@code duplicate}) rather than
+	 * written. Makes non-idempotent writes ({@code INCR}, {@code HINCRBY}, {@code XADD},
+	 * {@code LPUSH}) safe. It costs throughput: every batch is finished before the next
+	 * is sent, a transient failure fails the whole batch (it is polled again, never
+	 * retried record by record), and the watermark is read from Redis after a partition
+	 * is assigned and after a failed batch. Standalone and Sentinel-managed Redis only;
+	 * start-up refuses it on a Redis Cluster, where one transaction cannot span the keys
+	 * of a partition's share.
 	 */
 	EXACTLY_ONCE
+
 }

@@ -20,9 +20,9 @@ import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
- * The batch left in flight could not be committed (or the batch polled after it failed before the
- * one in flight was done): neither is committed, and the container seeks back to the first records
- * of both ({@link RedeliverBatchErrorHandler}).
+ * The batch left in flight could not be committed (or the batch polled after it failed
+ * before the one in flight was done): neither is committed, and the container seeks back
+ * to the first records of both ({@link RedeliverBatchErrorHandler}).
  */
 final class InFlightBatchFailedException extends RuntimeException {
 
@@ -39,4 +39,5 @@ final class InFlightBatchFailedException extends RuntimeException {
 	List<ConsumerRecord<byte[], byte[]>> inFlight() {
 		return inFlight;
 	}
+
 }

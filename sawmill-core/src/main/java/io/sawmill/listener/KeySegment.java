@@ -26,26 +26,28 @@ import io.sawmill.mapping.RedisWrite;
 import io.sawmill.mapping.internal.FieldMap;
 
 /**
- * The {@code HSET}, {@code EXPIRE} and {@code DEL} writes of one key between two barriers of a
- * batch ({@link Coalescer}), in order, and their fold: the fewest commands that leave the key as
- * the writes one by one would, whatever the key held before (absent, a hash with or without a TTL,
- * or another type).
+ * The {@code HSET}, {@code EXPIRE} and {@code DEL} writes of one key between two barriers
+ * of a batch ({@link Coalescer}), in order, and their fold: the fewest commands that
+ * leave the key as the writes one by one would, whatever the key held before (absent, a
+ * hash with or without a TTL, or another type).
  * <p>
- * The fold follows from what each command does: {@code DEL} removes the key, its fields and TTL,
- * so the last {@code DEL} replaces every write before it; {@code HSET} creates a missing key
- * without a TTL and keeps the TTL of an existing one; {@code EXPIRE} sets the TTL of an existing
- * key of any type and does nothing to a missing one. Hence, after the last {@code DEL} (if any):
- * the {@code HSET}s merge into one (the later value of a field wins, fields compared by content);
- * the last {@code EXPIRE} after the first {@code HSET} replaces every {@code EXPIRE}; an
- * {@code EXPIRE} before the first {@code HSET} is sent before it when no later one replaces it
- * (moved after the {@code HSET} it would give a TTL to a key that had none), and is dropped when a
- * {@code DEL} before it leaves it nothing to expire. A write that is replaced is carried by the
- * command that replaces it.
+ * The fold follows from what each command does: {@code DEL} removes the key, its fields
+ * and TTL, so the last {@code DEL} replaces every write before it; {@code HSET} creates a
+ * missing key without a TTL and keeps the TTL of an existing one; {@code EXPIRE} sets the
+ * TTL of an existing key of any type and does nothing to a missing one. Hence, after the
+ * last {@code DEL} (if any): the {@code HSET}s merge into one (the later value of a field
+ * wins, fields compared by content); the last {@code EXPIRE} after the first {@code HSET}
+ * replaces every {@code EXPIRE}; an {@code EXPIRE} before the first {@code HSET} is sent
+ * before it when no later one replaces it (moved after the {@code HSET} it would give a
+ * TTL to a key that had none), and is dropped when a {@code DEL} before it leaves it
+ * nothing to expire. A write that is replaced is carried by the command that replaces it.
  */
 final class KeySegment {
 
 	private final byte[] key;
+
 	private final List<RedisWrite> writes = new ArrayList<>(2);
+
 	private int[] records = new int[2];
 
 	KeySegment(byte[] key) {
@@ -57,13 +59,19 @@ final class KeySegment {
 		return key;
 	}
 
-	/** Whether {@code write} is one the fold knows: a built-in {@code HSET}, {@code EXPIRE} or {@code DEL}. */
+	/**
+	 * Whether {@code write} is one the fold knows: a built-in {@code HSET},
+	 * {@code EXPIRE} or {@code DEL}.
+	 */
 	static boolean folds(RedisWrite write) {
 		return write instanceof RedisWrite.HashSet || write instanceof RedisWrite.Expire
 				|| write instanceof RedisWrite.Delete;
 	}
 
-	/** Adds the next write of the key, written by record {@code record} (not lower than the last one added). */
+	/**
+	 * Adds the next write of the key, written by record {@code record} (not lower than
+	 * the last one added).
+	 */
 	void add(RedisWrite write, int record) {
 		if (writes.size() == records.length) {
 			records = Arrays.copyOf(records, records.length * 2);
@@ -72,7 +80,10 @@ final class KeySegment {
 		writes.add(write);
 	}
 
-	/** Appends the folded commands to {@code out} and the records each carries to {@code carried}. */
+	/**
+	 * Appends the folded commands to {@code out} and the records each carries to
+	 * {@code carried}.
+	 */
 	void fold(List<RedisWrite> out, List<int[]> carried) {
 		if (writes.size() == 1) {
 			out.add(writes.get(0));
@@ -81,7 +92,8 @@ final class KeySegment {
 		}
 		if (writes.size() == 2 && writes.get(0) instanceof RedisWrite.HashSet
 				&& writes.get(1) instanceof RedisWrite.Expire) {
-			// the common segment, usually one record's: nothing merges, both are sent as they are
+			// the common segment, usually one record's: nothing merges, both are sent as
+			// they are
 			int[] first = { records[0] };
 			out.add(writes.get(0));
 			carried.add(first);
@@ -146,7 +158,9 @@ final class KeySegment {
 		carried.add(records.toArray());
 	}
 
-	/** One {@code HSET} with every field of {@code hashSets}, each with its last value. */
+	/**
+	 * One {@code HSET} with every field of {@code hashSets}, each with its last value.
+	 */
 	private RedisWrite merge(List<RedisWrite.HashSet> hashSets) {
 		RedisWrite.HashSet last = hashSets.get(hashSets.size() - 1);
 		if (hashSets.size() == 1 || sameFieldArrays(hashSets, last)) {
@@ -163,9 +177,10 @@ final class KeySegment {
 	}
 
 	/**
-	 * Whether every {@code HSET} names the same fields as {@code last}, as the same arrays in the same
-	 * order: the usual case, since a mapper reuses its field names' arrays. Then every value of
-	 * {@code last} is the last one of its field, and {@code last} is the merge.
+	 * Whether every {@code HSET} names the same fields as {@code last}, as the same
+	 * arrays in the same order: the usual case, since a mapper reuses its field names'
+	 * arrays. Then every value of {@code last} is the last one of its field, and
+	 * {@code last} is the merge.
 	 */
 	private static boolean sameFieldArrays(List<RedisWrite.HashSet> hashSets, RedisWrite.HashSet last) {
 		if (last.fields() instanceof FieldMap lastFields) {
@@ -196,6 +211,7 @@ final class KeySegment {
 	private static final class Records {
 
 		private int[] indices = new int[2];
+
 		private int size;
 
 		void add(int record) {
@@ -217,5 +233,7 @@ final class KeySegment {
 		int[] toArray() {
 			return Arrays.copyOf(indices, size);
 		}
+
 	}
+
 }

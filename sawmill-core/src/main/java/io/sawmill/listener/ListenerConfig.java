@@ -23,42 +23,72 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Immutable configuration of Sawmill's listener containers. Build with {@link #custom()}; invalid
- * values fail at {@link Builder#build()} with a message naming the value.
+ * Immutable configuration of Sawmill's listener containers. Build with {@link #custom()};
+ * invalid values fail at {@link Builder#build()} with a message naming the value.
  */
 public final class ListenerConfig {
 
 	public static final String DEFAULT_GROUP_ID = "sawmill";
+
 	public static final int DEFAULT_CONCURRENCY = 1;
+
 	public static final int DEFAULT_BATCH_SIZE = 1_000;
+
 	/** Kafka's {@code max.poll.records} cannot usefully exceed this. */
 	public static final int MAX_BATCH_SIZE = 100_000;
+
 	public static final int DEFAULT_RETRY_MAX_ATTEMPTS = 5;
+
 	public static final Duration DEFAULT_RETRY_INITIAL_BACKOFF = Duration.ofMillis(100);
+
 	public static final Duration DEFAULT_RETRY_MAX_BACKOFF = Duration.ofSeconds(5);
+
 	public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+
 	public static final Duration DEFAULT_REDELIVERY_INITIAL_BACKOFF = Duration.ofMillis(100);
+
 	public static final Duration DEFAULT_REDELIVERY_MAX_BACKOFF = Duration.ofSeconds(10);
+
 	public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofMinutes(1);
-	/** Kafka's default largest message; a larger value is dead-lettered rather than written. */
+
+	/**
+	 * Kafka's default largest message; a larger value is dead-lettered rather than
+	 * written.
+	 */
 	public static final int DEFAULT_MAX_RECORD_BYTES = 1024 * 1024;
+
 	public static final boolean DEFAULT_COALESCE_WRITES = false;
+
 	public static final Delivery DEFAULT_DELIVERY = Delivery.AT_LEAST_ONCE;
 
 	private final List<String> topics;
+
 	private final @Nullable Pattern topicPattern;
+
 	private final String groupId;
+
 	private final int concurrency;
+
 	private final int batchSize;
+
 	private final int retryMaxAttempts;
+
 	private final Duration retryInitialBackoff;
+
 	private final Duration retryMaxBackoff;
+
 	private final Duration shutdownTimeout;
+
 	private final int maxRecordBytes;
+
 	private final Duration redeliveryInitialBackoff;
+
 	private final Duration redeliveryMaxBackoff;
+
 	private final Duration stallTimeout;
+
 	private final boolean coalesceWrites;
+
 	private final Delivery delivery;
 
 	private ListenerConfig(Builder b) {
@@ -83,14 +113,18 @@ public final class ListenerConfig {
 		return new Builder();
 	}
 
-	/** The topics named by configuration; topics a {@link #topicPattern()} matches are not among them. */
+	/**
+	 * The topics named by configuration; topics a {@link #topicPattern()} matches are not
+	 * among them.
+	 */
 	public List<String> topics() {
 		return topics;
 	}
 
 	/**
 	 * The pattern the consumers subscribe with, or {@code null} when they subscribe to
-	 * {@link #topics()}. When set it covers the named topics too (one subscription cannot mix both).
+	 * {@link #topics()}. When set it covers the named topics too (one subscription cannot
+	 * mix both).
 	 */
 	public @Nullable Pattern topicPattern() {
 		return topicPattern;
@@ -100,17 +134,26 @@ public final class ListenerConfig {
 		return groupId;
 	}
 
-	/** Consumer threads, each with its own Redis connection; useful up to the partition count. */
+	/**
+	 * Consumer threads, each with its own Redis connection; useful up to the partition
+	 * count.
+	 */
 	public int concurrency() {
 		return concurrency;
 	}
 
-	/** The most records one poll returns ({@code max.poll.records}): the batch written in one round trip. */
+	/**
+	 * The most records one poll returns ({@code max.poll.records}): the batch written in
+	 * one round trip.
+	 */
 	public int batchSize() {
 		return batchSize;
 	}
 
-	/** Attempts to write a batch before it is handed back to Kafka uncommitted, to be polled again. */
+	/**
+	 * Attempts to write a batch before it is handed back to Kafka uncommitted, to be
+	 * polled again.
+	 */
 	public int retryMaxAttempts() {
 		return retryMaxAttempts;
 	}
@@ -128,16 +171,20 @@ public final class ListenerConfig {
 		return shutdownTimeout;
 	}
 
-	/** Records whose value is larger are dead-lettered with that reason instead of written. */
+	/**
+	 * Records whose value is larger are dead-lettered with that reason instead of
+	 * written.
+	 */
 	public int maxRecordBytes() {
 		return maxRecordBytes;
 	}
 
 	/**
-	 * How long a batch that was not committed (its retries exhausted, the circuit open, its dead
-	 * letters or its commit failed) waits before it is polled again; doubles with each consecutive
-	 * failure of the consumer thread up to {@link #redeliveryMaxBackoff()}, and starts again from
-	 * here once a batch is committed.
+	 * How long a batch that was not committed (its retries exhausted, the circuit open,
+	 * its dead letters or its commit failed) waits before it is polled again; doubles
+	 * with each consecutive failure of the consumer thread up to
+	 * {@link #redeliveryMaxBackoff()}, and starts again from here once a batch is
+	 * committed.
 	 */
 	public Duration redeliveryInitialBackoff() {
 		return redeliveryInitialBackoff;
@@ -149,24 +196,26 @@ public final class ListenerConfig {
 	}
 
 	/**
-	 * A consumer thread whose batches have failed, without one committed, for this long is stalled:
-	 * reported by health and the {@code sawmill.listener.stalled} gauge.
+	 * A consumer thread whose batches have failed, without one committed, for this long
+	 * is stalled: reported by health and the {@code sawmill.listener.stalled} gauge.
 	 */
 	public Duration stallTimeout() {
 		return stallTimeout;
 	}
 
 	/**
-	 * Whether a batch's {@code HSET}, {@code EXPIRE} and {@code DEL} writes of one key are merged
-	 * into the fewest commands that leave the key in the same final state; other commands are sent
-	 * as they are, in order with them. Outcomes stay per record: a failed merged command fails every
-	 * record folded into it.
+	 * Whether a batch's {@code HSET}, {@code EXPIRE} and {@code DEL} writes of one key
+	 * are merged into the fewest commands that leave the key in the same final state;
+	 * other commands are sent as they are, in order with them. Outcomes stay per record:
+	 * a failed merged command fails every record folded into it.
 	 */
 	public boolean coalesceWrites() {
 		return coalesceWrites;
 	}
 
-	/** Whether a record that comes again may apply its writes again ({@link Delivery}). */
+	/**
+	 * Whether a record that comes again may apply its writes again ({@link Delivery}).
+	 */
 	public Delivery delivery() {
 		return delivery;
 	}
@@ -176,18 +225,31 @@ public final class ListenerConfig {
 		private int maxRecordBytes = DEFAULT_MAX_RECORD_BYTES;
 
 		private List<String> topics = List.of();
+
 		private @Nullable Pattern topicPattern;
+
 		private String groupId = DEFAULT_GROUP_ID;
+
 		private int concurrency = DEFAULT_CONCURRENCY;
+
 		private int batchSize = DEFAULT_BATCH_SIZE;
+
 		private int retryMaxAttempts = DEFAULT_RETRY_MAX_ATTEMPTS;
+
 		private Duration retryInitialBackoff = DEFAULT_RETRY_INITIAL_BACKOFF;
+
 		private Duration retryMaxBackoff = DEFAULT_RETRY_MAX_BACKOFF;
+
 		private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+
 		private Duration redeliveryInitialBackoff = DEFAULT_REDELIVERY_INITIAL_BACKOFF;
+
 		private Duration redeliveryMaxBackoff = DEFAULT_REDELIVERY_MAX_BACKOFF;
+
 		private Duration stallTimeout = DEFAULT_STALL_TIMEOUT;
+
 		private boolean coalesceWrites = DEFAULT_COALESCE_WRITES;
+
 		private Delivery delivery = DEFAULT_DELIVERY;
 
 		private Builder() {
@@ -201,7 +263,10 @@ public final class ListenerConfig {
 			return this;
 		}
 
-		/** Subscribe with this pattern (which must match the named {@link #topics} too) rather than to the topics; {@code null}: don't. */
+		/**
+		 * Subscribe with this pattern (which must match the named {@link #topics} too)
+		 * rather than to the topics; {@code null}: don't.
+		 */
 		public Builder topicPattern(@Nullable Pattern topicPattern) {
 			this.topicPattern = topicPattern;
 			return this;
@@ -297,8 +362,8 @@ public final class ListenerConfig {
 
 		public Builder delivery(Delivery delivery) {
 			if (delivery == null) {
-				throw new IllegalArgumentException("delivery must be one of " + Arrays.toString(Delivery.values())
-						+ ", but was null");
+				throw new IllegalArgumentException(
+						"delivery must be one of " + Arrays.toString(Delivery.values()) + ", but was null");
 			}
 			this.delivery = delivery;
 			return this;
@@ -306,9 +371,12 @@ public final class ListenerConfig {
 
 		public ListenerConfig build() {
 			if (topics.isEmpty() && topicPattern == null) {
-				throw new IllegalArgumentException("topics must name at least one topic (or set a topic pattern), but was " + topics);
+				throw new IllegalArgumentException(
+						"topics must name at least one topic (or set a topic pattern), but was " + topics);
 			}
 			return new ListenerConfig(this);
 		}
+
 	}
+
 }

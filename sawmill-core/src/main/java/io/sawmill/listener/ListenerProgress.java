@@ -27,26 +27,32 @@ import io.micrometer.core.instrument.Gauge;
 import io.sawmill.metrics.SawmillMetrics;
 
 /**
- * Whether a container's consumer threads make progress, and how long a failed batch waits before
- * it is polled again.
+ * Whether a container's consumer threads make progress, and how long a failed batch waits
+ * before it is polled again.
  * <p>
- * Each consumer thread counts its consecutive failed deliveries (a batch not committed and polled
- * again). The wait before the next poll of a failed batch doubles with each of them, from
- * {@link ListenerConfig#redeliveryInitialBackoff()} up to {@link ListenerConfig#redeliveryMaxBackoff()},
- * so a batch that cannot be committed is never polled in a hot loop. A committed batch resets the
- * thread's count. A thread whose first failure since its last commit is older than
- * {@link ListenerConfig#stallTimeout()} is <em>stalled</em>: it has records it cannot commit.
+ * Each consumer thread counts its consecutive failed deliveries (a batch not committed
+ * and polled again). The wait before the next poll of a failed batch doubles with each of
+ * them, from {@link ListenerConfig#redeliveryInitialBackoff()} up to
+ * {@link ListenerConfig#redeliveryMaxBackoff()}, so a batch that cannot be committed is
+ * never polled in a hot loop. A committed batch resets the thread's count. A thread whose
+ * first failure since its last commit is older than {@link ListenerConfig#stallTimeout()}
+ * is <em>stalled</em>: it has records it cannot commit.
  * <p>
- * Thread-safe: consumer threads report, health checks and gauges read. Meters (group-tagged):
- * {@code sawmill.listener.stalled} (stalled threads) and {@code sawmill.listener.consecutive.failures}
- * (the most consecutive failed deliveries of any thread).
+ * Thread-safe: consumer threads report, health checks and gauges read. Meters
+ * (group-tagged): {@code sawmill.listener.stalled} (stalled threads) and
+ * {@code sawmill.listener.consecutive.failures} (the most consecutive failed deliveries
+ * of any thread).
  */
 public final class ListenerProgress {
 
 	private final Duration initialBackoff;
+
 	private final Duration maxBackoff;
+
 	private final Duration stallTimeout;
+
 	private final Clock clock;
+
 	private final Map<Thread, Failing> failing = new ConcurrentHashMap<>();
 
 	/** One thread's failures since its last commit. */
@@ -60,11 +66,14 @@ public final class ListenerProgress {
 		this.clock = clock;
 	}
 
-	/** Tracks progress with {@code clock} and registers its gauges with {@code metrics}. */
+	/**
+	 * Tracks progress with {@code clock} and registers its gauges with {@code metrics}.
+	 */
 	public static ListenerProgress of(ListenerConfig config, SawmillMetrics metrics, Clock clock) {
 		ListenerProgress progress = new ListenerProgress(config, clock);
 		Gauge.builder("sawmill.listener.stalled", progress, ListenerProgress::stalledThreads)
-			.description("Consumer threads with records they have not committed for longer than sawmill.redelivery.stall-timeout")
+			.description(
+					"Consumer threads with records they have not committed for longer than sawmill.redelivery.stall-timeout")
 			.tag("group", metrics.group())
 			.strongReference(true)
 			.register(metrics.registry());
@@ -82,9 +91,9 @@ public final class ListenerProgress {
 	 */
 	Duration failed(Object reason) {
 		Instant now = clock.instant();
-		Failing after = failing.compute(Thread.currentThread(), (thread, before) -> before == null
-				? new Failing(1, now, String.valueOf(reason))
-				: new Failing(before.consecutive() + 1, before.since(), String.valueOf(reason)));
+		Failing after = failing.compute(Thread.currentThread(),
+				(thread, before) -> before == null ? new Failing(1, now, String.valueOf(reason))
+						: new Failing(before.consecutive() + 1, before.since(), String.valueOf(reason)));
 		return backoff(after.consecutive());
 	}
 
@@ -95,14 +104,18 @@ public final class ListenerProgress {
 		}
 	}
 
-	/** The wait before the {@code failures}-th consecutive failed batch is polled again. */
+	/**
+	 * The wait before the {@code failures}-th consecutive failed batch is polled again.
+	 */
 	Duration backoff(int failures) {
 		int doublings = Math.min(Math.max(failures - 1, 0), 30);
 		Duration backoff = initialBackoff.multipliedBy(1L << doublings);
 		return backoff.compareTo(maxBackoff) > 0 ? maxBackoff : backoff;
 	}
 
-	/** Why the listener is stalled, or empty while every consumer thread makes progress. */
+	/**
+	 * Why the listener is stalled, or empty while every consumer thread makes progress.
+	 */
 	public Optional<String> stall() {
 		Instant now = clock.instant();
 		return liveEntries().filter(e -> stalled(e.getValue(), now))
@@ -118,7 +131,10 @@ public final class ListenerProgress {
 		return (int) liveEntries().filter(e -> stalled(e.getValue(), now)).count();
 	}
 
-	/** The most consecutive failed deliveries of any consumer thread; 0 when all of them committed last. */
+	/**
+	 * The most consecutive failed deliveries of any consumer thread; 0 when all of them
+	 * committed last.
+	 */
 	public int consecutiveFailures() {
 		return liveEntries().mapToInt(e -> e.getValue().consecutive()).max().orElse(0);
 	}
@@ -132,4 +148,5 @@ public final class ListenerProgress {
 		failing.keySet().removeIf(thread -> !thread.isAlive());
 		return failing.entrySet().stream();
 	}
+
 }

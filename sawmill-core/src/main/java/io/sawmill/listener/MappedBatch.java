@@ -32,17 +32,19 @@ import io.sawmill.metrics.RecordOutcome;
 import io.sawmill.metrics.SawmillMetrics;
 
 /**
- * The map step of one batch: which records have writes (in poll order, so per partition in offset
- * order), which are skipped, and which cannot be written at all — rejected by the mapper, or larger
- * than {@code sawmill.max-record-size} — with their reason. Once the batch is committed,
- * {@link #report} counts each record's outcome.
+ * The map step of one batch: which records have writes (in poll order, so per partition
+ * in offset order), which are skipped, and which cannot be written at all — rejected by
+ * the mapper, or larger than {@code sawmill.max-record-size} — with their reason. Once
+ * the batch is committed, {@link #report} counts each record's outcome.
  */
 final class MappedBatch {
 
 	private static final Logger log = LoggerFactory.getLogger(MappedBatch.class);
 
 	private final List<MappedRecord> toWrite;
+
 	private final List<DeadLetter> rejected = new ArrayList<>(0);
+
 	private final List<ConsumerRecord<byte[], byte[]>> skipped = new ArrayList<>(0);
 
 	private MappedBatch(int records) {
@@ -90,10 +92,10 @@ final class MappedBatch {
 	}
 
 	/**
-	 * Counts the outcome of every record of the committed batch: each record with writes by
-	 * {@code outcomes}, and the records skipped or rejected here.
-	 * @param deadLettered what a dead letter counts as: dead-lettered or, without a dead-letter
-	 *     topic, invalid
+	 * Counts the outcome of every record of the committed batch: each record with writes
+	 * by {@code outcomes}, and the records skipped or rejected here.
+	 * @param deadLettered what a dead letter counts as: dead-lettered or, without a
+	 * dead-letter topic, invalid
 	 */
 	void report(SawmillMetrics metrics, BatchOutcomes outcomes, RecordOutcome deadLettered) {
 		Map<String, int[]> counts = new HashMap<>(4);
@@ -113,4 +115,5 @@ final class MappedBatch {
 	private static void count(Map<String, int[]> counts, ConsumerRecord<?, ?> record, RecordOutcome outcome) {
 		counts.computeIfAbsent(record.topic(), t -> new int[RecordOutcome.values().length])[outcome.ordinal()]++;
 	}
+
 }

@@ -23,8 +23,10 @@ import io.sawmill.mapping.RedisWrite;
 
 /**
  * One polled record and the Redis writes it maps to, in order.
- * @param idempotent whether every one of its writes may be repeated ({@link RedisWrite#idempotent()}),
- *     decided once here: a batch asks it of every record when it is sent and again when it finishes
+ *
+ * @param idempotent whether every one of its writes may be repeated
+ * ({@link RedisWrite#idempotent()}), decided once here: a batch asks it of every record
+ * when it is sent and again when it finishes
  */
 record MappedRecord(ConsumerRecord<byte[], byte[]> record, List<RedisWrite> writes, boolean idempotent) {
 

@@ -33,34 +33,38 @@ import org.slf4j.LoggerFactory;
 /**
  * Commits the offsets of batches Redis has acknowledged, for one consumer.
  * <p>
- * While the consumer is behind ({@link ConsumerLane} decides), a batch's offsets are committed
- * <em>asynchronously</em>, so the next poll does not wait for the broker. Once it has caught up,
- * the batch's offsets, and every offset committed asynchronously but not yet confirmed, are
- * committed <em>synchronously</em>, so nothing acknowledged stays uncommitted while the topic is
- * quiet. Before partitions are revoked (a
- * rebalance, or closing the consumer), their unconfirmed offsets are committed synchronously too.
+ * While the consumer is behind ({@link ConsumerLane} decides), a batch's offsets are
+ * committed <em>asynchronously</em>, so the next poll does not wait for the broker. Once
+ * it has caught up, the batch's offsets, and every offset committed asynchronously but
+ * not yet confirmed, are committed <em>synchronously</em>, so nothing acknowledged stays
+ * uncommitted while the topic is quiet. Before partitions are revoked (a rebalance, or
+ * closing the consumer), their unconfirmed offsets are committed synchronously too.
  * <p>
- * A failed asynchronous commit is not lost: its offsets stay unconfirmed and go with every later
- * commit until one succeeds. Offsets only grow per partition, and Kafka applies one consumer's
- * commits in order, so sending an offset again never moves a partition back.
+ * A failed asynchronous commit is not lost: its offsets stay unconfirmed and go with
+ * every later commit until one succeeds. Offsets only grow per partition, and Kafka
+ * applies one consumer's commits in order, so sending an offset again never moves a
+ * partition back.
  * <p>
- * Either way offsets are committed only after Redis acknowledged the records before them; this
- * class decides only how long the listener waits for the broker.
+ * Either way offsets are committed only after Redis acknowledged the records before them;
+ * this class decides only how long the listener waits for the broker.
  * <p>
- * Thread-confined: owned by one consumer thread's {@link ConsumerLane}; Kafka runs the commit
- * callbacks on that thread too.
+ * Thread-confined: owned by one consumer thread's {@link ConsumerLane}; Kafka runs the
+ * commit callbacks on that thread too.
  */
 final class OffsetCommits implements OffsetCommitCallback {
 
 	private static final Logger log = LoggerFactory.getLogger(OffsetCommits.class);
 
-	/** Offsets sent asynchronously whose success has not been reported yet, by partition. */
+	/**
+	 * Offsets sent asynchronously whose success has not been reported yet, by partition.
+	 */
 	private final Map<TopicPartition, OffsetAndMetadata> unconfirmed = new HashMap<>();
 
 	/** The offsets to commit for a written batch: each partition's last offset + 1. */
 	static Map<TopicPartition, OffsetAndMetadata> nextOffsets(List<ConsumerRecord<byte[], byte[]>> records) {
 		Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-		// a poll returns each partition's records together: objects per run of one partition's records
+		// a poll returns each partition's records together: objects per run of one
+		// partition's records
 		int run = 0;
 		while (run < records.size()) {
 			ConsumerRecord<byte[], byte[]> first = records.get(run);
@@ -80,9 +84,10 @@ final class OffsetCommits implements OffsetCommitCallback {
 
 	/**
 	 * Commits a batch Redis acknowledged (or dead-lettered) completely.
-	 * @param behind whether the consumer was behind when it polled the batch: then asynchronously
-	 * @throws org.apache.kafka.common.KafkaException when a synchronous commit fails: the batch is
-	 *     then handled as not written, and polled again
+	 * @param behind whether the consumer was behind when it polled the batch: then
+	 * asynchronously
+	 * @throws org.apache.kafka.common.KafkaException when a synchronous commit fails: the
+	 * batch is then handled as not written, and polled again
 	 */
 	void commit(Consumer<?, ?> consumer, List<ConsumerRecord<byte[], byte[]>> records, boolean behind) {
 		Map<TopicPartition, OffsetAndMetadata> offsets = nextOffsets(records);
@@ -100,7 +105,10 @@ final class OffsetCommits implements OffsetCommitCallback {
 		}
 	}
 
-	/** Before {@code partitions} are revoked: commit what was acknowledged there but not confirmed. */
+	/**
+	 * Before {@code partitions} are revoked: commit what was acknowledged there but not
+	 * confirmed.
+	 */
 	void beforeRevoke(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
 		Map<TopicPartition, OffsetAndMetadata> pending = new HashMap<>();
 		partitions.forEach(partition -> {
@@ -119,7 +127,10 @@ final class OffsetCommits implements OffsetCommitCallback {
 		unconfirmed.keySet().removeAll(partitions);
 	}
 
-	/** Partitions taken away without a chance to commit: their offsets are no longer ours to commit. */
+	/**
+	 * Partitions taken away without a chance to commit: their offsets are no longer ours
+	 * to commit.
+	 */
 	void lost(Collection<TopicPartition> partitions) {
 		unconfirmed.keySet().removeAll(partitions);
 	}
@@ -155,4 +166,5 @@ final class OffsetCommits implements OffsetCommitCallback {
 		owned.keySet().retainAll(consumer.assignment());
 		return owned;
 	}
+
 }

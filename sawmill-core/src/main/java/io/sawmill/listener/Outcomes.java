@@ -32,27 +32,30 @@ import io.sawmill.redis.FailureClass;
 import io.sawmill.redis.PipelineResult;
 
 /**
- * What one round trip did to each record it carried: one {@link RecordOutcome} per record,
- * {@link RecordOutcome#WRITTEN}, {@link RecordOutcome#STALE}, {@link RecordOutcome#RETRIED} or
- * {@link RecordOutcome#DEAD_LETTERED}, computed by {@link #of}, the one classifier of every
- * delivery mode: a pure function of the plan and its replies.
+ * What one round trip did to each record it carried: one {@link RecordOutcome} per
+ * record, {@link RecordOutcome#WRITTEN}, {@link RecordOutcome#STALE},
+ * {@link RecordOutcome#RETRIED} or {@link RecordOutcome#DEAD_LETTERED}, computed by
+ * {@link #of}, the one classifier of every delivery mode: a pure function of the plan and
+ * its replies.
  * <p>
- * A failed command fails every record it carries ({@link WritePlan}; with coalescing, every record
- * folded into it). A record with a failure that can succeed when sent again is retried; a record
- * with only failures that cannot is a dead letter; a record whose writes all succeeded is written,
- * or stale when one of them was a version-guarded write that changed nothing
- * ({@link PipelineResult#stale()}). Which failures can succeed when sent again depends on the plan:
+ * A failed command fails every record it carries ({@link WritePlan}; with coalescing,
+ * every record folded into it). A record with a failure that can succeed when sent again
+ * is retried; a record with only failures that cannot is a dead letter; a record whose
+ * writes all succeeded is written, or stale when one of them was a version-guarded write
+ * that changed nothing ({@link PipelineResult#stale()}). Which failures can succeed when
+ * sent again depends on the plan:
  * <ul>
- * <li>Without transactions, the error's {@link FailureClass}. A retried record takes every later
- * record of the round trip that writes one of its keys along, so that per key the writes stay in
- * offset order.</li>
- * <li>With transactions ({@link PartitionTransactions}), whether the transaction applied: its last
- * write failed when it did not apply, or may not have (every record of the transaction is
- * retried); any other failure is a write that failed when its applied transaction ran (e.g.
- * {@code WRONGTYPE}), whatever its class: sending it again would skip it as a duplicate.</li>
+ * <li>Without transactions, the error's {@link FailureClass}. A retried record takes
+ * every later record of the round trip that writes one of its keys along, so that per key
+ * the writes stay in offset order.</li>
+ * <li>With transactions ({@link PartitionTransactions}), whether the transaction applied:
+ * its last write failed when it did not apply, or may not have (every record of the
+ * transaction is retried); any other failure is a write that failed when its applied
+ * transaction ran (e.g. {@code WRONGTYPE}), whatever its class: sending it again would
+ * skip it as a duplicate.</li>
  * </ul>
- * The pipelines retry by it and the circuit breaker counts a round trip with records to retry as
- * failed by it.
+ * The pipelines retry by it and the circuit breaker counts a round trip with records to
+ * retry as failed by it.
  */
 final class Outcomes {
 
@@ -60,15 +63,18 @@ final class Outcomes {
 
 	private final PipelineResult result;
 
-	/** Each record's outcome, by its index in the plan; null when every record was written. */
+	/**
+	 * Each record's outcome, by its index in the plan; null when every record was
+	 * written.
+	 */
 	private final RecordOutcome @Nullable [] outcomes;
 
 	private final List<MappedRecord> retry;
 
 	private final List<DeadLetter> deadLetters;
 
-	private Outcomes(WritePlan plan, PipelineResult result, RecordOutcome @Nullable [] outcomes, List<MappedRecord> retry,
-			List<DeadLetter> deadLetters) {
+	private Outcomes(WritePlan plan, PipelineResult result, RecordOutcome @Nullable [] outcomes,
+			List<MappedRecord> retry, List<DeadLetter> deadLetters) {
 		this.plan = plan;
 		this.result = result;
 		this.outcomes = outcomes;
@@ -116,9 +122,10 @@ final class Outcomes {
 			}
 			else if (rejectCause[r] != null) {
 				outcomes[r] = RecordOutcome.DEAD_LETTERED;
-				deadLetters.add(new DeadLetter(record.record(), (plan.transactional()
-						? "Redis rejected a write when its transaction ran: " : "Redis rejected a write: ")
-						+ rejectCause[r].getMessage(), rejectCause[r]));
+				deadLetters.add(new DeadLetter(record.record(),
+						(plan.transactional() ? "Redis rejected a write when its transaction ran: "
+								: "Redis rejected a write: ") + rejectCause[r].getMessage(),
+						rejectCause[r]));
 			}
 		}
 		return new Outcomes(plan, result, outcomes, retry, deadLetters);
@@ -156,7 +163,10 @@ final class Outcomes {
 		return outcomes == null ? RecordOutcome.WRITTEN : outcomes[r];
 	}
 
-	/** Gives each record of the plan whose outcome is {@code outcome} to {@code action}, in plan order. */
+	/**
+	 * Gives each record of the plan whose outcome is {@code outcome} to {@code action},
+	 * in plan order.
+	 */
 	void forEach(RecordOutcome outcome, Consumer<MappedRecord> action) {
 		if (outcomes == null) {
 			if (outcome == RecordOutcome.WRITTEN) {
@@ -179,4 +189,5 @@ final class Outcomes {
 		}
 		return false;
 	}
+
 }

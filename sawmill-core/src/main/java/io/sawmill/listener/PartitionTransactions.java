@@ -33,37 +33,44 @@ import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.PipelineResult;
 
 /**
- * The write plan of one round trip with {@link Delivery#EXACTLY_ONCE}, and what its replies did to
- * each record: pure functions, without a network.
+ * The write plan of one round trip with {@link Delivery#EXACTLY_ONCE}, and what its
+ * replies did to each record: pure functions, without a network.
  * <p>
- * {@link #plan} groups the records by partition (in offset order within each) and makes each
- * partition's share one transaction: its writes (coalesced per share when configured), then
- * {@code SET <watermark key> <last offset + 1>}, the transaction's last write
- * ({@link WritePlan#endsTransaction}), which carries every record of the share. {@link Outcomes#of}
- * reads the replies: the watermark's {@code SET} failed when the transaction did not apply
- * ({@code EXECABORT} after an error at queue time, {@code EXEC} refused) or it is not known whether
- * it did (no reply); it succeeded when the transaction applied, watermark included.
+ * {@link #plan} groups the records by partition (in offset order within each) and makes
+ * each partition's share one transaction: its writes (coalesced per share when
+ * configured), then {@code SET <watermark key> <last offset + 1>}, the transaction's last
+ * write ({@link WritePlan#endsTransaction}), which carries every record of the share.
+ * {@link Outcomes#of} reads the replies: the watermark's {@code SET} failed when the
+ * transaction did not apply ({@code EXECABORT} after an error at queue time, {@code EXEC}
+ * refused) or it is not known whether it did (no reply); it succeeded when the
+ * transaction applied, watermark included.
  *
- * @param plan every share's writes and watermark, concatenated, with the records each carries
- * @param transactions the writes of each share's transaction, in the order of {@code shares}
- * @param shares each partition's share: its partition, its watermark to be, and where its writes
- *     are in {@code plan}
+ * @param plan every share's writes and watermark, concatenated, with the records each
+ * carries
+ * @param transactions the writes of each share's transaction, in the order of
+ * {@code shares}
+ * @param shares each partition's share: its partition, its watermark to be, and where its
+ * writes are in {@code plan}
  * @param coalesced how many of the records' writes are not sent as commands of their own
- *     ({@link WritePlan#coalesced()} of each share)
+ * ({@link WritePlan#coalesced()} of each share)
  */
 record PartitionTransactions(WritePlan plan, List<List<RedisWrite>> transactions, List<Share> shares, int coalesced) {
 
 	/**
 	 * One partition's share.
+	 *
 	 * @param partition the partition
-	 * @param next the offset after the share's last record: its watermark once the transaction applied
-	 * @param watermarkWrite the position of the watermark's {@code SET} in the plan's writes
+	 * @param next the offset after the share's last record: its watermark once the
+	 * transaction applied
+	 * @param watermarkWrite the position of the watermark's {@code SET} in the plan's
+	 * writes
 	 */
 	record Share(TopicPartition partition, long next, int watermarkWrite) {
 	}
 
 	/**
-	 * @param records the records to write, in poll order (so per partition in offset order)
+	 * @param records the records to write, in poll order (so per partition in offset
+	 * order)
 	 * @param watermarkKey the key of a partition's watermark
 	 * @param coalesce whether each share's writes are coalesced ({@link Coalescer})
 	 */
@@ -73,13 +80,14 @@ record PartitionTransactions(WritePlan plan, List<List<RedisWrite>> transactions
 	}
 
 	/**
-	 * As above, with the records that came again below their partition's watermark: a partition that
-	 * has only such records gets a share of its own that sets its watermark again (to
-	 * {@code watermarks}' value, so nothing changes). A batch of duplicates alone is then committed
-	 * only after a round trip that the writer confirmed as it confirms any ({@code wait-for-replicas}):
-	 * replicas apply writes in order, so one that has this {@code SET} has the transaction that moved
-	 * the watermark, too. The watermark's {@code SET} carries the partition's duplicates, so they
-	 * fail with it.
+	 * As above, with the records that came again below their partition's watermark: a
+	 * partition that has only such records gets a share of its own that sets its
+	 * watermark again (to {@code watermarks}' value, so nothing changes). A batch of
+	 * duplicates alone is then committed only after a round trip that the writer
+	 * confirmed as it confirms any ({@code wait-for-replicas}): replicas apply writes in
+	 * order, so one that has this {@code SET} has the transaction that moved the
+	 * watermark, too. The watermark's {@code SET} carries the partition's duplicates, so
+	 * they fail with it.
 	 * @param duplicates the records below their partition's watermark, in poll order
 	 * @param watermarks the watermark of every partition of {@code duplicates}
 	 */
@@ -110,7 +118,8 @@ record PartitionTransactions(WritePlan plan, List<List<RedisWrite>> transactions
 			}
 			all.addAll(share);
 			all.addAll(duplicated.getOrDefault(partition, List.of()));
-			long next = share.isEmpty() ? Objects.requireNonNull(watermarks.get(partition), "a duplicate's watermark") : share.get(share.size() - 1).record().offset() + 1;
+			long next = share.isEmpty() ? Objects.requireNonNull(watermarks.get(partition), "a duplicate's watermark")
+					: share.get(share.size() - 1).record().offset() + 1;
 			transaction.add(RedisWrite.command("SET", watermarkKey.apply(partition),
 					Long.toString(next).getBytes(StandardCharsets.US_ASCII)));
 			int[] everyRecord = new int[all.size() - base];

@@ -36,27 +36,34 @@ import io.sawmill.redis.RedisBatchWriter;
 
 /**
  * The write step: a batch's writes in pipelined round trips, with per-record outcomes
- ({@link Outcomes}). Each round trip sends its records' {@link WritePlan}: with
- * {@link ListenerConfig#coalesceWrites()}, the writes of each key merged by the {@link Coalescer}.
- * Records that failed transiently are sent again (with the later records that share a key with
- * them, planned again) after an exponential backoff with jitter (Resilience4j Retry), each round
- * trip through the {@link RedisCircuit}. A batch holding a write that is not
- * {@link RedisWrite#idempotent()} is never retried record by record: a transient failure fails it
- * whole, so that it is polled again whole ({@link RedisWrite} says what that means for its writes).
+ * ({@link Outcomes}). Each round trip sends its records' {@link WritePlan}: with
+ * {@link ListenerConfig#coalesceWrites()}, the writes of each key merged by the
+ * {@link Coalescer}. Records that failed transiently are sent again (with the later
+ * records that share a key with them, planned again) after an exponential backoff with
+ * jitter (Resilience4j Retry), each round trip through the {@link RedisCircuit}. A batch
+ * holding a write that is not {@link RedisWrite#idempotent()} is never retried record by
+ * record: a transient failure fails it whole, so that it is polled again whole
+ * ({@link RedisWrite} says what that means for its writes).
  * <p>
- * A batch's first round trip is split: {@link #send} puts it on the wire and {@link #finish}
- * awaits it and retries, so the listener can send the next batch in between.
+ * A batch's first round trip is split: {@link #send} puts it on the wire and
+ * {@link #finish} awaits it and retries, so the listener can send the next batch in
+ * between.
  * <p>
- * Called from listener threads; keeps no state between calls other than the {@link Sent} it returns.
+ * Called from listener threads; keeps no state between calls other than the {@link Sent}
+ * it returns.
  */
 final class PerRecordPipeline {
 
 	private static final Logger log = LoggerFactory.getLogger(PerRecordPipeline.class);
 
 	private final RedisBatchWriter writer;
+
 	private final Retry retry;
+
 	private final RedisCircuit circuit;
+
 	private final SawmillMetrics metrics;
+
 	private final boolean coalesce;
 
 	PerRecordPipeline(RedisBatchWriter writer, ListenerConfig config, RedisCircuit circuit, SawmillMetrics metrics) {
@@ -64,13 +71,14 @@ final class PerRecordPipeline {
 		this.circuit = circuit;
 		this.metrics = metrics;
 		this.coalesce = config.coalesceWrites();
-		this.retry = Retry.of("sawmill-redis-" + config.groupId(), RetryConfig.<Outcomes>custom()
-			.maxAttempts(config.retryMaxAttempts())
-			.intervalFunction(IntervalFunction.ofExponentialRandomBackoff(config.retryInitialBackoff(), 2.0, 0.5,
-					config.retryMaxBackoff()))
-			.retryOnResult(Outcomes::hasTransientFailures)
-			.ignoreExceptions(CallNotPermittedException.class)
-			.build());
+		this.retry = Retry.of("sawmill-redis-" + config.groupId(),
+				RetryConfig.<Outcomes>custom()
+					.maxAttempts(config.retryMaxAttempts())
+					.intervalFunction(IntervalFunction.ofExponentialRandomBackoff(config.retryInitialBackoff(), 2.0,
+							0.5, config.retryMaxBackoff()))
+					.retryOnResult(Outcomes::hasTransientFailures)
+					.ignoreExceptions(CallNotPermittedException.class)
+					.build());
 	}
 
 	/**
@@ -104,12 +112,13 @@ final class PerRecordPipeline {
 	}
 
 	/**
-	 * Completes a sent batch: awaits its first round trip, then retries what failed transiently.
-	 * @return each record's outcome: the records Redis permanently rejected as dead letters, the
-	 *     stale ones
-	 * @throws BatchWriteFailedException when transient failures remain after the retries, when the
-	 *     batch holds non-idempotent writes and failed transiently, or when the circuit is open:
-	 *     nothing of the batch may be committed
+	 * Completes a sent batch: awaits its first round trip, then retries what failed
+	 * transiently.
+	 * @return each record's outcome: the records Redis permanently rejected as dead
+	 * letters, the stale ones
+	 * @throws BatchWriteFailedException when transient failures remain after the retries,
+	 * when the batch holds non-idempotent writes and failed transiently, or when the
+	 * circuit is open: nothing of the batch may be committed
 	 */
 	BatchOutcomes finish(Sent sent) {
 		BatchOutcomes outcomes = new BatchOutcomes();
@@ -119,7 +128,8 @@ final class PerRecordPipeline {
 		if (!allIdempotent(sent.records())) {
 			return finishWithoutRetry(sent, outcomes);
 		}
-		// one slot, which the attempts below update: the records the next round trip sends
+		// one slot, which the attempts below update: the records the next round trip
+		// sends
 		List<List<MappedRecord>> pending = new ArrayList<>(List.of(sent.records()));
 		int[] attempts = { 0 };
 		Supplier<Outcomes> once = () -> {
@@ -152,7 +162,9 @@ final class PerRecordPipeline {
 		return coalesce ? Coalescer.plan(records) : WritePlan.oneToOne(records);
 	}
 
-	/** A retry's round trip, waited for at once: the records being retried, planned again. */
+	/**
+	 * A retry's round trip, waited for at once: the records being retried, planned again.
+	 */
 	private Outcomes roundTrip(List<MappedRecord> records) {
 		circuit.acquirePermission();
 		WritePlan plan = plan(records);
@@ -174,8 +186,8 @@ final class PerRecordPipeline {
 	}
 
 	/**
-	 * A batch holding non-idempotent writes is never partly sent again: on a transient failure it is
-	 * not retried record by record, it fails whole and is polled again.
+	 * A batch holding non-idempotent writes is never partly sent again: on a transient
+	 * failure it is not retried record by record, it fails whole and is polled again.
 	 */
 	private BatchOutcomes finishWithoutRetry(Sent sent, BatchOutcomes outcomes) {
 		Outcomes first;
@@ -183,8 +195,8 @@ final class PerRecordPipeline {
 			first = sent.await();
 		}
 		catch (RuntimeException ex) {
-			throw repeatedWhole(sent, ex.toString(), new BatchWriteFailedException(
-					"Redis failed a batch holding non-idempotent writes: " + ex, ex));
+			throw repeatedWhole(sent, ex.toString(),
+					new BatchWriteFailedException("Redis failed a batch holding non-idempotent writes: " + ex, ex));
 		}
 		if (first.hasTransientFailures()) {
 			throw repeatedWhole(sent, first.result().failures().get(0).cause().toString(),
@@ -196,13 +208,18 @@ final class PerRecordPipeline {
 
 	private BatchWriteFailedException repeatedWhole(Sent sent, String cause, BatchWriteFailedException failure) {
 		metrics.nonIdempotentBatchRepeated();
-		log.warn("A batch of {} records holding non-idempotent writes failed transiently ({}); it is not retried record "
-				+ "by record but polled again whole, so non-idempotent writes that Redis already applied may be "
-				+ "applied again", sent.records().size(), cause);
+		log.warn(
+				"A batch of {} records holding non-idempotent writes failed transiently ({}); it is not retried record "
+						+ "by record but polled again whole, so non-idempotent writes that Redis already applied may be "
+						+ "applied again",
+				sent.records().size(), cause);
 		return failure;
 	}
 
-	/** Whether every write of {@code records} may be repeated ({@link RedisWrite#idempotent()}). */
+	/**
+	 * Whether every write of {@code records} may be repeated
+	 * ({@link RedisWrite#idempotent()}).
+	 */
 	static boolean allIdempotent(List<MappedRecord> records) {
 		for (MappedRecord record : records) {
 			if (!record.idempotent()) {
@@ -213,23 +230,27 @@ final class PerRecordPipeline {
 	}
 
 	/**
-	 * The circuit is open: the container is being paused (or another thread's probe is under way);
-	 * the batch is polled again after the redelivery backoff.
+	 * The circuit is open: the container is being paused (or another thread's probe is
+	 * under way); the batch is polled again after the redelivery backoff.
 	 */
 	private static BatchWriteFailedException circuitOpen(CallNotPermittedException ex) {
 		return new BatchWriteFailedException("the Redis circuit is open; the batch will be polled again", ex);
 	}
 
 	/**
-	 * A batch's first round trip, on the wire. Its replies are awaited once, on the thread that sent
-	 * it, and counted by the circuit breaker like any round trip.
+	 * A batch's first round trip, on the wire. Its replies are awaited once, on the
+	 * thread that sent it, and counted by the circuit breaker like any round trip.
 	 */
 	final class Sent {
 
 		private final WritePlan plan;
+
 		private final RedisBatchWriter.@Nullable Sent replies;
+
 		private final long started;
+
 		private @Nullable Outcomes outcomes;
+
 		private @Nullable RuntimeException failure;
 
 		private Sent(WritePlan plan, RedisBatchWriter.@Nullable Sent replies, long started) {
@@ -243,20 +264,24 @@ final class PerRecordPipeline {
 		}
 
 		/**
-		 * Waits for the replies (the first call only; later calls return the same outcome).
+		 * Waits for the replies (the first call only; later calls return the same
+		 * outcome).
 		 * @throws RuntimeException what the writer threw
 		 */
 		Outcomes await() {
 			if (records().isEmpty()) {
-				// nothing went on the wire: nothing to wait for, and nothing for the circuit to count
+				// nothing went on the wire: nothing to wait for, and nothing for the
+				// circuit to count
 				return Outcomes.of(plan, new PipelineResult(0, 0, List.of()));
 			}
 			if (outcomes == null && failure == null) {
 				try {
-					// on the wire: a batch whose send failed has its failure, and one without records returned above
+					// on the wire: a batch whose send failed has its failure, and one
+					// without records returned above
 					RedisBatchWriter.Sent onTheWire = Objects.requireNonNull(replies);
 					PipelineResult result = onTheWire.await();
-					// to the last reply, not to now: with a batch in flight, the thread mapped and sent the next one since
+					// to the last reply, not to now: with a batch in flight, the thread
+					// mapped and sent the next one since
 					long took = Math.max(0, onTheWire.lastReplyNanos() - started);
 					metrics.pipelineCompleted(Duration.ofNanos(took), result.commands());
 					outcomes = Outcomes.of(plan, result);
@@ -273,7 +298,9 @@ final class PerRecordPipeline {
 			return Objects.requireNonNull(outcomes);
 		}
 
-		/** Waits for the replies; true when nothing of the round trip failed transiently. */
+		/**
+		 * Waits for the replies; true when nothing of the round trip failed transiently.
+		 */
 		boolean awaitClean() {
 			try {
 				return !await().hasTransientFailures();
@@ -282,5 +309,7 @@ final class PerRecordPipeline {
 				return false;
 			}
 		}
+
 	}
+
 }

@@ -33,13 +33,14 @@ import org.springframework.kafka.support.Acknowledgment;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The container's batch listener and rebalance listener: forwards each call to the calling consumer
- * thread's {@link ConsumerLane}, which does the work. Before partitions are revoked (also when the
- * consumer closes) or lost, the lane finishes its batch in flight and commits what it acknowledged
- * on them; then the listeners added with {@link #alsoNotify} are told, in order.
+ * The container's batch listener and rebalance listener: forwards each call to the
+ * calling consumer thread's {@link ConsumerLane}, which does the work. Before partitions
+ * are revoked (also when the consumer closes) or lost, the lane finishes its batch in
+ * flight and commits what it acknowledged on them; then the listeners added with
+ * {@link #alsoNotify} are told, in order.
  * <p>
- * Spring's {@link Acknowledgment} is not used: with AckMode {@code MANUAL_IMMEDIATE} and no
- * acknowledgement, the container itself never commits.
+ * Spring's {@link Acknowledgment} is not used: with AckMode {@code MANUAL_IMMEDIATE} and
+ * no acknowledgement, the container itself never commits.
  * <p>
  * Shared by all consumer threads of a container; each thread's state is in its own lane.
  */
@@ -67,7 +68,10 @@ final class PipelineBatchListener implements BatchAcknowledgingConsumerAwareMess
 		lanes.get().poll(records, Objects.requireNonNull(consumer));
 	}
 
-	/** The container is idle (nothing polled for a while): a batch left in flight is finished now. */
+	/**
+	 * The container is idle (nothing polled for a while): a batch left in flight is
+	 * finished now.
+	 */
 	@Override
 	public void onIdleContainer(Map<TopicPartition, Long> assignments, ConsumerSeekCallback callback) {
 		lanes.get().idle();
@@ -83,7 +87,10 @@ final class PipelineBatchListener implements BatchAcknowledgingConsumerAwareMess
 		next.forEach(listener -> listener.onPartitionsRevoked(partitions));
 	}
 
-	/** Both interfaces have this callback; the lane's work is done before the commit, above. */
+	/**
+	 * Both interfaces have this callback; the lane's work is done before the commit,
+	 * above.
+	 */
 	@Override
 	public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
 	}
@@ -98,4 +105,5 @@ final class PipelineBatchListener implements BatchAcknowledgingConsumerAwareMess
 	public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
 		next.forEach(listener -> listener.onPartitionsAssigned(partitions));
 	}
+
 }

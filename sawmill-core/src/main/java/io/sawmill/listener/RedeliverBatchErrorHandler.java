@@ -26,10 +26,11 @@ import org.springframework.kafka.listener.ListenerExecutionFailedException;
 import org.springframework.kafka.listener.MessageListenerContainer;
 
 /**
- * When a batch could not be written, commits nothing and seeks every partition of the batch back to
- * its first record, so the next poll returns the same records again; when the batch left in
- * flight before it failed too ({@link InFlightBatchFailedException}), back to that batch's first
- * records ({@link Redelivery}: after a backoff that grows while batches keep failing).
+ * When a batch could not be written, commits nothing and seeks every partition of the
+ * batch back to its first record, so the next poll returns the same records again; when
+ * the batch left in flight before it failed too ({@link InFlightBatchFailedException}),
+ * back to that batch's first records ({@link Redelivery}: after a backoff that grows
+ * while batches keep failing).
  */
 final class RedeliverBatchErrorHandler implements CommonErrorHandler {
 
@@ -42,9 +43,10 @@ final class RedeliverBatchErrorHandler implements CommonErrorHandler {
 	@Override
 	public void handleBatch(Exception thrownException, ConsumerRecords<?, ?> data, Consumer<?, ?> consumer,
 			MessageListenerContainer container, Runnable invokeListener) {
-		// spring-kafka wraps the listener's exception in one whose message is only "Listener failed".
-		Throwable reason = thrownException instanceof ListenerExecutionFailedException && thrownException.getCause() != null
-				? thrownException.getCause() : thrownException;
+		// spring-kafka wraps the listener's exception in one whose message is only
+		// "Listener failed".
+		Throwable reason = thrownException instanceof ListenerExecutionFailedException
+				&& thrownException.getCause() != null ? thrownException.getCause() : thrownException;
 		List<ConsumerRecord<?, ?>> records = new ArrayList<>(data.count());
 		if (reason instanceof InFlightBatchFailedException inFlight) {
 			records.addAll(inFlight.inFlight());
@@ -63,4 +65,5 @@ final class RedeliverBatchErrorHandler implements CommonErrorHandler {
 	public boolean seeksAfterHandling() {
 		return true;
 	}
+
 }

@@ -30,11 +30,12 @@ import io.sawmill.metrics.RecordOutcome;
 import io.sawmill.metrics.SawmillMetrics;
 
 /**
- * Hands a batch that was not committed back to Kafka: seeks each of its partitions back to the
- * batch's first record there and pauses those partitions for a backoff that grows with the
- * consumer thread's consecutive failures ({@link ListenerProgress}), so the same records are
- * polled again, never in a hot loop. The consumer keeps polling meanwhile (its other partitions
- * go on), so a long failure never expires {@code max.poll.interval.ms} or triggers a rebalance.
+ * Hands a batch that was not committed back to Kafka: seeks each of its partitions back
+ * to the batch's first record there and pauses those partitions for a backoff that grows
+ * with the consumer thread's consecutive failures ({@link ListenerProgress}), so the same
+ * records are polled again, never in a hot loop. The consumer keeps polling meanwhile
+ * (its other partitions go on), so a long failure never expires
+ * {@code max.poll.interval.ms} or triggers a rebalance.
  * <p>
  * Called on the consumer thread that polled the records.
  */
@@ -43,7 +44,9 @@ final class Redelivery {
 	private static final Logger log = LoggerFactory.getLogger(Redelivery.class);
 
 	private final ListenerProgress progress;
+
 	private final ContainerPauses pauses;
+
 	private final SawmillMetrics metrics;
 
 	Redelivery(ListenerProgress progress, ContainerPauses pauses, SawmillMetrics metrics) {
@@ -77,8 +80,12 @@ final class Redelivery {
 		return firstOffsets;
 	}
 
-	/** The calling consumer thread committed a batch: its next failure backs off from the initial backoff again. */
+	/**
+	 * The calling consumer thread committed a batch: its next failure backs off from the
+	 * initial backoff again.
+	 */
 	void committed() {
 		progress.committed();
 	}
+
 }

@@ -26,18 +26,22 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 
 /**
- * Backpressure instead of rebalances: a Resilience4j circuit breaker around every pipelined round
- * trip. A round trip counts as failed when a command failed transiently (connection, timeout,
- * LOADING…: {@link Outcomes}) and as slow past {@code slowCallDuration}. When the circuit opens, the
- * listener container is paused ({@link ContainerPauses}) — its consumers keep polling, so Kafka
- * sees them alive and does not rebalance — and when the wait in the open state is over the
- * container resumes: the next batch is the probe that closes the circuit again, or reopens it.
+ * Backpressure instead of rebalances: a Resilience4j circuit breaker around every
+ * pipelined round trip. A round trip counts as failed when a command failed transiently
+ * (connection, timeout, LOADING…: {@link Outcomes}) and as slow past
+ * {@code slowCallDuration}. When the circuit opens, the listener container is paused
+ * ({@link ContainerPauses}) — its consumers keep polling, so Kafka sees them alive and
+ * does not rebalance — and when the wait in the open state is over the container resumes:
+ * the next batch is the probe that closes the circuit again, or reopens it.
  */
 public final class RedisCircuit {
 
 	private static final Logger log = LoggerFactory.getLogger(RedisCircuit.class);
 
-	/** Batches let through to decide whether Redis is back; a few, so several listener threads can probe at once. */
+	/**
+	 * Batches let through to decide whether Redis is back; a few, so several listener
+	 * threads can probe at once.
+	 */
 	private static final int HALF_OPEN_PROBES = 3;
 
 	private final CircuitBreaker breaker;
@@ -47,11 +51,14 @@ public final class RedisCircuit {
 	}
 
 	/**
-	 * @param failureRate percentage of failed round trips (in the last {@code window}) that opens it
+	 * @param failureRate percentage of failed round trips (in the last {@code window})
+	 * that opens it
 	 * @param slowCallDuration a round trip slower than this counts as slow
 	 * @param slowCallRate percentage of slow round trips that opens it
-	 * @param window how many recent round trips are looked at; also the minimum before it can open
-	 * @param openWait how long it stays open (partitions paused) before a probe batch is let through
+	 * @param window how many recent round trips are looked at; also the minimum before it
+	 * can open
+	 * @param openWait how long it stays open (partitions paused) before a probe batch is
+	 * let through
 	 */
 	public static RedisCircuit of(String name, float failureRate, Duration slowCallDuration, float slowCallRate,
 			int window, Duration openWait) {
@@ -78,8 +85,8 @@ public final class RedisCircuit {
 	}
 
 	/**
-	 * Pauses the container through {@code pauses} while the circuit is open and resumes it when a
-	 * probe may pass.
+	 * Pauses the container through {@code pauses} while the circuit is open and resumes
+	 * it when a probe may pass.
 	 */
 	void controls(ContainerPauses pauses) {
 		breaker.getEventPublisher().onStateTransition(event -> {
@@ -107,7 +114,10 @@ public final class RedisCircuit {
 		breaker.acquirePermission();
 	}
 
-	/** A round trip ended with replies: failed if some record failed transiently, slow if it took too long. */
+	/**
+	 * A round trip ended with replies: failed if some record failed transiently, slow if
+	 * it took too long.
+	 */
 	void onReplies(long nanos, Outcomes outcomes) {
 		breaker.onResult(nanos, TimeUnit.NANOSECONDS, outcomes);
 	}
@@ -124,4 +134,5 @@ public final class RedisCircuit {
 	public CircuitBreaker.State state() {
 		return breaker.getState();
 	}
+
 }

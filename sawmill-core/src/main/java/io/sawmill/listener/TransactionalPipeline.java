@@ -30,30 +30,37 @@ import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.TransactionalBatchWriter;
 
 /**
- * The write step with {@link Delivery#EXACTLY_ONCE}: a batch's records whose writes Redis applied
- * before are skipped ({@link AppliedOffsets}); the others go in one pipelined round trip, one
- * {@code MULTI}/{@code EXEC} transaction per partition that also moves the partition's watermark
- * ({@link PartitionTransactions}). Nothing is retried record by record: when a transaction did not
- * apply, or may not have, the batch fails whole ({@link BatchWriteFailedException}), its partitions'
- * watermarks are read again before it is written again, and what did apply is then skipped. A
- * partition whose records all came again still gets a transaction, one that sets its watermark
- * again: the batch is then committed only after a round trip the writer confirmed, replicas
- * included ({@code wait-for-replicas}), never on the strength of a read alone.
+ * The write step with {@link Delivery#EXACTLY_ONCE}: a batch's records whose writes Redis
+ * applied before are skipped ({@link AppliedOffsets}); the others go in one pipelined
+ * round trip, one {@code MULTI}/{@code EXEC} transaction per partition that also moves
+ * the partition's watermark ({@link PartitionTransactions}). Nothing is retried record by
+ * record: when a transaction did not apply, or may not have, the batch fails whole
+ * ({@link BatchWriteFailedException}), its partitions' watermarks are read again before
+ * it is written again, and what did apply is then skipped. A partition whose records all
+ * came again still gets a transaction, one that sets its watermark again: the batch is
+ * then committed only after a round trip the writer confirmed, replicas included
+ * ({@code wait-for-replicas}), never on the strength of a read alone.
  * <p>
- * Every round trip goes through the {@link RedisCircuit}. Called from listener threads; the
- * calling thread's {@link AppliedOffsets} is passed in, and nothing is kept between calls.
+ * Every round trip goes through the {@link RedisCircuit}. Called from listener threads;
+ * the calling thread's {@link AppliedOffsets} is passed in, and nothing is kept between
+ * calls.
  */
 final class TransactionalPipeline {
 
 	private static final Logger log = LoggerFactory.getLogger(TransactionalPipeline.class);
 
 	private final TransactionalBatchWriter writer;
+
 	private final String group;
+
 	private final RedisCircuit circuit;
+
 	private final SawmillMetrics metrics;
+
 	private final boolean coalesce;
 
-	TransactionalPipeline(TransactionalBatchWriter writer, ListenerConfig config, RedisCircuit circuit, SawmillMetrics metrics) {
+	TransactionalPipeline(TransactionalBatchWriter writer, ListenerConfig config, RedisCircuit circuit,
+			SawmillMetrics metrics) {
 		this.writer = writer;
 		this.group = config.groupId();
 		this.circuit = circuit;
@@ -67,14 +74,16 @@ final class TransactionalPipeline {
 	}
 
 	/**
-	 * Writes the records not applied yet, each partition's share in one transaction with its watermark.
+	 * Writes the records not applied yet, each partition's share in one transaction with
+	 * its watermark.
 	 * @param records the batch's records with writes, in poll order
 	 * @param applied the calling thread's watermarks
-	 * @return each record's outcome: the records skipped as duplicates, those Redis rejected inside
-	 *     an applied transaction (this time or, not yet dead-lettered, before) as dead letters, the
-	 *     stale ones
-	 * @throws BatchWriteFailedException when the watermarks cannot be read, the circuit is open, or
-	 *     a transaction did not apply or may not have: nothing of the batch may be committed
+	 * @return each record's outcome: the records skipped as duplicates, those Redis
+	 * rejected inside an applied transaction (this time or, not yet dead-lettered,
+	 * before) as dead letters, the stale ones
+	 * @throws BatchWriteFailedException when the watermarks cannot be read, the circuit
+	 * is open, or a transaction did not apply or may not have: nothing of the batch may
+	 * be committed
 	 */
 	BatchOutcomes write(List<MappedRecord> records, AppliedOffsets applied) {
 		BatchOutcomes written = new BatchOutcomes();
@@ -96,7 +105,8 @@ final class TransactionalPipeline {
 		catch (CallNotPermittedException ex) {
 			throw new BatchWriteFailedException("the Redis circuit is open; the batch will be polled again", ex);
 		}
-		// a partition with duplicates only sets its watermark again: confirmed like any write before its commit
+		// a partition with duplicates only sets its watermark again: confirmed like any
+		// write before its commit
 		PartitionTransactions transactions = PartitionTransactions.plan(split.fresh(), split.duplicates(),
 				applied.watermarks(), applied::key, coalesce);
 		long started = System.nanoTime();
@@ -118,9 +128,10 @@ final class TransactionalPipeline {
 		applied.rejected(outcomes.permanent());
 		if (outcomes.hasTransientFailures()) {
 			applied.forget(partitions(outcomes.retry()));
-			log.warn("{} of {} records were not applied by Redis, or may not have been ({}); the batch is polled again, "
-					+ "and the records whose transaction applied are then skipped", outcomes.retry().size(),
-					records.size(), result.failures().get(0).cause().toString());
+			log.warn(
+					"{} of {} records were not applied by Redis, or may not have been ({}); the batch is polled again, "
+							+ "and the records whose transaction applied are then skipped",
+					outcomes.retry().size(), records.size(), result.failures().get(0).cause().toString());
 			throw new BatchWriteFailedException(1, result);
 		}
 		written.add(outcomes);
@@ -132,4 +143,5 @@ final class TransactionalPipeline {
 		records.forEach(record -> partitions.add(PartitionTransactions.partitionOf(record.record())));
 		return partitions;
 	}
+
 }

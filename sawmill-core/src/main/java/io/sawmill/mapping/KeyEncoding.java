@@ -20,33 +20,35 @@ import java.util.Base64;
 import java.util.HexFormat;
 
 /**
- * How the Kafka key becomes text in a key template's {@code {@key}}. Each encoding maps different
- * Kafka keys to different text, so two records share a Redis key only when their Kafka keys are
- * equal; a key the encoding cannot represent is dead-lettered with its reason, never rewritten.
+ * How the Kafka key becomes text in a key template's {@code {@key}}. Each encoding maps
+ * different Kafka keys to different text, so two records share a Redis key only when
+ * their Kafka keys are equal; a key the encoding cannot represent is dead-lettered with
+ * its reason, never rewritten.
  */
 public enum KeyEncoding {
 
 	/**
-	 * The key's bytes as they are, when they are valid UTF-8 (string keys, e.g. from Kafka's
-	 * {@code StringSerializer}): readable keys, the same as the producer's. A key that is not valid
-	 * UTF-8 (a {@code LongSerializer} key, a UUID in 16 bytes, random bytes) is dead-lettered with
-	 * the position of its first bad byte. Use for text keys.
+	 * The key's bytes as they are, when they are valid UTF-8 (string keys, e.g. from
+	 * Kafka's {@code StringSerializer}): readable keys, the same as the producer's. A key
+	 * that is not valid UTF-8 (a {@code LongSerializer} key, a UUID in 16 bytes, random
+	 * bytes) is dead-lettered with the position of its first bad byte. Use for text keys.
 	 */
 	UTF8,
 
 	/**
-	 * Lowercase hexadecimal, two characters per byte: any key, readable in {@code redis-cli} and
-	 * easy to match with a key in another tool's hex dump, at twice the length. Use for binary keys
-	 * that people look up by hand.
+	 * Lowercase hexadecimal, two characters per byte: any key, readable in
+	 * {@code redis-cli} and easy to match with a key in another tool's hex dump, at twice
+	 * the length. Use for binary keys that people look up by hand.
 	 */
 	HEX,
 
 	/**
-	 * Base64 with the URL-safe alphabet and without padding (RFC 4648 section 5): any key, at 4/3 of
-	 * its length, the shortest of the three for binary keys. The URL-safe alphabet has no {@code /}
-	 * or {@code +}, so a key can go into a URL or a file name unescaped; padding is left out because
-	 * the length already decides how the last characters decode, so the text stays unique without it.
-	 * Use for binary keys where memory matters more than reading them.
+	 * Base64 with the URL-safe alphabet and without padding (RFC 4648 section 5): any
+	 * key, at 4/3 of its length, the shortest of the three for binary keys. The URL-safe
+	 * alphabet has no {@code /} or {@code +}, so a key can go into a URL or a file name
+	 * unescaped; padding is left out because the length already decides how the last
+	 * characters decode, so the text stays unique without it. Use for binary keys where
+	 * memory matters more than reading them.
 	 */
 	BASE64;
 
@@ -59,7 +61,8 @@ public enum KeyEncoding {
 
 	/**
 	 * The text of a non-empty Kafka key, as UTF-8 bytes.
-	 * @throws RecordMappingException when the key is not valid UTF-8 and this is {@link #UTF8}
+	 * @throws RecordMappingException when the key is not valid UTF-8 and this is
+	 * {@link #UTF8}
 	 */
 	public byte[] encode(byte[] kafkaKey) {
 		return switch (this) {
@@ -80,8 +83,9 @@ public enum KeyEncoding {
 	}
 
 	/**
-	 * The index of the first byte that does not belong to a well-formed UTF-8 sequence (RFC 3629:
-	 * no overlong forms, no surrogates, nothing above U+10FFFF), or -1 when every byte does.
+	 * The index of the first byte that does not belong to a well-formed UTF-8 sequence
+	 * (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF), or -1 when
+	 * every byte does.
 	 */
 	public static int firstInvalidUtf8Byte(byte[] bytes) {
 		int i = 0;
@@ -95,25 +99,39 @@ public enum KeyEncoding {
 			int min2;
 			int max2;
 			if (b >= 0xC2 && b <= 0xDF) {
-				length = 2; min2 = 0x80; max2 = 0xBF;
+				length = 2;
+				min2 = 0x80;
+				max2 = 0xBF;
 			}
 			else if (b == 0xE0) {
-				length = 3; min2 = 0xA0; max2 = 0xBF;
+				length = 3;
+				min2 = 0xA0;
+				max2 = 0xBF;
 			}
 			else if (b == 0xED) {
-				length = 3; min2 = 0x80; max2 = 0x9F;
+				length = 3;
+				min2 = 0x80;
+				max2 = 0x9F;
 			}
 			else if (b >= 0xE1 && b <= 0xEF) {
-				length = 3; min2 = 0x80; max2 = 0xBF;
+				length = 3;
+				min2 = 0x80;
+				max2 = 0xBF;
 			}
 			else if (b == 0xF0) {
-				length = 4; min2 = 0x90; max2 = 0xBF;
+				length = 4;
+				min2 = 0x90;
+				max2 = 0xBF;
 			}
 			else if (b >= 0xF1 && b <= 0xF3) {
-				length = 4; min2 = 0x80; max2 = 0xBF;
+				length = 4;
+				min2 = 0x80;
+				max2 = 0xBF;
 			}
 			else if (b == 0xF4) {
-				length = 4; min2 = 0x80; max2 = 0x8F;
+				length = 4;
+				min2 = 0x80;
+				max2 = 0x8F;
 			}
 			else {
 				return i;
@@ -138,4 +156,5 @@ public enum KeyEncoding {
 		}
 		return -1;
 	}
+
 }

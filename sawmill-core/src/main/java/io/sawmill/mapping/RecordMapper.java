@@ -23,26 +23,31 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * Turns one Kafka record into the Redis writes that apply it.
  * <p>
  * Called from a listener thread, once per record, in offset order within a partition; an
- * implementation shared by several listener threads ({@code sawmill.concurrency > 1}) must be
- * thread-safe. Returning an empty list means "nothing to write": the record is committed like the
- * others and counted as {@code skipped}. Throwing {@link RecordMappingException} marks the record
- * invalid: it is not written, it is logged with its topic, partition and offset and counted, and
- * the rest of the batch proceeds.
+ * implementation shared by several listener threads ({@code sawmill.concurrency > 1})
+ * must be thread-safe. Returning an empty list means "nothing to write": the record is
+ * committed like the others and counted as {@code skipped}. Throwing
+ * {@link RecordMappingException} marks the record invalid: it is not written, it is
+ * logged with its topic, partition and offset and counted, and the rest of the batch
+ * proceeds.
  * <p>
- * Delivery is at-least-once: the writes of a record may be applied more than once (a batch polled
- * again after a failure, a restart or rebalance before its commit). Return idempotent writes when
- * you can; a batch holding a write that is not ({@link RedisWrite#idempotent()}: {@code INCR},
- * {@code HINCRBY}, {@code LPUSH}, {@code XADD}, …) is never retried record by record, it is polled
- * again whole, so each of its records is applied at least once and possibly more than once.
+ * Delivery is at-least-once: the writes of a record may be applied more than once (a
+ * batch polled again after a failure, a restart or rebalance before its commit). Return
+ * idempotent writes when you can; a batch holding a write that is not
+ * ({@link RedisWrite#idempotent()}: {@code INCR}, {@code HINCRBY}, {@code LPUSH},
+ * {@code XADD}, …) is never retried record by record, it is polled again whole, so each
+ * of its records is applied at least once and possibly more than once.
  */
 @FunctionalInterface
 public interface RecordMapper {
 
 	/**
-	 * @param record the record as polled: key and value are the raw bytes, the value is {@code null}
-	 *     for a tombstone
-	 * @return the writes for this record, in the order they must be applied; never {@code null}
-	 * @throws RecordMappingException when the record cannot be mapped (its reason is logged)
+	 * @param record the record as polled: key and value are the raw bytes, the value is
+	 * {@code null} for a tombstone
+	 * @return the writes for this record, in the order they must be applied; never
+	 * {@code null}
+	 * @throws RecordMappingException when the record cannot be mapped (its reason is
+	 * logged)
 	 */
 	List<RedisWrite> map(ConsumerRecord<byte[], byte[]> record) throws RecordMappingException;
+
 }

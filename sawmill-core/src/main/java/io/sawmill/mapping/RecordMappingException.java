@@ -16,8 +16,9 @@
 package io.sawmill.mapping;
 
 /**
- * A record could not be turned into Redis writes: invalid JSON, a missing key field, an unsupported
- * type. This is a property of the record, not of Redis, so retrying it never helps.
+ * A record could not be turned into Redis writes: invalid JSON, a missing key field, an
+ * unsupported type. This is a property of the record, not of Redis, so retrying it never
+ * helps.
  */
 public class RecordMappingException extends RuntimeException {
 
@@ -30,4 +31,5 @@ public class RecordMappingException extends RuntimeException {
 	public RecordMappingException(String reason, Throwable cause) {
 		super(reason, cause);
 	}
+
 }

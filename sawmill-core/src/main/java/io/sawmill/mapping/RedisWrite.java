@@ -27,35 +27,38 @@ import java.util.Set;
 /**
  * One Redis command produced by a {@link RecordMapper} for one Kafka record.
  * <p>
- * The common writes have their own types ({@link HashSet}, {@link Expire}, {@link Delete}); anything
- * else (SET, SADD, ZADD, XADD, HINCRBY, …) is a {@link Command}. All writes of a record are sent in
- * the order the mapper returned them, on the same connection, so they are applied in that order.
- * Instances are immutable; byte arrays passed in are not copied and must not be changed afterwards.
+ * The common writes have their own types ({@link HashSet}, {@link Expire},
+ * {@link Delete}); anything else (SET, SADD, ZADD, XADD, HINCRBY, …) is a
+ * {@link Command}. All writes of a record are sent in the order the mapper returned them,
+ * on the same connection, so they are applied in that order. Instances are immutable;
+ * byte arrays passed in are not copied and must not be changed afterwards.
  * <p>
- * <b>Repeats.</b> Delivery is at-least-once: a write may be sent again after it was applied (its
- * batch polled again after a failure, a restart before the commit, a rebalance). Each write says
- * whether that is harmless ({@link #idempotent()}). {@code HSET}, {@code EXPIRE} and {@code DEL}
- * are; a {@link #command} is idempotent only when its name is one of
- * {@link Command#IDEMPOTENT_COMMANDS}, and {@link #idempotentCommand} declares any other command
- * idempotent. A batch holding a non-idempotent write ({@code INCR}, {@code HINCRBY}, {@code LPUSH},
- * {@code XADD}, …) is never partly sent again: when a transient failure hits it, it is not retried
- * record by record; nothing of it is committed and the whole batch is polled again after the
- * redelivery backoff. So each of its records is applied <em>at least once and possibly more than
- * once</em> — a counter may count a record twice, a list may hold it twice — and a WARN line and
- * {@code sawmill_batch_non_idempotent_repeated_total} say when that can have happened. With
- * {@code sawmill.delivery=exactly-once} each record's writes are applied once instead.
+ * <b>Repeats.</b> Delivery is at-least-once: a write may be sent again after it was
+ * applied (its batch polled again after a failure, a restart before the commit, a
+ * rebalance). Each write says whether that is harmless ({@link #idempotent()}).
+ * {@code HSET}, {@code EXPIRE} and {@code DEL} are; a {@link #command} is idempotent only
+ * when its name is one of {@link Command#IDEMPOTENT_COMMANDS}, and
+ * {@link #idempotentCommand} declares any other command idempotent. A batch holding a
+ * non-idempotent write ({@code INCR}, {@code HINCRBY}, {@code LPUSH}, {@code XADD}, …) is
+ * never partly sent again: when a transient failure hits it, it is not retried record by
+ * record; nothing of it is committed and the whole batch is polled again after the
+ * redelivery backoff. So each of its records is applied <em>at least once and possibly
+ * more than once</em> — a counter may count a record twice, a list may hold it twice —
+ * and a WARN line and {@code sawmill_batch_non_idempotent_repeated_total} say when that
+ * can have happened. With {@code sawmill.delivery=exactly-once} each record's writes are
+ * applied once instead.
  * <p>
  * A {@link Function} calls a Redis Function; its reply says whether it was applied
  * ({@link VersionGuard} is the built-in one).
  * <p>
- * <b>Coalescing.</b> With {@code sawmill.coalesce-writes}, the {@link HashSet}, {@link Expire} and
- * {@link Delete} writes of one key in one batch may be merged into fewer commands that leave the key
- * as writing them one by one would. A {@link Command} or a {@link Function} is never merged: it is
- * sent as it is, and the writes of its key, and of every key named among a command's arguments,
- * stay on their side of it.
+ * <b>Coalescing.</b> With {@code sawmill.coalesce-writes}, the {@link HashSet},
+ * {@link Expire} and {@link Delete} writes of one key in one batch may be merged into
+ * fewer commands that leave the key as writing them one by one would. A {@link Command}
+ * or a {@link Function} is never merged: it is sent as it is, and the writes of its key,
+ * and of every key named among a command's arguments, stay on their side of it.
  */
-public sealed interface RedisWrite permits RedisWrite.HashSet, RedisWrite.Expire, RedisWrite.Delete, RedisWrite.Command,
-		RedisWrite.Function {
+public sealed interface RedisWrite
+		permits RedisWrite.HashSet, RedisWrite.Expire, RedisWrite.Delete, RedisWrite.Command, RedisWrite.Function {
 
 	/** The key this write touches; in Redis Cluster it decides the shard. */
 	byte[] key();
@@ -77,7 +80,10 @@ public sealed interface RedisWrite permits RedisWrite.HashSet, RedisWrite.Expire
 		return new HashSet(utf8(key), encoded);
 	}
 
-	/** {@code EXPIRE key seconds}, or {@code PEXPIRE} when {@code ttl} is not a whole number of seconds. */
+	/**
+	 * {@code EXPIRE key seconds}, or {@code PEXPIRE} when {@code ttl} is not a whole
+	 * number of seconds.
+	 */
 	static Expire expire(byte[] key, Duration ttl) {
 		return new Expire(key, ttl);
 	}
@@ -88,37 +94,42 @@ public sealed interface RedisWrite permits RedisWrite.HashSet, RedisWrite.Expire
 	}
 
 	/**
-	 * Any other command, e.g. {@code command("INCR", key)}. The reply is checked for an error only;
-	 * its value is not interpreted. Idempotent only when {@code name} is one of
-	 * {@link Command#IDEMPOTENT_COMMANDS}; see {@link RedisWrite} for what a non-idempotent write
-	 * means for a batch.
+	 * Any other command, e.g. {@code command("INCR", key)}. The reply is checked for an
+	 * error only; its value is not interpreted. Idempotent only when {@code name} is one
+	 * of {@link Command#IDEMPOTENT_COMMANDS}; see {@link RedisWrite} for what a
+	 * non-idempotent write means for a batch.
 	 * @param name the command name as Redis knows it (case-insensitive)
 	 * @param key the key, sent as the first argument
 	 * @param args the remaining arguments, in order
 	 */
 	static Command command(String name, byte[] key, byte[]... args) {
 		Objects.requireNonNull(name, "name");
-		return new Command(name, key, List.of(args), Command.IDEMPOTENT_COMMANDS.contains(name.toUpperCase(Locale.ROOT)));
+		return new Command(name, key, List.of(args),
+				Command.IDEMPOTENT_COMMANDS.contains(name.toUpperCase(Locale.ROOT)));
 	}
 
 	/**
-	 * A command the caller declares idempotent (applying it twice does what applying it once does),
-	 * e.g. {@code idempotentCommand("ZADD", key, score, member)}: a batch of such writes is retried
-	 * record by record like the built-in writes.
+	 * A command the caller declares idempotent (applying it twice does what applying it
+	 * once does), e.g. {@code idempotentCommand("ZADD", key, score, member)}: a batch of
+	 * such writes is retried record by record like the built-in writes.
 	 */
 	static Command idempotentCommand(String name, byte[] key, byte[]... args) {
 		return new Command(name, key, List.of(args), true);
 	}
 
 	/**
-	 * {@code FCALL function 1 key args…}: a Redis Function of one key, e.g. a version-guarded write
-	 * ({@link VersionGuard}). Not idempotent; {@link #idempotentFunction} declares one that is.
+	 * {@code FCALL function 1 key args…}: a Redis Function of one key, e.g. a
+	 * version-guarded write ({@link VersionGuard}). Not idempotent;
+	 * {@link #idempotentFunction} declares one that is.
 	 */
 	static Function function(String function, byte[] key, byte[]... args) {
 		return new Function(function, key, List.of(args), false);
 	}
 
-	/** {@code FCALL} of a function the caller declares idempotent, retried record by record like the built-in writes. */
+	/**
+	 * {@code FCALL} of a function the caller declares idempotent, retried record by
+	 * record like the built-in writes.
+	 */
 	static Function idempotentFunction(String function, byte[] key, byte[]... args) {
 		return new Function(function, key, List.of(args), true);
 	}
@@ -174,19 +185,23 @@ public sealed interface RedisWrite permits RedisWrite.HashSet, RedisWrite.Expire
 
 	/**
 	 * Any other command: {@code name key args…}.
+	 *
 	 * @param idempotent whether applying it twice does what applying it once does
 	 */
 	record Command(String name, byte[] key, List<byte[]> args, boolean idempotent) implements RedisWrite {
 
 		/**
-		 * Commands {@link RedisWrite#command} treats as idempotent: they set, add or remove a value, so
-		 * applying them again leaves the same state ({@code EXPIRE} restarts the TTL from the second
-		 * application).
+		 * Commands {@link RedisWrite#command} treats as idempotent: they set, add or
+		 * remove a value, so applying them again leaves the same state ({@code EXPIRE}
+		 * restarts the TTL from the second application).
 		 */
 		public static final Set<String> IDEMPOTENT_COMMANDS = Set.of("SET", "HSET", "HMSET", "HDEL", "DEL", "UNLINK",
 				"EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "PERSIST", "SADD", "SREM", "ZREM");
 
-		/** A command that is not idempotent: {@link RedisWrite#command} decides by name instead. */
+		/**
+		 * A command that is not idempotent: {@link RedisWrite#command} decides by name
+		 * instead.
+		 */
 		public Command(String name, byte[] key, List<byte[]> args) {
 			this(name, key, args, false);
 		}
@@ -207,12 +222,14 @@ public sealed interface RedisWrite permits RedisWrite.HashSet, RedisWrite.Expire
 	}
 
 	/**
-	 * {@code FCALL function 1 key args…}: a Redis Function called on one key (so it runs on Redis
-	 * Cluster too). Its reply is read: the integer 0 means the function did not apply the write
-	 * because the key holds something newer, and the record is counted {@code stale} (never
-	 * dead-lettered, committed like a written one); any other reply means it was applied. An error
-	 * reply fails like any write's ({@code ERR Function not found} is transient: the writer loads its
-	 * libraries again and the write is retried).
+	 * {@code FCALL function 1 key args…}: a Redis Function called on one key (so it runs
+	 * on Redis Cluster too). Its reply is read: the integer 0 means the function did not
+	 * apply the write because the key holds something newer, and the record is counted
+	 * {@code stale} (never dead-lettered, committed like a written one); any other reply
+	 * means it was applied. An error reply fails like any write's
+	 * ({@code ERR Function not found} is transient: the writer loads its libraries again
+	 * and the write is retried).
+	 *
 	 * @param idempotent whether applying it twice does what applying it once does
 	 */
 	record Function(String function, byte[] key, List<byte[]> args, boolean idempotent) implements RedisWrite {
@@ -230,4 +247,5 @@ public sealed interface RedisWrite permits RedisWrite.HashSet, RedisWrite.Expire
 			return "FCALL " + function + " " + new String(key, StandardCharsets.UTF_8) + " (" + args.size() + " args)";
 		}
 	}
+
 }

@@ -25,13 +25,15 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One reading of the CFS bandwidth counters of the container's cgroup: how many enforcement periods
- * have elapsed, in how many of them the cgroup was throttled, and for how long in total.
+ * One reading of the CFS bandwidth counters of the container's cgroup: how many
+ * enforcement periods have elapsed, in how many of them the cgroup was throttled, and for
+ * how long in total.
  * <p>
- * cgroup v2 keeps them in {@code <root>/cpu.stat} as {@code nr_periods}, {@code nr_throttled} and
- * {@code throttled_usec} (present only when the cpu controller is enabled); cgroup v1 in
- * {@code <root>/cpu/cpu.stat} (or {@code cpu,cpuacct}) as {@code nr_periods}, {@code nr_throttled}
- * and {@code throttled_time} in nanoseconds. The counters only grow while the cgroup lives.
+ * cgroup v2 keeps them in {@code <root>/cpu.stat} as {@code nr_periods},
+ * {@code nr_throttled} and {@code throttled_usec} (present only when the cpu controller
+ * is enabled); cgroup v1 in {@code <root>/cpu/cpu.stat} (or {@code cpu,cpuacct}) as
+ * {@code nr_periods}, {@code nr_throttled} and {@code throttled_time} in nanoseconds. The
+ * counters only grow while the cgroup lives.
  *
  * @param version which cgroup layout the reading came from
  * @param periods enforcement periods elapsed ({@code nr_periods})
@@ -40,8 +42,12 @@ import java.util.Optional;
  */
 public record CgroupCpuStat(Version version, long periods, long throttledPeriods, long throttledNanos) {
 
-	/** The cgroup hierarchy the reading came from; the {@code cgroup} tag of the throttling meters. */
+	/**
+	 * The cgroup hierarchy the reading came from; the {@code cgroup} tag of the
+	 * throttling meters.
+	 */
 	public enum Version {
+
 		/** Unified hierarchy; {@code throttled_usec} in microseconds. */
 		V2,
 		/** Legacy per-controller hierarchy; {@code throttled_time} in nanoseconds. */
@@ -50,6 +56,7 @@ public record CgroupCpuStat(Version version, long periods, long throttledPeriods
 		public String tag() {
 			return this == V2 ? "v2" : "v1";
 		}
+
 	}
 
 	/** Where the cgroup file system is mounted inside a container. */
@@ -58,8 +65,9 @@ public record CgroupCpuStat(Version version, long periods, long throttledPeriods
 	private static final List<String> V1_CPU_DIRECTORIES = List.of("cpu", "cpu,cpuacct", "cpuacct,cpu");
 
 	/**
-	 * The file that holds the throttling counters under {@code root}, if there is one: v2's
-	 * {@code cpu.stat} when it has {@code nr_periods}, otherwise v1's in the cpu controller.
+	 * The file that holds the throttling counters under {@code root}, if there is one:
+	 * v2's {@code cpu.stat} when it has {@code nr_periods}, otherwise v1's in the cpu
+	 * controller.
 	 */
 	public static Optional<Source> locate(Path root) {
 		Path v2 = root.resolve("cpu.stat");
@@ -76,8 +84,8 @@ public record CgroupCpuStat(Version version, long periods, long throttledPeriods
 	}
 
 	/**
-	 * Parses the content of a {@code cpu.stat} file; empty when it lacks one of the three counters
-	 * (e.g. v2 without the cpu controller, which reports usage only).
+	 * Parses the content of a {@code cpu.stat} file; empty when it lacks one of the three
+	 * counters (e.g. v2 without the cpu controller, which reports usage only).
 	 */
 	public static Optional<CgroupCpuStat> parse(String content, Version version) {
 		Map<String, Long> values = new HashMap<>();
@@ -94,7 +102,8 @@ public record CgroupCpuStat(Version version, long periods, long throttledPeriods
 		}
 		Long periods = values.get("nr_periods");
 		Long throttled = values.get("nr_throttled");
-		Long time = version == Version.V2 ? multiply(values.get("throttled_usec"), 1_000) : values.get("throttled_time");
+		Long time = version == Version.V2 ? multiply(values.get("throttled_usec"), 1_000)
+				: values.get("throttled_time");
 		if (periods == null || throttled == null || time == null) {
 			return Optional.empty();
 		}
@@ -114,10 +123,15 @@ public record CgroupCpuStat(Version version, long periods, long throttledPeriods
 		}
 	}
 
-	/** A {@code cpu.stat} file known to hold the counters, read again on every {@link #read()}. */
+	/**
+	 * A {@code cpu.stat} file known to hold the counters, read again on every
+	 * {@link #read()}.
+	 */
 	public record Source(Path file, Version version) {
 
-		/** The current counters; empty if the file has gone or cannot be read any more. */
+		/**
+		 * The current counters; empty if the file has gone or cannot be read any more.
+		 */
 		public Optional<CgroupCpuStat> read() {
 			try {
 				return parse(Files.readString(file), version);

@@ -32,18 +32,23 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * {@link RecordTimestamps} through a consumer of its own: assigned (no group, never commits) to the
- * lagging partitions, seeked to the committed offsets, polled until each returned its first record.
- * It fetches at most one record batch per partition ({@code max.partition.fetch.bytes} is tiny; the
- * broker always returns at least one batch), and only when a partition's committed offset has moved
- * since the last read, so the cost is small.
+ * {@link RecordTimestamps} through a consumer of its own: assigned (no group, never
+ * commits) to the lagging partitions, seeked to the committed offsets, polled until each
+ * returned its first record. It fetches at most one record batch per partition
+ * ({@code max.partition.fetch.bytes} is tiny; the broker always returns at least one
+ * batch), and only when a partition's committed offset has moved since the last read, so
+ * the cost is small.
  */
 public final class ConsumerRecordTimestamps implements RecordTimestamps {
 
 	private final Supplier<Consumer<byte[], byte[]>> consumers;
+
 	private Consumer<byte[], byte[]> consumer;
 
-	/** Reads with {@code consumer}, created on first use (tests pass a {@code MockConsumer}). */
+	/**
+	 * Reads with {@code consumer}, created on first use (tests pass a
+	 * {@code MockConsumer}).
+	 */
 	public ConsumerRecordTimestamps(Supplier<Consumer<byte[], byte[]>> consumer) {
 		this.consumers = consumer;
 	}
@@ -60,8 +65,8 @@ public final class ConsumerRecordTimestamps implements RecordTimestamps {
 		properties.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 1);
 		properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
 		properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "sawmill-lag-timestamps");
-		return new ConsumerRecordTimestamps(() -> new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
-				new ByteArrayDeserializer()));
+		return new ConsumerRecordTimestamps(
+				() -> new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer()));
 	}
 
 	@Override
@@ -91,8 +96,8 @@ public final class ConsumerRecordTimestamps implements RecordTimestamps {
 					}
 				}
 			}
-			pending.removeIf(partition -> end.containsKey(partition) && consumer.position(partition) >= end.get(partition)
-					&& !timestamps.containsKey(partition));
+			pending.removeIf(partition -> end.containsKey(partition)
+					&& consumer.position(partition) >= end.get(partition) && !timestamps.containsKey(partition));
 		}
 		return timestamps;
 	}
@@ -104,4 +109,5 @@ public final class ConsumerRecordTimestamps implements RecordTimestamps {
 			consumer = null;
 		}
 	}
+
 }

@@ -24,14 +24,15 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
- * CFS quota throttling of this container as counters, read from the cgroup's {@code cpu.stat} at
- * every scrape: {@code sawmill.cpu.periods}, {@code sawmill.cpu.throttled.periods} and
- * {@code sawmill.cpu.throttled} (seconds). Registers nothing when no such file exists (not Linux,
- * no CPU limit accounting), so the series are absent rather than zero.
+ * CFS quota throttling of this container as counters, read from the cgroup's
+ * {@code cpu.stat} at every scrape: {@code sawmill.cpu.periods},
+ * {@code sawmill.cpu.throttled.periods} and {@code sawmill.cpu.throttled} (seconds).
+ * Registers nothing when no such file exists (not Linux, no CPU limit accounting), so the
+ * series are absent rather than zero.
  * <p>
- * Why: a CPU limit throttles the whole JVM for the rest of a 100 ms period once the quota is used,
- * which shows up as batch stalls of tens of milliseconds while average CPU looks idle
- * (docs/kubernetes.md).
+ * Why: a CPU limit throttles the whole JVM for the rest of a 100 ms period once the quota
+ * is used, which shows up as batch stalls of tens of milliseconds while average CPU looks
+ * idle (docs/kubernetes.md).
  */
 public final class CpuThrottlingMetrics implements MeterBinder {
 
@@ -42,14 +43,17 @@ public final class CpuThrottlingMetrics implements MeterBinder {
 		this(CgroupCpuStat.DEFAULT_ROOT);
 	}
 
-	/** Reads the cgroup file system mounted at {@code root} (tests pass a directory of sample files). */
+	/**
+	 * Reads the cgroup file system mounted at {@code root} (tests pass a directory of
+	 * sample files).
+	 */
 	public CpuThrottlingMetrics(Path root) {
 		this.root = root;
 	}
 
 	/**
-	 * Idempotent: Sawmill binds it itself (so it works without Actuator) and Actuator binds every
-	 * {@link MeterBinder} bean again.
+	 * Idempotent: Sawmill binds it itself (so it works without Actuator) and Actuator
+	 * binds every {@link MeterBinder} bean again.
 	 */
 	@Override
 	public void bindTo(MeterRegistry registry) {
@@ -78,4 +82,5 @@ public final class CpuThrottlingMetrics implements MeterBinder {
 			.tag("cgroup", cgroup)
 			.register(registry);
 	}
+
 }

@@ -41,21 +41,24 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * The group's lag as the broker sees it, on <em>every</em> partition of the configured topics —
- * owned by this instance, by another, or by nobody (every consumer stopped):
- * {@code sawmill.group.lag.records{group,topic,partition}} is the log-end offset minus the group's
- * committed offset (minus the log-start offset where the group has committed nothing), read through
- * an {@link Admin} client every {@code interval}.
+ * The group's lag as the broker sees it, on <em>every</em> partition of the configured
+ * topics — owned by this instance, by another, or by nobody (every consumer stopped):
+ * {@code sawmill.group.lag.records{group,topic,partition}} is the log-end offset minus
+ * the group's committed offset (minus the log-start offset where the group has committed
+ * nothing), read through an {@link Admin} client every {@code interval}.
  * <p>
- * Unlike {@code sawmill.lag.records} (each instance reports only the partitions assigned to it),
- * every instance reports every partition, so aggregate with {@code max by (topic, partition)}. A
- * partition's series therefore outlives the pod that consumed it as long as any instance runs.
+ * Unlike {@code sawmill.lag.records} (each instance reports only the partitions assigned
+ * to it), every instance reports every partition, so aggregate with
+ * {@code max by (topic, partition)}. A partition's series therefore outlives the pod that
+ * consumed it as long as any instance runs.
  * <p>
  * A failed read keeps the last values (a brief broker hiccup must not reset an alert's
- * {@code for:} clock); after {@value #FAILED_READS_BEFORE_UNKNOWN} failed reads in a row the gauges
- * are removed, so that a rule on the series' absence reports the lag as unknown.
+ * {@code for:} clock); after {@value #FAILED_READS_BEFORE_UNKNOWN} failed reads in a row
+ * the gauges are removed, so that a rule on the series' absence reports the lag as
+ * unknown.
  * <p>
- * Reads run on a daemon thread of its own, or through {@link #refresh()}; gauges are read by scrapes.
+ * Reads run on a daemon thread of its own, or through {@link #refresh()}; gauges are read
+ * by scrapes.
  */
 public final class GroupLagExporter implements SmartLifecycle {
 
@@ -65,13 +68,21 @@ public final class GroupLagExporter implements SmartLifecycle {
 	private static final Logger log = LoggerFactory.getLogger(GroupLagExporter.class);
 
 	private final Admin admin;
+
 	private final List<String> topics;
+
 	private final MeterRegistry registry;
+
 	private final String group;
+
 	private final Duration timeout;
+
 	private final PeriodicTask task;
+
 	private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
+
 	private final Object refreshing = new Object();
+
 	private volatile int failedReads;
 
 	/**
@@ -90,17 +101,17 @@ public final class GroupLagExporter implements SmartLifecycle {
 		this.registry = registry;
 		this.group = group;
 		this.timeout = interval.compareTo(Duration.ofSeconds(10)) < 0 ? Duration.ofSeconds(10) : interval;
-		this.task = new PeriodicTask("sawmill-group-lag", PeriodicTask.warningOnFailure(this::refresh, log,
-				() -> "Could not read the broker-side lag of group " + group + " (" + failedReads + " failed reads in a row)"),
+		this.task = new PeriodicTask("sawmill-group-lag",
+				PeriodicTask.warningOnFailure(this::refresh, log, () -> "Could not read the broker-side lag of group "
+						+ group + " (" + failedReads + " failed reads in a row)"),
 				Duration.ZERO, interval);
 	}
 
 	/**
-	 * Reads the partitions of the topics, the group's committed offsets and the end offsets once and
-	 * updates the gauges.
-	 *
+	 * Reads the partitions of the topics, the group's committed offsets and the end
+	 * offsets once and updates the gauges.
 	 * @throws Exception when a read fails; the gauges keep their values until
-	 *     {@value #FAILED_READS_BEFORE_UNKNOWN} reads in a row have failed
+	 * {@value #FAILED_READS_BEFORE_UNKNOWN} reads in a row have failed
 	 */
 	public void refresh() throws Exception {
 		synchronized (refreshing) {
@@ -124,7 +135,8 @@ public final class GroupLagExporter implements SmartLifecycle {
 		Map<String, TopicDescription> descriptions = admin.describeTopics(topics)
 			.allTopicNames()
 			.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-		List<TopicPartition> all = descriptions.values().stream()
+		List<TopicPartition> all = descriptions.values()
+			.stream()
 			.flatMap(d -> d.partitions().stream().map(p -> new TopicPartition(d.name(), p.partition())))
 			.toList();
 		Map<TopicPartition, OffsetAndMetadata> committed = admin
@@ -133,7 +145,8 @@ public final class GroupLagExporter implements SmartLifecycle {
 			.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
 		Map<TopicPartition, Long> ends = offsets(all, OffsetSpec.latest());
 		List<TopicPartition> uncommitted = all.stream().filter(p -> committed.get(p) == null).toList();
-		Map<TopicPartition, Long> starts = uncommitted.isEmpty() ? Map.of() : offsets(uncommitted, OffsetSpec.earliest());
+		Map<TopicPartition, Long> starts = uncommitted.isEmpty() ? Map.of()
+				: offsets(uncommitted, OffsetSpec.earliest());
 		Map<TopicPartition, Long> lags = new HashMap<>();
 		for (TopicPartition partition : all) {
 			OffsetAndMetadata done = committed.get(partition);
@@ -159,9 +172,14 @@ public final class GroupLagExporter implements SmartLifecycle {
 		}
 	}
 
-	/** The last lag read per partition; empty before the first read and once the lag is unknown. */
+	/**
+	 * The last lag read per partition; empty before the first read and once the lag is
+	 * unknown.
+	 */
 	public Map<TopicPartition, Long> lags() {
-		return partitions.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().records.get()));
+		return partitions.entrySet()
+			.stream()
+			.collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().records.get()));
 	}
 
 	@Override
@@ -183,15 +201,19 @@ public final class GroupLagExporter implements SmartLifecycle {
 	private final class Partition {
 
 		final AtomicLong records = new AtomicLong();
+
 		final Gauge gauge;
 
 		Partition(TopicPartition partition) {
 			this.gauge = Gauge.builder("sawmill.group.lag.records", records, AtomicLong::get)
-				.description("Broker-side lag of the group on every partition of its topics, owned by this instance or not; "
-						+ "every instance reports every partition: aggregate with max by (topic, partition)")
+				.description(
+						"Broker-side lag of the group on every partition of its topics, owned by this instance or not; "
+								+ "every instance reports every partition: aggregate with max by (topic, partition)")
 				.tags("group", group, "topic", partition.topic(), "partition", Integer.toString(partition.partition()))
 				.baseUnit("records")
 				.register(registry);
 		}
+
 	}
+
 }

@@ -23,8 +23,8 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * The lag gauges of one partition and the values behind them. Written by the lag monitor's thread,
- * read by scrapes.
+ * The lag gauges of one partition and the values behind them. Written by the lag
+ * monitor's thread, read by scrapes.
  */
 final class PartitionLag {
 
@@ -35,10 +35,15 @@ final class PartitionLag {
 	private static final long UNKNOWN = Long.MIN_VALUE;
 
 	private final Clock clock;
+
 	private final Gauge recordsGauge;
+
 	private final Gauge secondsGauge;
+
 	private volatile long records;
+
 	private volatile long committedOffset = -1;
+
 	volatile long oldestTimestamp = CAUGHT_UP;
 
 	PartitionLag(SawmillMetrics metrics, TopicPartition partition, boolean withSeconds, Clock clock) {
@@ -58,8 +63,8 @@ final class PartitionLag {
 	}
 
 	/**
-	 * @param oldest the timestamp of the record at {@code committed}, or null when there is no lag or
-	 *     it could not be read (then the last one read for this offset stays)
+	 * @param oldest the timestamp of the record at {@code committed}, or null when there
+	 * is no lag or it could not be read (then the last one read for this offset stays)
 	 */
 	void update(long lag, long committed, Long oldest) {
 		if (lag == 0) {
@@ -83,7 +88,10 @@ final class PartitionLag {
 		return records;
 	}
 
-	/** Now minus the oldest uncommitted record's timestamp; 0 when caught up; NaN when unknown. */
+	/**
+	 * Now minus the oldest uncommitted record's timestamp; 0 when caught up; NaN when
+	 * unknown.
+	 */
 	double seconds() {
 		long oldest = oldestTimestamp;
 		if (oldest == CAUGHT_UP) {
@@ -101,4 +109,5 @@ final class PartitionLag {
 			registry.remove(secondsGauge);
 		}
 	}
+
 }

@@ -39,37 +39,49 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Lag of every partition assigned to this instance, read through an {@link Admin} client every
- * {@code interval} and right after each assignment:
+ * Lag of every partition assigned to this instance, read through an {@link Admin} client
+ * every {@code interval} and right after each assignment:
  * <ul>
- * <li>{@code sawmill.lag.records}: log-end offset minus the group's committed offset (minus the
- * log-start offset where the group has committed nothing);</li>
- * <li>{@code sawmill.lag.seconds}: now minus the timestamp of the oldest record not yet committed
- * (the record at the committed offset), 0 when caught up. The timestamp is read once per move of
- * the committed offset ({@link RecordTimestamps}); the gauge computes "now" at every scrape, so it
- * keeps growing while the consumer is stuck.</li>
+ * <li>{@code sawmill.lag.records}: log-end offset minus the group's committed offset
+ * (minus the log-start offset where the group has committed nothing);</li>
+ * <li>{@code sawmill.lag.seconds}: now minus the timestamp of the oldest record not yet
+ * committed (the record at the committed offset), 0 when caught up. The timestamp is read
+ * once per move of the committed offset ({@link RecordTimestamps}); the gauge computes
+ * "now" at every scrape, so it keeps growing while the consumer is stuck.</li>
  * </ul>
- * Each instance reports only its own partitions, so {@code sum by (topic, partition)} across pods
- * counts each partition once. The numbers come from the broker, not from the consumer's fetch state:
- * they are right straight after a rebalance, unlike the client's {@code records-lag}.
+ * Each instance reports only its own partitions, so {@code sum by (topic, partition)}
+ * across pods counts each partition once. The numbers come from the broker, not from the
+ * consumer's fetch state: they are right straight after a rebalance, unlike the client's
+ * {@code records-lag}.
  * <p>
- * Fed by the listener container as its {@link ConsumerRebalanceListener} (called on consumer
- * threads); refreshes run on a daemon thread of its own, or through {@link #refresh()}.
+ * Fed by the listener container as its {@link ConsumerRebalanceListener} (called on
+ * consumer threads); refreshes run on a daemon thread of its own, or through
+ * {@link #refresh()}.
  */
 public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebalanceListener {
 
 	private static final Logger log = LoggerFactory.getLogger(PartitionLagMonitor.class);
 
 	private final Admin admin;
+
 	private final Set<String> topics;
+
 	private final SawmillMetrics metrics;
+
 	private final Duration interval;
+
 	private final Duration timeout;
+
 	private final RecordTimestamps timestamps;
+
 	private final Clock clock;
+
 	private final Set<TopicPartition> assigned = ConcurrentHashMap.newKeySet();
+
 	private final Map<TopicPartition, PartitionLag> lags = new ConcurrentHashMap<>();
+
 	private final Object refreshing = new Object();
+
 	private final PeriodicTask task;
 
 	/** Lag in records only, no lag in seconds. */
@@ -78,8 +90,8 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 	}
 
 	/**
-	 * @param timestamps reads the oldest uncommitted record's timestamp; null to publish no
-	 *     {@code sawmill.lag.seconds}
+	 * @param timestamps reads the oldest uncommitted record's timestamp; null to publish
+	 * no {@code sawmill.lag.seconds}
 	 * @param clock "now" of the lag in seconds
 	 */
 	public PartitionLagMonitor(Admin admin, List<String> topics, SawmillMetrics metrics, Duration interval,
@@ -91,9 +103,8 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 		this.topics = Set.copyOf(topics);
 		this.metrics = metrics;
 		this.interval = interval;
-		this.task = new PeriodicTask("sawmill-lag",
-				PeriodicTask.warningOnFailure(this::refresh, log, () -> "Could not read consumer lag of group " + metrics.group()),
-				Duration.ZERO, interval);
+		this.task = new PeriodicTask("sawmill-lag", PeriodicTask.warningOnFailure(this::refresh, log,
+				() -> "Could not read consumer lag of group " + metrics.group()), Duration.ZERO, interval);
 		this.timeout = interval.compareTo(Duration.ofSeconds(10)) < 0 ? Duration.ofSeconds(10) : interval;
 		this.timestamps = timestamps;
 		this.clock = clock;
@@ -118,7 +129,10 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 		onPartitionsRevoked(partitions);
 	}
 
-	/** Reads end and committed offsets (and the oldest uncommitted timestamps) once and updates the gauges. */
+	/**
+	 * Reads end and committed offsets (and the oldest uncommitted timestamps) once and
+	 * updates the gauges.
+	 */
 	public void refresh() throws Exception {
 		synchronized (refreshing) {
 			List<TopicPartition> partitions = List.copyOf(assigned);
@@ -127,12 +141,14 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 				return;
 			}
 			Map<TopicPartition, OffsetAndMetadata> committed = admin
-				.listConsumerGroupOffsets(Map.of(metrics.group(), new ListConsumerGroupOffsetsSpec().topicPartitions(partitions)))
+				.listConsumerGroupOffsets(
+						Map.of(metrics.group(), new ListConsumerGroupOffsetsSpec().topicPartitions(partitions)))
 				.partitionsToOffsetAndMetadata(metrics.group())
 				.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
 			Map<TopicPartition, Long> ends = offsets(partitions, OffsetSpec.latest());
 			List<TopicPartition> uncommitted = partitions.stream().filter(p -> committed.get(p) == null).toList();
-			Map<TopicPartition, Long> starts = uncommitted.isEmpty() ? Map.of() : offsets(uncommitted, OffsetSpec.earliest());
+			Map<TopicPartition, Long> starts = uncommitted.isEmpty() ? Map.of()
+					: offsets(uncommitted, OffsetSpec.earliest());
 			Map<TopicPartition, Long> from = new HashMap<>();
 			for (TopicPartition partition : partitions) {
 				OffsetAndMetadata done = committed.get(partition);
@@ -149,7 +165,10 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 		}
 	}
 
-	/** Timestamps only where there is lag and the committed offset moved since the last read. */
+	/**
+	 * Timestamps only where there is lag and the committed offset moved since the last
+	 * read.
+	 */
 	private Map<TopicPartition, Long> readTimestamps(Map<TopicPartition, Long> from, Map<TopicPartition, Long> ends) {
 		if (timestamps == null) {
 			return Map.of();
@@ -173,7 +192,8 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 				known.putAll(timestamps.firstTimestamps(toRead, ends, timeout));
 			}
 			catch (RuntimeException ex) {
-				log.warn("Could not read the oldest uncommitted records of group {}: {}", metrics.group(), ex.toString());
+				log.warn("Could not read the oldest uncommitted records of group {}: {}", metrics.group(),
+						ex.toString());
 			}
 		}
 		return known;
@@ -189,8 +209,7 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 	}
 
 	private PartitionLag state(TopicPartition partition) {
-		return lags.computeIfAbsent(partition,
-				p -> new PartitionLag(metrics, p, timestamps != null, clock));
+		return lags.computeIfAbsent(partition, p -> new PartitionLag(metrics, p, timestamps != null, clock));
 	}
 
 	private void forget(TopicPartition partition) {
@@ -205,7 +224,10 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 		return lags.values().stream().mapToLong(PartitionLag::records).sum();
 	}
 
-	/** The largest lag in seconds over this instance's partitions; 0 when caught up or not measured. */
+	/**
+	 * The largest lag in seconds over this instance's partitions; 0 when caught up or not
+	 * measured.
+	 */
 	public double maxLagSeconds() {
 		return lags.values().stream().mapToDouble(PartitionLag::seconds).filter(s -> !Double.isNaN(s)).max().orElse(0);
 	}
@@ -229,4 +251,5 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 	public boolean isRunning() {
 		return task.isRunning();
 	}
+
 }

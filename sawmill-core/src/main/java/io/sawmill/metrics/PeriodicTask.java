@@ -24,15 +24,19 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 
 /**
- * One task run on a daemon thread of its own at a fixed delay, started and stopped with the
- * lifecycle of the meter source that owns it (lag monitor, RTT probe, summary line).
+ * One task run on a daemon thread of its own at a fixed delay, started and stopped with
+ * the lifecycle of the meter source that owns it (lag monitor, RTT probe, summary line).
  */
 final class PeriodicTask {
 
 	private final String threadName;
+
 	private final Runnable task;
+
 	private final Duration initialDelay;
+
 	private final Duration interval;
+
 	private volatile ScheduledExecutorService scheduler;
 
 	PeriodicTask(String threadName, Runnable task, Duration initialDelay, Duration interval) {
@@ -44,12 +48,14 @@ final class PeriodicTask {
 
 	/** An action of a periodic task that may fail. */
 	interface Action {
+
 		void run() throws Exception;
+
 	}
 
 	/**
-	 * Runs {@code action}, logging a failure as one WARN line that starts with {@code failure}; an
-	 * interrupt ends the run and keeps the thread's interrupt flag.
+	 * Runs {@code action}, logging a failure as one WARN line that starts with
+	 * {@code failure}; an interrupt ends the run and keeps the thread's interrupt flag.
 	 */
 	static Runnable warningOnFailure(Action action, Logger log, Supplier<String> failure) {
 		return () -> {
@@ -104,4 +110,5 @@ final class PeriodicTask {
 	boolean isRunning() {
 		return scheduler != null;
 	}
+
 }

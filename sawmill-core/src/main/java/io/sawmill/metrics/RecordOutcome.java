@@ -24,7 +24,10 @@ public enum RecordOutcome {
 	WRITTEN,
 	/** The mapper returned no writes; committed like the others. */
 	SKIPPED,
-	/** It could not be written (rejected by the mapper or by Redis) and the dead-letter topic is off: logged with its reason, committed. */
+	/**
+	 * It could not be written (rejected by the mapper or by Redis) and the dead-letter
+	 * topic is off: logged with its reason, committed.
+	 */
 	INVALID,
 	/** Its batch failed in Redis and the record is being written again. */
 	RETRIED,
@@ -32,13 +35,14 @@ public enum RecordOutcome {
 	DEAD_LETTERED,
 	/**
 	 * A version-guarded write found a newer version in Redis and changed nothing
-	 * ({@code sawmill.mapping.version}); committed like a written record, never dead-lettered.
+	 * ({@code sawmill.mapping.version}); committed like a written record, never
+	 * dead-lettered.
 	 */
 	STALE,
 	/**
-	 * With {@code sawmill.delivery=exactly-once}: the record came again after its writes were applied
-	 * (its offset is below its partition's watermark in Redis), so it was not written again;
-	 * committed like a written record.
+	 * With {@code sawmill.delivery=exactly-once}: the record came again after its writes
+	 * were applied (its offset is below its partition's watermark in Redis), so it was
+	 * not written again; committed like a written record.
 	 */
 	DUPLICATE;
 
@@ -46,4 +50,5 @@ public enum RecordOutcome {
 	public String tag() {
 		return name().toLowerCase(Locale.ROOT);
 	}
+
 }

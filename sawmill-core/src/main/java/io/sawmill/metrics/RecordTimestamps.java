@@ -21,8 +21,9 @@ import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Reads the timestamp of the oldest record still to be committed, per partition: the first record
- * at or after the committed offset. {@link PartitionLagMonitor} turns it into lag in seconds.
+ * Reads the timestamp of the oldest record still to be committed, per partition: the
+ * first record at or after the committed offset. {@link PartitionLagMonitor} turns it
+ * into lag in seconds.
  * <p>
  * Called from the lag monitor's thread only.
  */
@@ -31,12 +32,13 @@ public interface RecordTimestamps extends AutoCloseable {
 
 	/**
 	 * @param from per partition, the offset to read from (the committed offset)
-	 * @param end per partition, the log-end offset; a partition whose records from {@code from} on are
-	 *     all gone (compacted, transaction markers) reaches it without a record
+	 * @param end per partition, the log-end offset; a partition whose records from
+	 * {@code from} on are all gone (compacted, transaction markers) reaches it without a
+	 * record
 	 * @param timeout how long to wait for the records
-	 * @return per partition, the timestamp in epoch milliseconds of the first record at or after
-	 *     {@code from}; partitions that reached {@code end} without a record, or whose record did not
-	 *     arrive within the timeout, are absent
+	 * @return per partition, the timestamp in epoch milliseconds of the first record at
+	 * or after {@code from}; partitions that reached {@code end} without a record, or
+	 * whose record did not arrive within the timeout, are absent
 	 */
 	Map<TopicPartition, Long> firstTimestamps(Map<TopicPartition, Long> from, Map<TopicPartition, Long> end,
 			Duration timeout);
@@ -44,4 +46,5 @@ public interface RecordTimestamps extends AutoCloseable {
 	@Override
 	default void close() {
 	}
+
 }

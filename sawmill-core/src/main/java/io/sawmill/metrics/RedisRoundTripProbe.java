@@ -39,14 +39,16 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 /**
- * Redis round-trip time on the writing path: a PING every {@code interval} through the same native
- * Lettuce client (and so the same {@code ClientResources}, event loop, endpoint, TLS and credentials)
- * that the pipelined writer uses, on a connection of the probe's own — never on a listener
- * thread's connection, whose half-built batch a PING flush would send early.
+ * Redis round-trip time on the writing path: a PING every {@code interval} through the
+ * same native Lettuce client (and so the same {@code ClientResources}, event loop,
+ * endpoint, TLS and credentials) that the pipelined writer uses, on a connection of the
+ * probe's own — never on a listener thread's connection, whose half-built batch a PING
+ * flush would send early.
  * <p>
- * Publishes the last RTT as the gauge {@code sawmill.redis.rtt} (seconds; NaN after a failed PING)
- * and every RTT into the histogram {@code sawmill.redis.ping.duration}. In the field this is the
- * number that showed a pod talking to a Redis primary in another zone (≈ 1 ms instead of ≈ 0.1 ms).
+ * Publishes the last RTT as the gauge {@code sawmill.redis.rtt} (seconds; NaN after a
+ * failed PING) and every RTT into the histogram {@code sawmill.redis.ping.duration}. In
+ * the field this is the number that showed a pod talking to a Redis primary in another
+ * zone (≈ 1 ms instead of ≈ 0.1 ms).
  * <p>
  * Thread-safe: {@link #ping()} is also called by the health check.
  */
@@ -54,19 +56,28 @@ public final class RedisRoundTripProbe implements SmartLifecycle, AutoCloseable 
 
 	private static final Logger log = LoggerFactory.getLogger(RedisRoundTripProbe.class);
 
-	/** Fixed bucket boundaries around the 0.1 ms (same zone) and 1 ms (cross zone) marks. */
+	/**
+	 * Fixed bucket boundaries around the 0.1 ms (same zone) and 1 ms (cross zone) marks.
+	 */
 	private static final Duration[] BUCKETS = { Duration.ofNanos(100_000), Duration.ofNanos(250_000),
 			Duration.ofNanos(500_000), Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
 			Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
 			Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(5) };
 
 	private final Supplier<AbstractRedisClient> client;
+
 	private final Duration interval;
+
 	private final Duration timeout;
+
 	private final Timer histogram;
+
 	private final AtomicReference<Double> lastSeconds = new AtomicReference<>(Double.NaN);
+
 	private final AtomicReference<String> lastError = new AtomicReference<>();
+
 	private StatefulConnection<byte[], byte[]> connection;
+
 	private final PeriodicTask task;
 
 	/**
@@ -97,7 +108,6 @@ public final class RedisRoundTripProbe implements SmartLifecycle, AutoCloseable 
 
 	/**
 	 * One PING, recorded in both meters.
-	 *
 	 * @return the round-trip time
 	 * @throws IllegalStateException when Redis did not answer within the timeout
 	 */
@@ -205,4 +215,5 @@ public final class RedisRoundTripProbe implements SmartLifecycle, AutoCloseable 
 	public void close() {
 		stop();
 	}
+
 }

@@ -28,12 +28,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 /**
- * The per-batch meters of one consumer group. Timers publish a percentile histogram (mergeable
- * across pods with {@code histogram_quantile}) up to {@link #MAX_EXPECTED_BATCH} — past the default
- * one-minute top bucket, so that even a very slow batch lands in a bucket — and a recent P50/P99 for
- * the pod itself.
- * Optional SLO boundaries add exact buckets to both timers, so that "share of batches under 200 ms"
- * is a ratio of two bucket counters rather than an interpolation.
+ * The per-batch meters of one consumer group. Timers publish a percentile histogram
+ * (mergeable across pods with {@code histogram_quantile}) up to
+ * {@link #MAX_EXPECTED_BATCH} — past the default one-minute top bucket, so that even a
+ * very slow batch lands in a bucket — and a recent P50/P99 for the pod itself. Optional
+ * SLO boundaries add exact buckets to both timers, so that "share of batches under 200
+ * ms" is a ratio of two bucket counters rather than an interpolation.
  * <p>
  * Thread-safe: listener threads record concurrently.
  */
@@ -43,15 +43,25 @@ public final class SawmillMetrics {
 	public static final Duration MAX_EXPECTED_BATCH = Duration.ofMinutes(5);
 
 	private final MeterRegistry registry;
+
 	private final String group;
+
 	private final Timer batchDuration;
+
 	private final Timer pipelineDuration;
+
 	private final DistributionSummary batchRecords;
+
 	private final DistributionSummary redisCommands;
+
 	private final Counter keptInFlight;
+
 	private final Counter redelivered;
+
 	private final Counter nonIdempotentRepeated;
+
 	private final Counter writesCoalesced;
+
 	private final Map<String, Counter> recordCounters = new ConcurrentHashMap<>();
 
 	public SawmillMetrics(MeterRegistry registry, String group) {
@@ -59,9 +69,9 @@ public final class SawmillMetrics {
 	}
 
 	/**
-	 * @param sloBuckets extra histogram bucket boundaries of {@code sawmill.batch.duration} and
-	 *     {@code sawmill.redis.pipeline.duration}, each greater than 0 and at most
-	 *     {@link #MAX_EXPECTED_BATCH}
+	 * @param sloBuckets extra histogram bucket boundaries of
+	 * {@code sawmill.batch.duration} and {@code sawmill.redis.pipeline.duration}, each
+	 * greater than 0 and at most {@link #MAX_EXPECTED_BATCH}
 	 */
 	public SawmillMetrics(MeterRegistry registry, String group, List<Duration> sloBuckets) {
 		for (Duration slo : sloBuckets) {
@@ -82,7 +92,8 @@ public final class SawmillMetrics {
 			.serviceLevelObjectives(slos)
 			.register(registry);
 		this.pipelineDuration = Timer.builder("sawmill.redis.pipeline.duration")
-			.description("Redis round trip of one batch: from sending its first command to the arrival of its last reply")
+			.description(
+					"Redis round trip of one batch: from sending its first command to the arrival of its last reply")
 			.tag("group", group)
 			.publishPercentileHistogram()
 			.publishPercentiles(0.5, 0.99)
@@ -98,7 +109,8 @@ public final class SawmillMetrics {
 			.tag("group", group)
 			.register(registry);
 		this.keptInFlight = Counter.builder("sawmill.batch.in.flight")
-			.description("Batches left in flight (sent, not yet awaited) while the next batch was polled, mapped and sent")
+			.description(
+					"Batches left in flight (sent, not yet awaited) while the next batch was polled, mapped and sent")
 			.tag("group", group)
 			.register(registry);
 		this.redelivered = Counter.builder("sawmill.batch.redelivered")
@@ -141,12 +153,17 @@ public final class SawmillMetrics {
 		redelivered.increment();
 	}
 
-	/** Called when a batch holding non-idempotent writes failed transiently and is polled again whole. */
+	/**
+	 * Called when a batch holding non-idempotent writes failed transiently and is polled
+	 * again whole.
+	 */
 	public void nonIdempotentBatchRepeated() {
 		nonIdempotentRepeated.increment();
 	}
 
-	/** Called per round trip sent, with how many of its records' writes coalescing saved. */
+	/**
+	 * Called per round trip sent, with how many of its records' writes coalescing saved.
+	 */
 	public void writesCoalesced(int writes) {
 		if (writes > 0) {
 			writesCoalesced.increment(writes);
@@ -163,23 +180,30 @@ public final class SawmillMetrics {
 		if (count == 0) {
 			return;
 		}
-		recordCounters.computeIfAbsent(topic + '\u0000' + outcome.tag(), ignored -> Counter.builder("sawmill.records")
-			.description("Records by outcome")
-			.tags("topic", topic, "outcome", outcome.tag(), "group", group)
-			.register(registry)).increment(count);
+		recordCounters
+			.computeIfAbsent(topic + '\u0000' + outcome.tag(),
+					ignored -> Counter.builder("sawmill.records")
+						.description("Records by outcome")
+						.tags("topic", topic, "outcome", outcome.tag(), "group", group)
+						.register(registry))
+			.increment(count);
 	}
 
-	/** Records handled so far (written, skipped, invalid, dead-lettered; retries not counted twice). */
+	/**
+	 * Records handled so far (written, skipped, invalid, dead-lettered; retries not
+	 * counted twice).
+	 */
 	public double recordsHandled() {
-		return recordCounters.values().stream()
+		return recordCounters.values()
+			.stream()
 			.filter(counter -> !RecordOutcome.RETRIED.tag().equals(counter.getId().getTag("outcome")))
 			.mapToDouble(Counter::count)
 			.sum();
 	}
 
 	/**
-	 * Registers the {@code sawmill.dead.letter.brake.engaged} gauge: 1 while the dead-letter brake
-	 * is engaged (consumption paused, nothing committed), else 0.
+	 * Registers the {@code sawmill.dead.letter.brake.engaged} gauge: 1 while the
+	 * dead-letter brake is engaged (consumption paused, nothing committed), else 0.
 	 */
 	public void deadLetterBrake(BooleanSupplier engaged) {
 		Gauge.builder("sawmill.dead.letter.brake.engaged", () -> engaged.getAsBoolean() ? 1 : 0)
@@ -193,4 +217,5 @@ public final class SawmillMetrics {
 	public Timer batchDuration() {
 		return batchDuration;
 	}
+
 }

@@ -27,25 +27,33 @@ import org.springframework.context.SmartLifecycle;
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 
 /**
- * One INFO line every {@code interval} with what an operator looks at first: records/s since the
- * last line, lag (records, and the oldest uncommitted record's age), the recent batch P99 and the
- * last Redis RTT. With structured logging the numbers are also key-value fields of the event
- * ({@code records_per_second}, {@code lag_records}, {@code lag_seconds}, {@code batch_p99_ms},
- * {@code redis_rtt_ms}).
+ * One INFO line every {@code interval} with what an operator looks at first: records/s
+ * since the last line, lag (records, and the oldest uncommitted record's age), the recent
+ * batch P99 and the last Redis RTT. With structured logging the numbers are also
+ * key-value fields of the event ({@code records_per_second}, {@code lag_records},
+ * {@code lag_seconds}, {@code batch_p99_ms}, {@code redis_rtt_ms}).
  * <p>
- * Runs on a daemon thread of its own; {@link #summarize()} is called from that thread only.
+ * Runs on a daemon thread of its own; {@link #summarize()} is called from that thread
+ * only.
  */
 public final class SummaryLogger implements SmartLifecycle {
 
 	private static final Logger log = LoggerFactory.getLogger(SummaryLogger.class);
 
 	private final SawmillMetrics metrics;
+
 	private final PartitionLagMonitor lag;
+
 	private final RedisRoundTripProbe rtt;
+
 	private final Duration interval;
+
 	private final Clock clock;
+
 	private double lastRecords;
+
 	private long lastMillis;
+
 	private final PeriodicTask task;
 
 	/**
@@ -132,4 +140,5 @@ public final class SummaryLogger implements SmartLifecycle {
 	public boolean isRunning() {
 		return task.isRunning();
 	}
+
 }

@@ -18,28 +18,36 @@ package io.sawmill.redis;
 import java.time.Duration;
 
 /**
- * Immutable configuration of the pipelined Redis round trip. Build with {@link #custom()}.
+ * Immutable configuration of the pipelined Redis round trip. Build with
+ * {@link #custom()}.
  */
 public final class PipelineConfig {
 
 	/**
-	 * A 1,000-record batch with HSET + EXPIRE per record (2,000 commands) goes out in one flush; a
-	 * larger one in chunks of 2,000, awaited together. docs/benchmarks.md compares chunk sizes.
+	 * A 1,000-record batch with HSET + EXPIRE per record (2,000 commands) goes out in one
+	 * flush; a larger one in chunks of 2,000, awaited together. docs/benchmarks.md
+	 * compares chunk sizes.
 	 */
 	public static final int DEFAULT_MAX_COMMANDS_PER_CHUNK = 2_000;
 
 	/** How long a whole batch may wait for its replies before it counts as failed. */
 	public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
-	/** By default the master's acknowledgement is enough: no replica has to confirm a batch. */
+	/**
+	 * By default the master's acknowledgement is enough: no replica has to confirm a
+	 * batch.
+	 */
 	public static final int DEFAULT_WAIT_FOR_REPLICAS = 0;
 
 	/** How long a batch waits for its replicas' confirmation, when it waits for any. */
 	public static final Duration DEFAULT_REPLICA_TIMEOUT = Duration.ofSeconds(1);
 
 	private final int maxCommandsPerChunk;
+
 	private final Duration timeout;
+
 	private final int waitForReplicas;
+
 	private final Duration replicaTimeout;
 
 	private PipelineConfig(Builder builder) {
@@ -57,7 +65,10 @@ public final class PipelineConfig {
 		return new Builder();
 	}
 
-	/** The most commands written before one flush; a batch with more is flushed in several chunks. */
+	/**
+	 * The most commands written before one flush; a batch with more is flushed in several
+	 * chunks.
+	 */
 	public int maxCommandsPerChunk() {
 		return maxCommandsPerChunk;
 	}
@@ -68,16 +79,19 @@ public final class PipelineConfig {
 	}
 
 	/**
-	 * How many replicas must confirm a batch (Redis {@code WAIT}) before it counts as written; 0 when
-	 * the master's replies are enough. A master's acknowledgement does not survive a failover: the
-	 * replica it promotes has only what it had replicated, and the old master drops the rest when it
-	 * becomes that replica's replica.
+	 * How many replicas must confirm a batch (Redis {@code WAIT}) before it counts as
+	 * written; 0 when the master's replies are enough. A master's acknowledgement does
+	 * not survive a failover: the replica it promotes has only what it had replicated,
+	 * and the old master drops the rest when it becomes that replica's replica.
 	 */
 	public int waitForReplicas() {
 		return waitForReplicas;
 	}
 
-	/** How long a batch waits for {@link #waitForReplicas()} replicas before it counts as failed. */
+	/**
+	 * How long a batch waits for {@link #waitForReplicas()} replicas before it counts as
+	 * failed.
+	 */
 	public Duration replicaTimeout() {
 		return replicaTimeout;
 	}
@@ -85,8 +99,11 @@ public final class PipelineConfig {
 	public static final class Builder {
 
 		private int maxCommandsPerChunk = DEFAULT_MAX_COMMANDS_PER_CHUNK;
+
 		private Duration timeout = DEFAULT_TIMEOUT;
+
 		private int waitForReplicas = DEFAULT_WAIT_FOR_REPLICAS;
+
 		private Duration replicaTimeout = DEFAULT_REPLICA_TIMEOUT;
 
 		private Builder() {
@@ -94,7 +111,8 @@ public final class PipelineConfig {
 
 		public Builder maxCommandsPerChunk(int maxCommandsPerChunk) {
 			if (maxCommandsPerChunk < 1) {
-				throw new IllegalArgumentException("maxCommandsPerChunk must be at least 1, but was " + maxCommandsPerChunk);
+				throw new IllegalArgumentException(
+						"maxCommandsPerChunk must be at least 1, but was " + maxCommandsPerChunk);
 			}
 			this.maxCommandsPerChunk = maxCommandsPerChunk;
 			return this;
@@ -131,5 +149,7 @@ public final class PipelineConfig {
 			}
 			return new PipelineConfig(this);
 		}
+
 	}
+
 }

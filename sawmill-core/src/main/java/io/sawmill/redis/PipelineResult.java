@@ -21,12 +21,13 @@ import io.sawmill.mapping.RedisWrite;
 
 /**
  * The outcome of one pipelined batch.
+ *
  * @param commands how many commands were sent
  * @param chunks how many flushes (round trips) they took
  * @param failures the commands Redis did not acknowledge, in the order they were sent
  * @param stale the positions (in the list given to {@link RedisBatchWriter#write}) of the
- *     {@link RedisWrite.Function} writes that Redis acknowledged with the reply 0: not applied,
- *     because the key holds a newer version; ascending
+ * {@link RedisWrite.Function} writes that Redis acknowledged with the reply 0: not
+ * applied, because the key holds a newer version; ascending
  */
 public record PipelineResult(int commands, int chunks, List<Failure> failures, List<Integer> stale) {
 
@@ -47,6 +48,7 @@ public record PipelineResult(int commands, int chunks, List<Failure> failures, L
 
 	/**
 	 * One command that failed.
+	 *
 	 * @param index its position in the list given to {@link RedisBatchWriter#write}
 	 * @param write the command
 	 * @param cause the error reply, the timeout or the connection failure

@@ -25,10 +25,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Logs, at WARN, a transient error reply that is not a well-known outage (an unknown command, a
- * proxy's error, a reply Sawmill does not list): the listener pauses on it, and an operator must see
- * why. At most one line per reply kind (its first word, or its first two for {@code ERR}) every
- * {@value #INTERVAL_SECONDS} s, with how many were left out meanwhile. Thread-safe.
+ * Logs, at WARN, a transient error reply that is not a well-known outage (an unknown
+ * command, a proxy's error, a reply Sawmill does not list): the listener pauses on it,
+ * and an operator must see why. At most one line per reply kind (its first word, or its
+ * first two for {@code ERR}) every {@value #INTERVAL_SECONDS} s, with how many were left
+ * out meanwhile. Thread-safe.
  */
 final class UnlistedReplies {
 
@@ -53,8 +54,9 @@ final class UnlistedReplies {
 		long last = seen.lastLogged.get();
 		if ((last == 0 || now - last >= INTERVAL_NANOS) && seen.lastLogged.compareAndSet(last, now)) {
 			long left = seen.leftOut.getAndSet(0);
-			log.warn("Writes are retried and the listener pauses, nothing is dead-lettered, while Redis replies an error "
-					+ "not known to be the record's fault (fix Redis, the proxy in front of it or the mapper){}: {}",
+			log.warn(
+					"Writes are retried and the listener pauses, nothing is dead-lettered, while Redis replies an error "
+							+ "not known to be the record's fault (fix Redis, the proxy in front of it or the mapper){}: {}",
 					left > 0 ? " (" + left + " more such replies in the last " + INTERVAL_SECONDS + " s)" : "", reply);
 		}
 		else {
@@ -73,5 +75,7 @@ final class UnlistedReplies {
 		final AtomicLong lastLogged = new AtomicLong();
 
 		final AtomicLong leftOut = new AtomicLong();
+
 	}
+
 }

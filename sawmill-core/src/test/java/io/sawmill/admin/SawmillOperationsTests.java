@@ -37,7 +37,8 @@ class SawmillOperationsTests {
 	private final SawmillOperations operations = new SawmillOperations(
 			new ConcurrentMessageListenerContainer<>(new DefaultKafkaConsumerFactory<>(Map.of()),
 					new ContainerProperties("orders", "users")),
-			null, List.of("orders", "users"), "group", circuit, null, new SimpleMeterRegistry(), Map.of(), Map.of(), 100);
+			null, List.of("orders", "users"), "group", circuit, null, new SimpleMeterRegistry(), Map.of(), Map.of(),
+			100);
 
 	@AfterEach
 	void close() {
@@ -89,4 +90,5 @@ class SawmillOperationsTests {
 					new SimpleMeterRegistry(), Map.of(), Map.of(), 0))
 			.withMessage("maxRedriveRecords must be at least 1, but was 0");
 	}
+
 }

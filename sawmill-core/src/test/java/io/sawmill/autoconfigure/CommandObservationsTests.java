@@ -50,11 +50,11 @@ import io.sawmill.testkit.RedisClusterProcess;
 
 /**
  * With an {@link ObservationRegistry} (what Actuator brings), Boot's
- * {@link LettuceObservationAutoConfiguration} has Lettuce observe every command sent through its
- * API. Sawmill turns that off on the client its writer uses, and keeps it when asked, for the
- * application's own commands; the writer's batches go to the masters' channels past the API and are
- * not observed either way. Real broker, real three-master Redis Cluster; the observations are
- * counted by the meters they would create.
+ * {@link LettuceObservationAutoConfiguration} has Lettuce observe every command sent
+ * through its API. Sawmill turns that off on the client its writer uses, and keeps it
+ * when asked, for the application's own commands; the writer's batches go to the masters'
+ * channels past the API and are not observed either way. Real broker, real three-master
+ * Redis Cluster; the observations are counted by the meters they would create.
  */
 class CommandObservationsTests {
 
@@ -65,11 +65,13 @@ class CommandObservationsTests {
 	private static RedisClusterProcess cluster;
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, LettuceObservationAutoConfiguration.class,
-				DataRedisAutoConfiguration.class, SawmillAutoConfiguration.class))
+		.withConfiguration(
+				AutoConfigurations.of(KafkaAutoConfiguration.class, LettuceObservationAutoConfiguration.class,
+						DataRedisAutoConfiguration.class, SawmillAutoConfiguration.class))
 		.withUserConfiguration(Observed.class)
 		.withPropertyValues("spring.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
-				"spring.data.redis.cluster.nodes=" + cluster.ports().stream()
+				"spring.data.redis.cluster.nodes=" + cluster.ports()
+					.stream()
 					.map(port -> cluster.host() + ":" + port)
 					.collect(Collectors.joining(",")),
 				"sawmill.startup-timeout=10s", "sawmill.topics=scores", "sawmill.mapping.key-template={@key}");
@@ -114,7 +116,8 @@ class CommandObservationsTests {
 				own.stringCommands().set(RedisWrite.utf8("own-command"), RedisWrite.utf8("1"));
 			}
 
-			// the writer writes each master's share of a chunk to its channel, past Lettuce's API
+			// the writer writes each master's share of a chunk to its channel, past
+			// Lettuce's API
 			await().untilAsserted(() -> assertThat(observed(meters, "SET")).as("the application's SET").isOne());
 			assertThat(observed(meters, "HSET") + observed(meters, "EXPIRE")).as("the writer's HSETs and EXPIREs")
 				.isZero();
@@ -139,16 +142,23 @@ class CommandObservationsTests {
 		return writer.write(writes);
 	}
 
-	/** The timers Lettuce's observations create: one per command type, tagged {@code db.system=redis}. */
+	/**
+	 * The timers Lettuce's observations create: one per command type, tagged
+	 * {@code db.system=redis}.
+	 */
 	private static List<Timer> lettuceTimers(SimpleMeterRegistry meters) {
-		return meters.getMeters().stream()
+		return meters.getMeters()
+			.stream()
 			.filter(Timer.class::isInstance)
 			.map(Timer.class::cast)
 			.filter(timer -> "redis".equals(timer.getId().getTag("db.system")))
 			.toList();
 	}
 
-	/** What Actuator would bring: an observation registry whose observations become timers. */
+	/**
+	 * What Actuator would bring: an observation registry whose observations become
+	 * timers.
+	 */
 	@Configuration(proxyBeanMethods = false)
 	static class Observed {
 
@@ -168,5 +178,7 @@ class CommandObservationsTests {
 		SawmillContainerCustomizer doNotStartContainer() {
 			return container -> container.setAutoStartup(false);
 		}
+
 	}
+
 }

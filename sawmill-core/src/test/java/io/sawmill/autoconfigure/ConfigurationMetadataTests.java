@@ -38,9 +38,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The IDE metadata that the configuration processor generates from {@code sawmill.*} properties,
- * merged with {@code META-INF/additional-spring-configuration-metadata.json}: every property has a
- * description, and a default exactly when the properties object has one, equal to it.
+ * The IDE metadata that the configuration processor generates from {@code sawmill.*}
+ * properties, merged with {@code META-INF/additional-spring-configuration-metadata.json}:
+ * every property has a description, and a default exactly when the properties object has
+ * one, equal to it.
  */
 class ConfigurationMetadataTests {
 
@@ -50,7 +51,8 @@ class ConfigurationMetadataTests {
 
 	@BeforeAll
 	static void readGeneratedMetadata() throws IOException, URISyntaxException {
-		// the main classes' file: the processor writes another one for the test classes, first on the class path
+		// the main classes' file: the processor writes another one for the test classes,
+		// first on the class path
 		URI classes = SawmillProperties.class.getProtectionDomain().getCodeSource().getLocation().toURI();
 		try (InputStream in = classes.resolve("META-INF/spring-configuration-metadata.json").toURL().openStream()) {
 			metadata = JsonMapper.builder().build().readTree(in);
@@ -59,8 +61,10 @@ class ConfigurationMetadataTests {
 
 	@Test
 	void shouldDescribeEverySawmillProperty() {
-		assertThat(sawmillProperties()).isNotEmpty().allSatisfy(property -> assertThat(property.path("description").asString(""))
-			.as(property.get("name").asString()).isNotBlank());
+		assertThat(sawmillProperties()).isNotEmpty()
+			.allSatisfy(property -> assertThat(property.path("description").asString(""))
+				.as(property.get("name").asString())
+				.isNotBlank());
 	}
 
 	@Test
@@ -108,12 +112,18 @@ class ConfigurationMetadataTests {
 		return properties;
 	}
 
-	/** The value a freshly created properties object holds, read through the same getters Boot binds. */
+	/**
+	 * The value a freshly created properties object holds, read through the same getters
+	 * Boot binds.
+	 */
 	private static Object defaultOf(String name) {
 		return new BeanWrapperImpl(rootObject(name)).getPropertyValue(path(name));
 	}
 
-	/** A new instance of the {@code @ConfigurationProperties} class (a group without a source method) that binds the name. */
+	/**
+	 * A new instance of the {@code @ConfigurationProperties} class (a group without a
+	 * source method) that binds the name.
+	 */
 	private static Object rootObject(String name) {
 		String prefix = prefixOf(name);
 		String type = null;
@@ -131,7 +141,10 @@ class ConfigurationMetadataTests {
 		}
 	}
 
-	/** {@code sawmill.dead-letter.send-timeout} to the bean path {@code deadLetter.sendTimeout}. */
+	/**
+	 * {@code sawmill.dead-letter.send-timeout} to the bean path
+	 * {@code deadLetter.sendTimeout}.
+	 */
 	private static String path(String name) {
 		String prefix = prefixOf(name);
 		StringBuilder path = new StringBuilder();
@@ -163,4 +176,5 @@ class ConfigurationMetadataTests {
 		return value == null || (value instanceof Collection<?> collection && collection.isEmpty())
 				|| (value instanceof Map<?, ?> map && map.isEmpty());
 	}
+
 }

@@ -47,8 +47,9 @@ import io.sawmill.testkit.KafkaTestBroker;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * The dead-letter beans against a real broker: topics sized from their source topics, the brake on
- * by default with its health contribution, gauge and endpoint, and off when asked.
+ * The dead-letter beans against a real broker: topics sized from their source topics, the
+ * brake on by default with its health contribution, gauge and endpoint, and off when
+ * asked.
  */
 class DeadLetterAutoConfigurationTests {
 
@@ -71,8 +72,9 @@ class DeadLetterAutoConfigurationTests {
 		kafka = KafkaTestBroker.start().createTopic("orders", 2);
 		redis = RedisServerProcess.startNew();
 		try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-			admin.createTopics(List.of(new NewTopic("images", 3, (short) 1).configs(
-					Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(SOURCE_MAX_MESSAGE_BYTES)))))
+			admin
+				.createTopics(List.of(new NewTopic("images", 3, (short) 1)
+					.configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(SOURCE_MAX_MESSAGE_BYTES)))))
 				.all()
 				.get(30, TimeUnit.SECONDS);
 		}
@@ -118,9 +120,13 @@ class DeadLetterAutoConfigurationTests {
 			assertThat(topics.topicFor("orders")).isEqualTo("orders.DLT");
 			// a topic just created may not be described by every broker path yet
 			await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
-				assertThat(admin.describeTopics(List.of("dlt-images")).allTopicNames().get(30, TimeUnit.SECONDS)
-					.get("dlt-images").partitions()).hasSize(3);
-				assertThat(maxMessageBytes(admin, "dlt-images")).isEqualTo(SOURCE_MAX_MESSAGE_BYTES + DeadLetterTopics.HEADER_HEADROOM);
+				assertThat(admin.describeTopics(List.of("dlt-images"))
+					.allTopicNames()
+					.get(30, TimeUnit.SECONDS)
+					.get("dlt-images")
+					.partitions()).hasSize(3);
+				assertThat(maxMessageBytes(admin, "dlt-images"))
+					.isEqualTo(SOURCE_MAX_MESSAGE_BYTES + DeadLetterTopics.HEADER_HEADROOM);
 			});
 			assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).contains("dlt-later");
 		}
@@ -135,8 +141,11 @@ class DeadLetterAutoConfigurationTests {
 			assertThat(brake.config().deadLettersToTrip()).isEqualTo(500);
 			HealthIndicator health = context.getBean("sawmillDeadLetterBrakeHealthIndicator", HealthIndicator.class);
 			assertThat(health.health().getStatus()).isEqualTo(Status.UP);
-			assertThat(context.getBean(SawmillMetrics.class).registry().get("sawmill.dead.letter.brake.engaged")
-				.gauge().value()).isZero();
+			assertThat(context.getBean(SawmillMetrics.class)
+				.registry()
+				.get("sawmill.dead.letter.brake.engaged")
+				.gauge()
+				.value()).isZero();
 		});
 	}
 
@@ -148,7 +157,8 @@ class DeadLetterAutoConfigurationTests {
 				.hasSingleBean(SawmillEndpoint.class)
 				.doesNotHaveBean("sawmillDeadLetterBrakeHealthIndicator");
 			assertThat(context.getBean(SawmillEndpoint.class).read(SawmillEndpoint.BRAKE)).isNull();
-			assertThat(context.getBean(SawmillMetrics.class).registry().find("sawmill.dead.letter.brake.engaged").gauge())
+			assertThat(
+					context.getBean(SawmillMetrics.class).registry().find("sawmill.dead.letter.brake.engaged").gauge())
 				.isNull();
 		});
 	}
@@ -158,17 +168,26 @@ class DeadLetterAutoConfigurationTests {
 		runner.withPropertyValues("sawmill.topics=orders", "sawmill.dead-letter.brake.window=0").run(context -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).rootCause()
-				.hasMessage("Invalid sawmill.dead-letter.brake.*: window must be between 1 and 1000000 records, but was 0");
+				.hasMessage(
+						"Invalid sawmill.dead-letter.brake.*: window must be between 1 and 1000000 records, but was 0");
 		});
 	}
 
-	/** A topic just created may not be known to every part of the broker yet: asked until it is. */
+	/**
+	 * A topic just created may not be known to every part of the broker yet: asked until
+	 * it is.
+	 */
 	private static int maxMessageBytes(Admin admin, String topic) {
 		ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
 		return Awaitility.await()
 			.atMost(Duration.ofSeconds(30))
 			.ignoreExceptionsInstanceOf(ExecutionException.class)
-			.until(() -> Integer.parseInt(admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS)
-				.get(resource).get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG).value()), bytes -> true);
+			.until(() -> Integer.parseInt(admin.describeConfigs(List.of(resource))
+				.all()
+				.get(30, TimeUnit.SECONDS)
+				.get(resource)
+				.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG)
+				.value()), bytes -> true);
 	}
+
 }

@@ -42,8 +42,9 @@ import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
 
 /**
- * What a client that may not read topic configurations gets (the sizing with a real broker is in
- * {@link DeadLetterAutoConfigurationTests}): a start-up that goes on, with the broker's defaults.
+ * What a client that may not read topic configurations gets (the sizing with a real
+ * broker is in {@link DeadLetterAutoConfigurationTests}): a start-up that goes on, with
+ * the broker's defaults.
  */
 class DeadLetterTopicsTests {
 
@@ -51,17 +52,19 @@ class DeadLetterTopicsTests {
 	void shouldCreateTheDeadLetterTopicWithTheBrokersDefaultWhenTopicConfigurationsMayNotBeRead() {
 		Admin admin = mock(Admin.class);
 		DescribeConfigsResult configs = mock(DescribeConfigsResult.class);
-		KafkaFuture<Map<org.apache.kafka.common.config.ConfigResource, org.apache.kafka.clients.admin.Config>> refused =
-				KafkaFuture.completedFuture(null).thenApply(ignored -> {
-					throw new TopicAuthorizationException(Set.of("orders"));
-				});
+		KafkaFuture<Map<org.apache.kafka.common.config.ConfigResource, org.apache.kafka.clients.admin.Config>> refused = KafkaFuture
+			.completedFuture(null)
+			.thenApply(ignored -> {
+				throw new TopicAuthorizationException(Set.of("orders"));
+			});
 		given(configs.all()).willReturn(refused);
 		given(admin.describeConfigs(anyCollection(), any())).willReturn(configs);
 		DescribeTopicsResult topics = mock(DescribeTopicsResult.class);
 		Node node = new Node(0, "localhost", 9092);
-		given(topics.allTopicNames()).willReturn(KafkaFuture.completedFuture(Map.of("orders", new TopicDescription("orders",
-				false, List.of(new TopicPartitionInfo(0, node, List.of(node), List.of(node)),
-						new TopicPartitionInfo(1, node, List.of(node), List.of(node)))))));
+		given(topics.allTopicNames()).willReturn(KafkaFuture.completedFuture(Map.of("orders",
+				new TopicDescription("orders", false,
+						List.of(new TopicPartitionInfo(0, node, List.of(node), List.of(node)),
+								new TopicPartitionInfo(1, node, List.of(node), List.of(node)))))));
 		given(admin.describeTopics(anyCollection())).willReturn(topics);
 		CreateTopicsResult created = mock(CreateTopicsResult.class);
 		given(created.all()).willReturn(KafkaFuture.completedFuture(null));
@@ -81,4 +84,5 @@ class DeadLetterTopicsTests {
 		});
 		assertThat(deadLetterTopics.maxRequestSize()).as("Kafka's default").isZero();
 	}
+
 }

@@ -28,7 +28,10 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import io.sawmill.mapping.KeyEncoding;
 
-/** {@code sawmill.mapping.*} onto {@link io.sawmill.mapping.json.JsonHashMapperConfig}, and what start-up says about it. */
+/**
+ * {@code sawmill.mapping.*} onto {@link io.sawmill.mapping.json.JsonHashMapperConfig},
+ * and what start-up says about it.
+ */
 @ExtendWith(OutputCaptureExtension.class)
 class MappingPropertiesTests {
 
@@ -114,4 +117,5 @@ class MappingPropertiesTests {
 			.isThrownBy(() -> SawmillConfigAdapter.mapping(properties))
 			.withMessageContaining("tombstoneRetention must be zero (none) or positive, but was PT-1S");
 	}
+
 }

@@ -34,9 +34,13 @@ import io.sawmill.mapping.route.Routes;
 
 class RoutePropertiesTests {
 
-	/** {@code sawmill.*} bound from properties as a YAML file or the command line gives them. */
+	/**
+	 * {@code sawmill.*} bound from properties as a YAML file or the command line gives
+	 * them.
+	 */
 	private static SawmillProperties bind(Map<String, String> properties) {
-		return new Binder(new MapConfigurationPropertySource(properties)).bindOrCreate("sawmill", SawmillProperties.class);
+		return new Binder(new MapConfigurationPropertySource(properties)).bindOrCreate("sawmill",
+				SawmillProperties.class);
 	}
 
 	private static Map<String, String> twoRoutes() {
@@ -65,7 +69,8 @@ class RoutePropertiesTests {
 		assertThat(routes.routes()).extracting(RouteConfig::name).containsExactly("profiles", "scores");
 		assertThat(routes.routes().get(0).hashUpdate()).isEqualTo(HashUpdate.REPLACE);
 		assertThat(routes.routes().get(1).type()).isEqualTo(RedisType.SORTED_SET);
-		assertThat(SawmillConfigAdapter.listener(properties).topics()).containsExactly("profiles", "profiles-eu", "scores");
+		assertThat(SawmillConfigAdapter.listener(properties).topics()).containsExactly("profiles", "profiles-eu",
+				"scores");
 		assertThat(SawmillConfigAdapter.deadLetter(properties).topicFor("profiles-eu")).isEqualTo("profiles-dlt");
 		assertThat(SawmillConfigAdapter.deadLetter(properties).topicFor("scores")).isEqualTo("scores.DLT");
 	}
@@ -80,10 +85,13 @@ class RoutePropertiesTests {
 
 		Pattern subscription = SawmillConfigAdapter.listener(bound).topicPattern();
 
-		assertThat(SawmillConfigAdapter.routeMapper(bound).routes().get(1).topicPattern().pattern()).isEqualTo("scores-.*");
+		assertThat(SawmillConfigAdapter.routeMapper(bound).routes().get(1).topicPattern().pattern())
+			.isEqualTo("scores-.*");
 		assertThat(SawmillConfigAdapter.listener(bound).topics()).containsExactly("profiles", "profiles-eu");
-		assertThat(List.of("profiles", "profiles-eu", "scores-a", "scores-b")).allMatch(t -> subscription.matcher(t).matches());
-		assertThat(List.of("profiles.x", "scores", "profiles-dlt", "dlt-scores")).noneMatch(t -> subscription.matcher(t).matches());
+		assertThat(List.of("profiles", "profiles-eu", "scores-a", "scores-b"))
+			.allMatch(t -> subscription.matcher(t).matches());
+		assertThat(List.of("profiles.x", "scores", "profiles-dlt", "dlt-scores"))
+			.noneMatch(t -> subscription.matcher(t).matches());
 		assertThat(SawmillConfigAdapter.deadLetter(bound).topicFor("scores-a")).isEqualTo("dlt-scores");
 		assertThat(SawmillConfigAdapter.deadLetter(bound).topicFor("profiles")).isEqualTo("profiles-dlt");
 	}
@@ -144,4 +152,5 @@ class RoutePropertiesTests {
 			.isThrownBy(() -> SawmillConfigAdapter.routeMapper(bind(withTopics)))
 			.withMessage("sawmill.routes and sawmill.topics [users] are both set");
 	}
+
 }

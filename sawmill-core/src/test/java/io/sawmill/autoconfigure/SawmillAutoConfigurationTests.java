@@ -65,10 +65,11 @@ import io.sawmill.testkit.RedisClusterProcess;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * Configuration errors fail while beans are created, before anything connects. A context that
- * gets further starts {@link StartupCheck}, which asks Kafka for its topics and Redis for a PING,
- * so those cases run against a real broker and a real redis-server. The listener container itself
- * is kept from starting through a {@link SawmillContainerCustomizer}.
+ * Configuration errors fail while beans are created, before anything connects. A context
+ * that gets further starts {@link StartupCheck}, which asks Kafka for its topics and
+ * Redis for a PING, so those cases run against a real broker and a real redis-server. The
+ * listener container itself is kept from starting through a
+ * {@link SawmillContainerCustomizer}.
  */
 class SawmillAutoConfigurationTests {
 
@@ -113,11 +114,9 @@ class SawmillAutoConfigurationTests {
 
 	@Test
 	void shouldBuildTheDataPathFromProperties() {
-		runner
-			.withPropertyValues("sawmill.mapping.key-template=user:{id}", "sawmill.mapping.ttl=10m",
-					"sawmill.mapping.fields=name,address", "sawmill.group-id=loader", "sawmill.concurrency=2",
-					"sawmill.batch-size=2000", "sawmill.pipeline.max-commands-per-chunk=500",
-					"sawmill.pipeline.timeout=3s")
+		runner.withPropertyValues("sawmill.mapping.key-template=user:{id}", "sawmill.mapping.ttl=10m",
+				"sawmill.mapping.fields=name,address", "sawmill.group-id=loader", "sawmill.concurrency=2",
+				"sawmill.batch-size=2000", "sawmill.pipeline.max-commands-per-chunk=500", "sawmill.pipeline.timeout=3s")
 			.run(context -> {
 				assertThat(context).hasNotFailed();
 				assertThat(context).hasSingleBean(ListenerConfig.class)
@@ -187,10 +186,14 @@ class SawmillAutoConfigurationTests {
 
 	@Test
 	void shouldLeaveLettucesHashIndexedCommandQueueOnWhenAskedTo() {
-		runner.withPropertyValues("sawmill.mapping.key-template={@key}", "sawmill.pipeline.hash-indexed-command-queue=true")
+		runner
+			.withPropertyValues("sawmill.mapping.key-template={@key}",
+					"sawmill.pipeline.hash-indexed-command-queue=true")
 			.run(context -> {
 				assertThat(context).hasNotFailed();
-				assertThat(context.getBean(LettuceConnectionFactory.class).getNativeClient().getOptions()
+				assertThat(context.getBean(LettuceConnectionFactory.class)
+					.getNativeClient()
+					.getOptions()
 					.isUseHashIndexedQueue()).isTrue();
 			});
 	}
@@ -229,7 +232,8 @@ class SawmillAutoConfigurationTests {
 			assertThat(exporter.lags()).as("the listener never started: every partition is reported all the same")
 				.hasSize(2)
 				.allSatisfy((partition, lag) -> assertThat(partition.topic()).isEqualTo("orders"));
-			assertThat(context.getBean(SawmillMetrics.class).registry().find("sawmill.group.lag.records").gauges()).hasSize(2);
+			assertThat(context.getBean(SawmillMetrics.class).registry().find("sawmill.group.lag.records").gauges())
+				.hasSize(2);
 		});
 		observed.withPropertyValues("sawmill.metrics.group-lag=false")
 			.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(GroupLagExporter.class));
@@ -341,12 +345,14 @@ class SawmillAutoConfigurationTests {
 	void shouldOpenNothingOnRedisWhenTheContextFailsBeforeItStarts() {
 		try (RedisServerProcess own = RedisServerProcess.startNew()) {
 			long before = info(own, "total_connections_received");
-			runner.withPropertyValues("sawmill.mapping.key-template={@key}", "spring.data.redis.port=" + own.port(),
-					"sawmill.concurrency=3")
+			runner
+				.withPropertyValues("sawmill.mapping.key-template={@key}", "spring.data.redis.port=" + own.port(),
+						"sawmill.concurrency=3")
 				.withUserConfiguration(FailsOnceTheStartupCheckExists.class)
 				.run(context -> assertThat(context).hasFailed());
 
-			// Redis is checked, and the writer's connections opened, only once the context starts: the one
+			// Redis is checked, and the writer's connections opened, only once the
+			// context starts: the one
 			// connection since is INFO's own
 			assertThat(info(own, "total_connections_received")).isEqualTo(before + 1);
 		}
@@ -355,8 +361,9 @@ class SawmillAutoConfigurationTests {
 	@Test
 	void shouldCheckRedisAgainWhenTheContextIsStartedAgain() {
 		try (RedisServerProcess own = RedisServerProcess.startNew()) {
-			runner.withPropertyValues("sawmill.mapping.key-template={@key}", "spring.data.redis.port=" + own.port(),
-					"sawmill.pipeline.timeout=2s")
+			runner
+				.withPropertyValues("sawmill.mapping.key-template={@key}", "spring.data.redis.port=" + own.port(),
+						"sawmill.pipeline.timeout=2s")
 				.run(context -> {
 					assertThat(context).hasNotFailed();
 					context.stop();
@@ -368,11 +375,16 @@ class SawmillAutoConfigurationTests {
 		}
 	}
 
-	/** A field of {@code INFO}, read on a connection of its own (which the connection counts include). */
+	/**
+	 * A field of {@code INFO}, read on a connection of its own (which the connection
+	 * counts include).
+	 */
 	private static long info(RedisServerProcess server, String field) {
 		RedisClient client = RedisClient.create(RedisURI.create(server.host(), server.port()));
 		try (StatefulRedisConnection<String, String> connection = client.connect()) {
-			return connection.sync().info().lines()
+			return connection.sync()
+				.info()
+				.lines()
 				.filter(line -> line.startsWith(field + ":"))
 				.mapToLong(line -> Long.parseLong(line.substring(field.length() + 1).trim()))
 				.findFirst()
@@ -387,8 +399,9 @@ class SawmillAutoConfigurationTests {
 	void shouldNameTheClusterNodesWhenARedisClusterCannotBeReached() {
 		int first = RedisServerProcess.freePort();
 		int second = RedisServerProcess.freePort();
-		runner.withPropertyValues("sawmill.mapping.key-template={@key}",
-				"spring.data.redis.cluster.nodes=127.0.0.1:" + first + ",127.0.0.1:" + second)
+		runner
+			.withPropertyValues("sawmill.mapping.key-template={@key}",
+					"spring.data.redis.cluster.nodes=127.0.0.1:" + first + ",127.0.0.1:" + second)
 			.run(context -> {
 				SawmillConfigurationException failure = failure(context);
 				assertThat(failure).hasMessageContaining("Redis Cluster at ")
@@ -401,11 +414,13 @@ class SawmillAutoConfigurationTests {
 
 	@Test
 	void shouldRefuseExactlyOnceDeliveryOnARedisClusterSayingWhatToChange() {
-		runner.withPropertyValues("sawmill.mapping.key-template={@key}", "sawmill.delivery=exactly-once",
-				"spring.data.redis.cluster.nodes=127.0.0.1:" + RedisServerProcess.freePort())
+		runner
+			.withPropertyValues("sawmill.mapping.key-template={@key}", "sawmill.delivery=exactly-once",
+					"spring.data.redis.cluster.nodes=127.0.0.1:" + RedisServerProcess.freePort())
 			.run(context -> {
 				SawmillConfigurationException failure = failure(context);
-				assertThat(failure).hasMessageContaining("sawmill.delivery=exactly-once is not supported on a Redis Cluster");
+				assertThat(failure)
+					.hasMessageContaining("sawmill.delivery=exactly-once is not supported on a Redis Cluster");
 				assertThat(failure.action()).contains("Remove sawmill.delivery");
 			});
 	}
@@ -417,9 +432,13 @@ class SawmillAutoConfigurationTests {
 		logged.start();
 		lettuce.addAppender(logged);
 		try (RedisClusterProcess cluster = RedisClusterProcess.startNew()) {
-			String nodes = cluster.ports().stream().map(port -> cluster.host() + ":" + port).collect(Collectors.joining(","));
-			runner.withPropertyValues("sawmill.mapping.key-template={@key}", "sawmill.concurrency=2",
-					"spring.data.redis.cluster.nodes=" + nodes)
+			String nodes = cluster.ports()
+				.stream()
+				.map(port -> cluster.host() + ":" + port)
+				.collect(Collectors.joining(","));
+			runner
+				.withPropertyValues("sawmill.mapping.key-template={@key}", "sawmill.concurrency=2",
+						"spring.data.redis.cluster.nodes=" + nodes)
 				.run(context -> assertThat(context).hasNotFailed());
 		}
 		finally {
@@ -442,7 +461,10 @@ class SawmillAutoConfigurationTests {
 		});
 	}
 
-	/** Keeps the listener container from polling: these tests are about the beans, not the data. */
+	/**
+	 * Keeps the listener container from polling: these tests are about the beans, not the
+	 * data.
+	 */
 	@Configuration(proxyBeanMethods = false)
 	static class ContainerNotStarted {
 
@@ -450,6 +472,7 @@ class SawmillAutoConfigurationTests {
 		SawmillContainerCustomizer doNotStartContainer() {
 			return container -> container.setAutoStartup(false);
 		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -459,6 +482,7 @@ class SawmillAutoConfigurationTests {
 		Object failsOnceTheStartupCheckExists(StartupCheck check) {
 			throw new IllegalStateException("fails after the start-up check was created, before the context starts");
 		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -470,6 +494,7 @@ class SawmillAutoConfigurationTests {
 		RecordMapper userMapper() {
 			return mapper;
 		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -494,9 +519,11 @@ class SawmillAutoConfigurationTests {
 		RedisBatchWriter userWriter() {
 			return writer;
 		}
+
 	}
 
 	private static byte[] utf8(String text) {
 		return text.getBytes(UTF_8);
 	}
+
 }

@@ -57,8 +57,10 @@ class SawmillConfigAdapterTests {
 
 	@Test
 	void shouldBindDeliveryAndHandItToTheListener() {
-		SawmillProperties properties = new Binder(new MapConfigurationPropertySource(Map.of("sawmill.topics", "orders",
-				"sawmill.delivery", "exactly-once"))).bind("sawmill", SawmillProperties.class).get();
+		SawmillProperties properties = new Binder(new MapConfigurationPropertySource(
+				Map.of("sawmill.topics", "orders", "sawmill.delivery", "exactly-once")))
+			.bind("sawmill", SawmillProperties.class)
+			.get();
 
 		assertThat(SawmillConfigAdapter.listener(properties()).delivery()).isEqualTo(Delivery.AT_LEAST_ONCE);
 		assertThat(SawmillConfigAdapter.listener(properties).delivery()).isEqualTo(Delivery.EXACTLY_ONCE);
@@ -90,7 +92,8 @@ class SawmillConfigAdapterTests {
 
 		assertThatExceptionOfType(SawmillConfigurationException.class)
 			.isThrownBy(() -> SawmillConfigAdapter.deadLetterBrake(properties))
-			.withMessage("Invalid sawmill.dead-letter.brake.*: maxRatio must be greater than 0 and at most 1, but was 2.0");
+			.withMessage(
+					"Invalid sawmill.dead-letter.brake.*: maxRatio must be greater than 0 and at most 1, but was 2.0");
 	}
 
 	@Test
@@ -153,4 +156,5 @@ class SawmillConfigAdapterTests {
 		assertThatNoException().isThrownBy(() -> SawmillConfigAdapter.checkPollInterval(listener, pipeline,
 				Map.of(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, 40_001)));
 	}
+
 }

@@ -39,9 +39,10 @@ import io.sawmill.doctor.Doctor;
 import io.sawmill.doctor.DoctorConfig;
 
 /**
- * The doctor's wiring: which properties and environment variables it reads, when it backs off, and
- * its start-up log lines. Creating the beans connects to nothing, so no server is started here; the
- * report against real servers is tested in RedisFindingsTests and src-it's DoctorIT.
+ * The doctor's wiring: which properties and environment variables it reads, when it backs
+ * off, and its start-up log lines. Creating the beans connects to nothing, so no server
+ * is started here; the report against real servers is tested in RedisFindingsTests and
+ * src-it's DoctorIT.
  */
 class SawmillDoctorAutoConfigurationTests {
 
@@ -52,14 +53,19 @@ class SawmillDoctorAutoConfigurationTests {
 
 	@Test
 	void shouldConfigureTheDoctorFromTheServicesOwnPropertiesAndTheChartsEnvironmentVariables() {
-		runner.withInitializer(context -> context.getEnvironment().getPropertySources()
-			.addFirst(new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-					Map.of("SAWMILL_DOCTOR_ZONE", "eu-west-1b", "SAWMILL_DOCTOR_REPLICAS", "4"))))
+		runner
+			.withInitializer(
+					context -> context.getEnvironment()
+						.getPropertySources()
+						.addFirst(new SystemEnvironmentPropertySource(
+								StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+								Map.of("SAWMILL_DOCTOR_ZONE", "eu-west-1b", "SAWMILL_DOCTOR_REPLICAS", "4"))))
 			.withPropertyValues("sawmill.pipeline.wait-for-replicas=1",
 					"spring.kafka.consumer.properties.client.rack=eu-west-1a",
 					"sawmill.doctor.redis-zone-pattern=redis-(\\w+)\\.")
 			.run(context -> {
-				assertThat(context).hasSingleBean(Doctor.class).hasSingleBean(DoctorEndpoint.class)
+				assertThat(context).hasSingleBean(Doctor.class)
+					.hasSingleBean(DoctorEndpoint.class)
 					.hasSingleBean(DoctorStartupLog.class);
 				DoctorConfig config = context.getBean(Doctor.class).config();
 				assertThat(config.topics()).containsExactly("orders", "refunds");
@@ -68,7 +74,8 @@ class SawmillDoctorAutoConfigurationTests {
 				assertThat(config.clientRack()).contains("eu-west-1a");
 				assertThat(config.zone()).contains("eu-west-1b");
 				assertThat(config.replicas()).isEqualTo(OptionalInt.of(4));
-				assertThat(config.redisZonePattern()).hasValueSatisfying(p -> assertThat(p.pattern()).isEqualTo("redis-(\\w+)\\."));
+				assertThat(config.redisZonePattern())
+					.hasValueSatisfying(p -> assertThat(p.pattern()).isEqualTo("redis-(\\w+)\\."));
 				assertThat(config.hostRoot()).isEqualTo(Path.of("/"));
 			});
 	}
@@ -102,7 +109,8 @@ class SawmillDoctorAutoConfigurationTests {
 	@Test
 	void shouldBackOffWhenDisabledWithItsPropertiesStillKnownAndKeepTheEndpointWithoutTheStartupLog() {
 		runner.withPropertyValues("sawmill.doctor.enabled=false", "sawmill.doctor.zone=eu-west-1a")
-			.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(Doctor.class)
+			.run(context -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(Doctor.class)
 				.doesNotHaveBean(DoctorEndpoint.class));
 		runner.withPropertyValues("sawmill.doctor.zones=eu-west-1a").run(context -> {
 			assertThat(context).hasFailed();
@@ -110,7 +118,8 @@ class SawmillDoctorAutoConfigurationTests {
 				.hasMessageContaining("Unknown property sawmill.doctor.zones; did you mean sawmill.doctor.zone?");
 		});
 		runner.withPropertyValues("sawmill.doctor.startup-log=false")
-			.run(context -> assertThat(context).hasSingleBean(DoctorEndpoint.class).doesNotHaveBean(DoctorStartupLog.class));
+			.run(context -> assertThat(context).hasSingleBean(DoctorEndpoint.class)
+				.doesNotHaveBean(DoctorStartupLog.class));
 	}
 
 	@Test
@@ -130,9 +139,12 @@ class SawmillDoctorAutoConfigurationTests {
 
 		List<String> lines = appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
 		assertThat(lines).hasSize(6);
-		assertThat(lines.get(0)).isEqualTo("Sawmill doctor WARN cpu.quota: 0.50 CPUs (cgroup v2 cpu.max 50000 / 100000) "
-				+ "-> Raise resources.limits.cpu to at least 1, or remove the CPU limit and keep the request.");
-		assertThat(lines.get(1)).startsWith("Sawmill doctor FAIL cpu.throttling: 3117 of 20816 periods throttled (15.0%)");
+		assertThat(lines.get(0))
+			.isEqualTo("Sawmill doctor WARN cpu.quota: 0.50 CPUs (cgroup v2 cpu.max 50000 / 100000) "
+					+ "-> Raise resources.limits.cpu to at least 1, or remove the CPU limit and keep the request.");
+		assertThat(lines.get(1))
+			.startsWith("Sawmill doctor FAIL cpu.throttling: 3117 of 20816 periods throttled (15.0%)");
 		assertThat(lines.get(5)).startsWith("Sawmill doctor: FAIL (5 findings: 0 OK, 0 UNKNOWN, 4 WARN, 1 FAIL)");
 	}
+
 }

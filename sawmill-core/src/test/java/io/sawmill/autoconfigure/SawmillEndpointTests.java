@@ -35,6 +35,7 @@ class SawmillEndpointTests {
 
 	private final DeadLetterBrake brake = DeadLetterBrake.of(DeadLetterBrakeConfig.custom().window(1).build(),
 			new MutableClock(Instant.parse("2030-01-01T00:00:00Z")));
+
 	private final SawmillEndpoint endpoint = new SawmillEndpoint(brake);
 
 	@Test
@@ -54,7 +55,8 @@ class SawmillEndpointTests {
 	void shouldRefuseAnUnknownActionAndAnswerNothingForAnUnknownPart() throws Exception {
 		engage();
 
-		assertThatExceptionOfType(InvalidEndpointRequestException.class).isThrownBy(() -> endpoint.act("brake", "resume", null, null, null, null))
+		assertThatExceptionOfType(InvalidEndpointRequestException.class)
+			.isThrownBy(() -> endpoint.act("brake", "resume", null, null, null, null))
 			.withMessage("Unknown action 'resume' on the dead-letter brake");
 		assertThat(brake.engaged()).isPresent();
 		assertThat(endpoint.read("doctor")).isNull();
@@ -70,4 +72,5 @@ class SawmillEndpointTests {
 			// engaged by its first dead letter (window 1)
 		}
 	}
+
 }

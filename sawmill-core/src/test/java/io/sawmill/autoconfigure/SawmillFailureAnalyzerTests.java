@@ -41,4 +41,5 @@ class SawmillFailureAnalyzerTests {
 	void shouldLeaveOtherFailuresToOtherAnalyzers() {
 		assertThat(new SawmillFailureAnalyzer().analyze(new IllegalStateException("not ours"))).isNull();
 	}
+
 }

@@ -61,7 +61,8 @@ class SawmillPropertyNamesTests {
 	void shouldMeasureEditDistanceIgnoringDashesAndCase() {
 		assertThat(UnknownPropertiesCheck.NearestName.distance("kitten", "sitting")).isEqualTo(3);
 		assertThat(UnknownPropertiesCheck.NearestName.of("sawmill.BACH_SIZE",
-				List.of("sawmill.batch-size", "sawmill.group-id"))).isEqualTo("sawmill.batch-size");
+				List.of("sawmill.batch-size", "sawmill.group-id")))
+			.isEqualTo("sawmill.batch-size");
 	}
 
 	private boolean known(String name) {
@@ -69,7 +70,9 @@ class SawmillPropertyNamesTests {
 	}
 
 	enum Mode {
+
 		FAST, SAFE
+
 	}
 
 	public static class Shapes {
@@ -97,6 +100,7 @@ class SawmillPropertyNamesTests {
 		public Mode getMode() {
 			return mode;
 		}
+
 	}
 
 	public static class Route {
@@ -112,5 +116,7 @@ class SawmillPropertyNamesTests {
 		public String getKeyTemplate() {
 			return keyTemplate;
 		}
+
 	}
+
 }

@@ -35,10 +35,11 @@ class SawmillRegistrationTests {
 
 	@Test
 	void shouldRegisterTheFailureAnalyzer() {
-		// Other analyzers on the classpath need a bean factory to be created; only ours matters here.
+		// Other analyzers on the classpath need a bean factory to be created; only ours
+		// matters here.
 		assertThat(SpringFactoriesLoader.forDefaultResourceLocation()
 			.load(FailureAnalyzer.class, ArgumentResolver.none(), (type, name, failure) -> {
-			}))
-			.hasAtLeastOneElementOfType(SawmillFailureAnalyzer.class);
+			})).hasAtLeastOneElementOfType(SawmillFailureAnalyzer.class);
 	}
+
 }

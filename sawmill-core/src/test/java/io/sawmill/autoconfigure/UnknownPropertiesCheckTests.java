@@ -51,8 +51,9 @@ class UnknownPropertiesCheckTests {
 
 	@Test
 	void shouldSuggestNestedNamesAndListEveryUnknownProperty() {
-		runner.withPropertyValues("sawmill.retry.max-atempts=3", "sawmill.dead-leter.enabled=false",
-				"sawmill.metrics.summary.intervall=10s")
+		runner
+			.withPropertyValues("sawmill.retry.max-atempts=3", "sawmill.dead-leter.enabled=false",
+					"sawmill.metrics.summary.intervall=10s")
 			.run(context -> assertThat(analysis(context).getDescription()).contains(
 					"Unknown property sawmill.dead-leter.enabled; did you mean sawmill.dead-letter.enabled?",
 					"Unknown property sawmill.metrics.summary.intervall; did you mean sawmill.metrics.summary.interval?",
@@ -75,12 +76,13 @@ class UnknownPropertiesCheckTests {
 
 	@Test
 	void shouldAcceptEveryRelaxedFormBootBinds() {
-		runner.withPropertyValues("sawmill.batchSize=500", "sawmill.BATCH-SIZE=500", "sawmill.batch_size=500",
-				"sawmill.topics[0]=orders", "sawmill.topics[1]=payments", "sawmill.group-id=g",
-				"sawmill.mapping.key-template=user:{id}", "sawmill.mapping.fields=a,b", "sawmill.mapping.ttl=1h",
-				"sawmill.pipeline.wait-for-replicas=1", "sawmill.dead-letter.topic-suffix=.dlt",
-				"sawmill.circuit-breaker.enabled=true", "sawmill.metrics.slo-buckets[0]=200ms",
-				"sawmill.metrics.summary.enabled=false", "sawmill.enabled=true")
+		runner
+			.withPropertyValues("sawmill.batchSize=500", "sawmill.BATCH-SIZE=500", "sawmill.batch_size=500",
+					"sawmill.topics[0]=orders", "sawmill.topics[1]=payments", "sawmill.group-id=g",
+					"sawmill.mapping.key-template=user:{id}", "sawmill.mapping.fields=a,b", "sawmill.mapping.ttl=1h",
+					"sawmill.pipeline.wait-for-replicas=1", "sawmill.dead-letter.topic-suffix=.dlt",
+					"sawmill.circuit-breaker.enabled=true", "sawmill.metrics.slo-buckets[0]=200ms",
+					"sawmill.metrics.summary.enabled=false", "sawmill.enabled=true")
 			.run(context -> assertThat(context).hasNotFailed());
 	}
 
@@ -123,7 +125,10 @@ class UnknownPropertiesCheckTests {
 			.run(context -> assertThat(context).hasNotFailed());
 	}
 
-	/** A source named as Boot's environment variables are, so Boot reads it with its environment-variable rules. */
+	/**
+	 * A source named as Boot's environment variables are, so Boot reads it with its
+	 * environment-variable rules.
+	 */
 	private ApplicationContextRunner withEnvironmentVariables(Map<String, Object> variables) {
 		return runner.withInitializer(context -> context.getEnvironment()
 			.getPropertySources()
@@ -147,4 +152,5 @@ class UnknownPropertiesCheckTests {
 	@ConfigurationProperties("sawmill.extra")
 	record ExtraProperties(java.time.Duration window, Map<String, String> labels) {
 	}
+
 }

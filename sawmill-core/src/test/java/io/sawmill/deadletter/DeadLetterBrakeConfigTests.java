@@ -49,4 +49,5 @@ class DeadLetterBrakeConfigTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> DeadLetterBrakeConfig.custom().maxPerMinute(-1))
 			.withMessage("maxPerMinute must be 0 (no limit) or more, but was -1");
 	}
+
 }

@@ -34,7 +34,9 @@ import io.sawmill.testkit.MutableClock;
 class DeadLetterBrakeTests {
 
 	private final MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
+
 	private final List<DeadLetter> published = new ArrayList<>();
+
 	private final DeadLetterPublisher recording = published::addAll;
 
 	@Test
@@ -44,7 +46,8 @@ class DeadLetterBrakeTests {
 
 		// one record in fifty fails, over 100,000 records in batches of 1,000
 		for (long first = 0; first < 100_000; first += 1_000) {
-			publisher.publish(deadLetters("orders", 0, LongStream.range(first, first + 1_000).filter(o -> o % 50 == 0)));
+			publisher
+				.publish(deadLetters("orders", 0, LongStream.range(first, first + 1_000).filter(o -> o % 50 == 0)));
 			clock.advance(Duration.ofMillis(200));
 		}
 
@@ -54,7 +57,8 @@ class DeadLetterBrakeTests {
 
 	@Test
 	void shouldEngageWhenEveryRecordFailsWithoutPublishingTheBatchThatTrippedIt() {
-		DeadLetterBrake brake = DeadLetterBrake.of(DeadLetterBrakeConfig.custom().window(1_000).maxRatio(0.5).build(), clock);
+		DeadLetterBrake brake = DeadLetterBrake.of(DeadLetterBrakeConfig.custom().window(1_000).maxRatio(0.5).build(),
+				clock);
 		DeadLetterPublisher publisher = brake.guard(recording);
 		AtomicInteger pauses = new AtomicInteger();
 		brake.onEngaged(pauses::incrementAndGet);
@@ -77,7 +81,8 @@ class DeadLetterBrakeTests {
 
 	@Test
 	void shouldRefuseEveryBatchWhileEngagedEvenOneWithoutDeadLetters() {
-		DeadLetterBrake brake = DeadLetterBrake.of(DeadLetterBrakeConfig.custom().window(10).maxRatio(0.5).build(), clock);
+		DeadLetterBrake brake = DeadLetterBrake.of(DeadLetterBrakeConfig.custom().window(10).maxRatio(0.5).build(),
+				clock);
 		DeadLetterPublisher publisher = brake.guard(recording);
 		AtomicInteger pauses = new AtomicInteger();
 		brake.onEngaged(pauses::incrementAndGet);
@@ -94,10 +99,12 @@ class DeadLetterBrakeTests {
 
 	@Test
 	void shouldCountABatchPolledAgainOnce() {
-		DeadLetterBrake brake = DeadLetterBrake.of(DeadLetterBrakeConfig.custom().window(100).maxRatio(0.5).build(), clock);
+		DeadLetterBrake brake = DeadLetterBrake.of(DeadLetterBrakeConfig.custom().window(100).maxRatio(0.5).build(),
+				clock);
 		DeadLetterPublisher publisher = brake.guard(recording);
 
-		// the same 40 dead letters, polled again five times (e.g. the dead-letter topic was unreachable)
+		// the same 40 dead letters, polled again five times (e.g. the dead-letter topic
+		// was unreachable)
 		for (int poll = 0; poll < 5; poll++) {
 			publisher.publish(deadLetters("orders", 0, LongStream.range(0, 40)));
 		}
@@ -107,10 +114,12 @@ class DeadLetterBrakeTests {
 
 	@Test
 	void shouldLookOnlyAtEachPartitionsLastWindowOfRecords() {
-		DeadLetterBrake brake = DeadLetterBrake.of(DeadLetterBrakeConfig.custom().window(100).maxRatio(0.5).build(), clock);
+		DeadLetterBrake brake = DeadLetterBrake.of(DeadLetterBrakeConfig.custom().window(100).maxRatio(0.5).build(),
+				clock);
 		DeadLetterPublisher publisher = brake.guard(recording);
 
-		// 49 of every 100 records fail, on two partitions: never half of any partition's last 100
+		// 49 of every 100 records fail, on two partitions: never half of any partition's
+		// last 100
 		for (long first = 0; first < 1_000; first += 100) {
 			long from = first;
 			publisher.publish(deadLetters("orders", 0, LongStream.range(from, from + 49)));
@@ -125,17 +134,23 @@ class DeadLetterBrakeTests {
 
 	@Test
 	void shouldEngageOnMoreDeadLettersWithinAMinuteThanAllowed() {
-		DeadLetterBrakeConfig config = DeadLetterBrakeConfig.custom().window(1_000).maxRatio(0.5).maxPerMinute(100).build();
+		DeadLetterBrakeConfig config = DeadLetterBrakeConfig.custom()
+			.window(1_000)
+			.maxRatio(0.5)
+			.maxPerMinute(100)
+			.build();
 		DeadLetterBrake brake = DeadLetterBrake.of(config, clock);
 		DeadLetterPublisher publisher = brake.guard(recording);
 
-		// one record in ten fails on ten partitions: 100 dead letters a minute, then one more
+		// one record in ten fails on ten partitions: 100 dead letters a minute, then one
+		// more
 		for (int partition = 0; partition < 10; partition++) {
 			publisher.publish(deadLetters("orders", partition, LongStream.of(0, 10, 20, 30, 40, 50, 60, 70, 80, 90)));
 		}
 		clock.advance(Duration.ofSeconds(61));
 		for (int partition = 0; partition < 10; partition++) {
-			publisher.publish(deadLetters("orders", partition, LongStream.of(100, 110, 120, 130, 140, 150, 160, 170, 180, 190)));
+			publisher.publish(
+					deadLetters("orders", partition, LongStream.of(100, 110, 120, 130, 140, 150, 160, 170, 180, 190)));
 		}
 		assertThat(brake.engaged()).as("100 within the last minute is the limit, not past it").isEmpty();
 
@@ -147,7 +162,8 @@ class DeadLetterBrakeTests {
 
 	@Test
 	void shouldResumeOnReleaseAndEngageAgainAfterTheSameBoundIfRecordsStillFail() {
-		DeadLetterBrake brake = DeadLetterBrake.of(DeadLetterBrakeConfig.custom().window(100).maxRatio(0.5).build(), clock);
+		DeadLetterBrake brake = DeadLetterBrake.of(DeadLetterBrakeConfig.custom().window(100).maxRatio(0.5).build(),
+				clock);
 		DeadLetterPublisher publisher = brake.guard(recording);
 		AtomicInteger resumes = new AtomicInteger();
 		brake.onReleased(resumes::incrementAndGet);
@@ -159,7 +175,8 @@ class DeadLetterBrakeTests {
 
 		assertThat(resumes).hasValue(1);
 		assertThat(brake.engaged()).isEmpty();
-		// the refused batch comes again, with the cause not fixed: 49 more are published, the 50th engages it
+		// the refused batch comes again, with the cause not fixed: 49 more are published,
+		// the 50th engages it
 		assertThatNoException().isThrownBy(() -> publisher.publish(deadLetters("orders", 0, LongStream.range(0, 49))));
 		assertThatExceptionOfType(DeadLetterBrakeEngagedException.class)
 			.isThrownBy(() -> publisher.publish(deadLetters("orders", 0, LongStream.range(49, 60))));
@@ -175,7 +192,10 @@ class DeadLetterBrakeTests {
 	}
 
 	static List<DeadLetter> deadLetters(String topic, int partition, LongStream offsets) {
-		return offsets.mapToObj(offset -> new DeadLetter(new ConsumerRecord<>(topic, partition, offset, new byte[0],
-				new byte[0]), "bad record " + offset, null)).toList();
+		return offsets
+			.mapToObj(offset -> new DeadLetter(new ConsumerRecord<>(topic, partition, offset, new byte[0], new byte[0]),
+					"bad record " + offset, null))
+			.toList();
 	}
+
 }

@@ -122,7 +122,10 @@ class KafkaDeadLetterPublisherTests {
 		return text.getBytes(StandardCharsets.UTF_8);
 	}
 
-	/** Refuses records whose key, value and headers exceed a limit, as the producer's size check and a broker do. */
+	/**
+	 * Refuses records whose key, value and headers exceed a limit, as the producer's size
+	 * check and a broker do.
+	 */
 	private static final class SizeLimitedProducer extends MockProducer<byte[], byte[]> {
 
 		private final int limit;
@@ -134,15 +137,18 @@ class KafkaDeadLetterPublisherTests {
 
 		@Override
 		public synchronized Future<RecordMetadata> send(ProducerRecord<byte[], byte[]> record, Callback callback) {
-			int size = (record.key() == null ? 0 : record.key().length) + (record.value() == null ? 0 : record.value().length);
+			int size = (record.key() == null ? 0 : record.key().length)
+					+ (record.value() == null ? 0 : record.value().length);
 			for (Header header : record.headers()) {
 				size += header.key().length() + (header.value() == null ? 0 : header.value().length);
 			}
 			if (size > limit) {
-				return CompletableFuture.failedFuture(new RecordTooLargeException("The message is " + size
-						+ " bytes when serialized which is larger than " + limit));
+				return CompletableFuture.failedFuture(new RecordTooLargeException(
+						"The message is " + size + " bytes when serialized which is larger than " + limit));
 			}
 			return super.send(record, callback);
 		}
+
 	}
+
 }

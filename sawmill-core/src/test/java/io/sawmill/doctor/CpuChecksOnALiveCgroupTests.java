@@ -34,11 +34,12 @@ import org.junit.jupiter.api.io.TempDir;
 import io.sawmill.metrics.CgroupCpuStat;
 
 /**
- * The CPU checks on a real cgroup, not a copy: a child cgroup of this host's cpu controller (v1's
- * {@code /sys/fs/cgroup/cpu}, or v2's unified hierarchy) limited to a fifth of a CPU, with a busy
- * process in it, so the kernel itself throttles it and counts the periods. The doctor reads that
- * cgroup through a host root whose {@code sys/fs/cgroup} points at it. Needs the right to create a
- * cgroup (root on a writable cgroupfs, as on CI); skipped elsewhere.
+ * The CPU checks on a real cgroup, not a copy: a child cgroup of this host's cpu
+ * controller (v1's {@code /sys/fs/cgroup/cpu}, or v2's unified hierarchy) limited to a
+ * fifth of a CPU, with a busy process in it, so the kernel itself throttles it and counts
+ * the periods. The doctor reads that cgroup through a host root whose
+ * {@code sys/fs/cgroup} points at it. Needs the right to create a cgroup (root on a
+ * writable cgroupfs, as on CI); skipped elsewhere.
  */
 @EnabledOnOs(OS.LINUX)
 class CpuChecksOnALiveCgroupTests {
@@ -49,7 +50,8 @@ class CpuChecksOnALiveCgroupTests {
 	void shouldWarnAboutAFifthOfACpuAndFailTheThrottlingTheKernelCountedForABusyProcess(@TempDir Path root)
 			throws Exception {
 		Optional<LiveCgroup> created = LiveCgroup.create("sawmill-doctor-test-" + ProcessHandle.current().pid());
-		assumeTrue(created.isPresent(), "cannot create a cgroup with a CPU limit here (needs root and a writable cgroupfs)");
+		assumeTrue(created.isPresent(),
+				"cannot create a cgroup with a CPU limit here (needs root and a writable cgroupfs)");
 		try (LiveCgroup cgroup = created.get()) {
 			cgroup.limitToOneFifthOfACpu();
 			cgroup.runBusyProcess();
@@ -76,7 +78,9 @@ class CpuChecksOnALiveCgroupTests {
 	private static final class LiveCgroup implements AutoCloseable {
 
 		private final Path dir;
+
 		private final CgroupCpuStat.Version version;
+
 		private Process busy;
 
 		private LiveCgroup(Path dir, CgroupCpuStat.Version version) {
@@ -133,7 +137,10 @@ class CpuChecksOnALiveCgroupTests {
 			return CgroupCpuStat.parse(Files.readString(dir.resolve("cpu.stat")), version);
 		}
 
-		/** Makes {@code root}'s {@code sys/fs/cgroup} this cgroup, as the doctor finds it inside a container. */
+		/**
+		 * Makes {@code root}'s {@code sys/fs/cgroup} this cgroup, as the doctor finds it
+		 * inside a container.
+		 */
 		void linkAsCgroupFs(Path root) throws IOException {
 			Path cgroupFs = Files.createDirectories(root.resolve("sys/fs"));
 			if (version == CgroupCpuStat.Version.V2) {
@@ -160,5 +167,7 @@ class CpuChecksOnALiveCgroupTests {
 				}
 			});
 		}
+
 	}
+
 }

@@ -26,7 +26,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The host checks on files copied from a real host, and hand-made variants of them (see the fixtures' README). */
+/**
+ * The host checks on files copied from a real host, and hand-made variants of them (see
+ * the fixtures' README).
+ */
 class HostChecksTests {
 
 	static Path fixture(String name) throws URISyntaxException {
@@ -49,7 +52,8 @@ class HostChecksTests {
 			.containsExactly(CpuChecks.QUOTA, CpuChecks.THROTTLING, KernelChecks.PORTS, KernelChecks.SOMAXCONN,
 					KernelChecks.THP);
 		assertThat(findings).allSatisfy(f -> assertThat(f.verdict()).isEqualTo(Verdict.OK));
-		assertThat(find(findings, CpuChecks.QUOTA).measured()).isEqualTo("no CPU limit (cgroup v1 cpu.cfs_quota_us -1 / 100000)");
+		assertThat(find(findings, CpuChecks.QUOTA).measured())
+			.isEqualTo("no CPU limit (cgroup v1 cpu.cfs_quota_us -1 / 100000)");
 		assertThat(find(findings, CpuChecks.THROTTLING).measured()).startsWith("no enforcement period yet");
 		assertThat(find(findings, KernelChecks.PORTS).measured())
 			.isEqualTo("range 32768-60999 (28232 ports), 220 sockets in TIME_WAIT (0.8% of the range)");
@@ -66,11 +70,13 @@ class HostChecksTests {
 		assertThat(quota.measured()).isEqualTo("0.50 CPUs (cgroup v2 cpu.max 50000 / 100000)");
 		Finding throttling = find(findings, CpuChecks.THROTTLING);
 		assertThat(throttling.verdict()).isEqualTo(Verdict.FAIL);
-		assertThat(throttling.measured()).isEqualTo("3117 of 20816 periods throttled (15.0%), 41.2 s in total (cgroup v2)");
+		assertThat(throttling.measured())
+			.isEqualTo("3117 of 20816 periods throttled (15.0%), 41.2 s in total (cgroup v2)");
 		assertThat(throttling.change()).contains("resources.limits.cpu");
 		Finding ports = find(findings, KernelChecks.PORTS);
 		assertThat(ports.verdict()).isEqualTo(Verdict.WARN);
-		assertThat(ports.measured()).isEqualTo("range 60000-60999 (1000 ports), 220 sockets in TIME_WAIT (22.0% of the range)");
+		assertThat(ports.measured())
+			.isEqualTo("range 60000-60999 (1000 ports), 220 sockets in TIME_WAIT (22.0% of the range)");
 		assertThat(find(findings, KernelChecks.SOMAXCONN).verdict()).isEqualTo(Verdict.WARN);
 		Finding thp = find(findings, KernelChecks.THP);
 		assertThat(thp.verdict()).isEqualTo(Verdict.WARN);
@@ -85,13 +91,15 @@ class HostChecksTests {
 		Finding ports = KernelChecks.ports(root);
 
 		assertThat(ports.verdict()).isEqualTo(Verdict.FAIL);
-		assertThat(ports.measured()).isEqualTo("range 60000-60399 (400 ports), 220 sockets in TIME_WAIT (55.0% of the range)");
+		assertThat(ports.measured())
+			.isEqualTo("range 60000-60399 (400 ports), 220 sockets in TIME_WAIT (55.0% of the range)");
 	}
 
 	@Test
 	void shouldReadTheQuotaAndCountersOfCgroupV1(@TempDir Path root) throws Exception {
 		Path v1 = fixture("/io/sawmill/metrics/cgroup-v1");
-		// the metrics fixture has the counters only; the quota files are hand-made next to a copy of it
+		// the metrics fixture has the counters only; the quota files are hand-made next
+		// to a copy of it
 		copy(v1, root.resolve("sys/fs/cgroup"));
 		write(root.resolve("sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us"), "200000\n");
 		write(root.resolve("sys/fs/cgroup/cpu,cpuacct/cpu.cfs_period_us"), "100000\n");
@@ -135,7 +143,8 @@ class HostChecksTests {
 
 		// procfs reports size 0: a reader that trusts the size gets "4" for 4096
 		assertThat(backlog.measured()).isEqualTo("net.core.somaxconn " + Files.readAllLines(somaxconn).get(0).trim());
-		assertThat(ports.measured()).startsWith("range " + Files.readAllLines(range).get(0).trim().replaceAll("\\s+", "-") + " (");
+		assertThat(ports.measured())
+			.startsWith("range " + Files.readAllLines(range).get(0).trim().replaceAll("\\s+", "-") + " (");
 	}
 
 	private static void write(Path file, String content) throws Exception {
@@ -157,4 +166,5 @@ class HostChecksTests {
 			}
 		}
 	}
+
 }

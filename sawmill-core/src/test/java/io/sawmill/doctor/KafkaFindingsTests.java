@@ -29,8 +29,9 @@ import org.junit.jupiter.api.Test;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * Partitions vs consumers and {@code client.rack}, from the partition counts Kafka reported (the
- * description itself runs against a real broker in src-it's DoctorIT), and the config's validation.
+ * Partitions vs consumers and {@code client.rack}, from the partition counts Kafka
+ * reported (the description itself runs against a real broker in src-it's DoctorIT), and
+ * the config's validation.
  */
 class KafkaFindingsTests {
 
@@ -43,7 +44,8 @@ class KafkaFindingsTests {
 
 	@Test
 	void shouldWarnWhenTheGroupHasMoreConsumersThanPartitions() {
-		Finding finding = KafkaChecks.partitions(SIX_PARTITIONS, DoctorConfig.custom().concurrency(4).replicas(2).build());
+		Finding finding = KafkaChecks.partitions(SIX_PARTITIONS,
+				DoctorConfig.custom().concurrency(4).replicas(2).build());
 
 		assertThat(finding.verdict()).isEqualTo(Verdict.WARN);
 		assertThat(finding.measured())
@@ -58,7 +60,8 @@ class KafkaFindingsTests {
 		Finding unknown = KafkaChecks.partitions(SIX_PARTITIONS, DoctorConfig.custom().concurrency(3).build());
 		assertThat(unknown.verdict()).isEqualTo(Verdict.UNKNOWN);
 		assertThat(unknown.change()).contains("sawmill.doctor.replicas");
-		// even one instance has more threads than partitions: that much is known without the replica count
+		// even one instance has more threads than partitions: that much is known without
+		// the replica count
 		assertThat(KafkaChecks.partitions(SIX_PARTITIONS, DoctorConfig.custom().concurrency(8).build()).verdict())
 			.isEqualTo(Verdict.WARN);
 	}
@@ -69,20 +72,28 @@ class KafkaFindingsTests {
 		assertThat(KafkaChecks.rack(DoctorConfig.custom().zone("eu-west-1a").clientRack("eu-west-1b").build()))
 			.extracting(Finding::verdict, Finding::measured)
 			.containsExactly(Verdict.WARN, "client.rack eu-west-1b, but this pod runs in eu-west-1a");
-		assertThat(KafkaChecks.rack(DoctorConfig.custom().zone("eu-west-1a").clientRack("eu-west-1a").build()).verdict())
+		assertThat(
+				KafkaChecks.rack(DoctorConfig.custom().zone("eu-west-1a").clientRack("eu-west-1a").build()).verdict())
 			.isEqualTo(Verdict.OK);
 	}
 
 	@Test
 	void shouldFailWhenKafkaDoesNotAnswerWithinTheTimeout() {
-		DoctorConfig config = DoctorConfig.custom().topics(List.of("orders")).timeout(Duration.ofSeconds(2))
-			.hostRoot(Path.of("/nonexistent")).build();
+		DoctorConfig config = DoctorConfig.custom()
+			.topics(List.of("orders"))
+			.timeout(Duration.ofSeconds(2))
+			.hostRoot(Path.of("/nonexistent"))
+			.build();
 		Doctor doctor = Doctor.builder(config)
 			.kafka(Map.of("bootstrap.servers", "127.0.0.1:" + RedisServerProcess.freePort()))
 			.build();
 
-		Finding partitions = doctor.examine().findings().stream()
-			.filter(f -> f.check().equals(KafkaChecks.PARTITIONS)).findFirst().orElseThrow();
+		Finding partitions = doctor.examine()
+			.findings()
+			.stream()
+			.filter(f -> f.check().equals(KafkaChecks.PARTITIONS))
+			.findFirst()
+			.orElseThrow();
 
 		assertThat(partitions.verdict()).isEqualTo(Verdict.FAIL);
 		assertThat(partitions.measured()).isEqualTo("Kafka did not describe the topics: no answer within PT2S");
@@ -90,8 +101,10 @@ class KafkaFindingsTests {
 
 	@Test
 	void shouldRejectBadConfigurationNamingTheValue() {
-		assertThatThrownBy(() -> DoctorConfig.custom().replicas(0)).hasMessage("replicas must be at least 1, but was 0");
-		assertThatThrownBy(() -> DoctorConfig.custom().pings(0)).hasMessage("pings must be between 1 and 100, but was 0");
+		assertThatThrownBy(() -> DoctorConfig.custom().replicas(0))
+			.hasMessage("replicas must be at least 1, but was 0");
+		assertThatThrownBy(() -> DoctorConfig.custom().pings(0))
+			.hasMessage("pings must be between 1 and 100, but was 0");
 		assertThatThrownBy(() -> DoctorConfig.custom().timeout(Duration.ZERO))
 			.hasMessage("timeout must be greater than 0, but was PT0S");
 		assertThatThrownBy(() -> DoctorConfig.custom().redisZonePattern("redis-(["))
@@ -99,4 +112,5 @@ class KafkaFindingsTests {
 		assertThatThrownBy(() -> DoctorConfig.custom().redisZonePattern("redis-[a-z]+"))
 			.hasMessage("redisZonePattern must have a capturing group for the zone, but was 'redis-[a-z]+'");
 	}
+
 }

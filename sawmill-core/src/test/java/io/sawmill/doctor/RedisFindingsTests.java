@@ -39,9 +39,9 @@ import io.sawmill.testkit.RedisSentinelProcess;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * The Redis findings against real redis-servers configured to trigger each of them: a standalone
- * server whose settings each test changes with CONFIG SET (and puts back), a Sentinel-managed master
- * with a replica, and a three-master Cluster.
+ * The Redis findings against real redis-servers configured to trigger each of them: a
+ * standalone server whose settings each test changes with CONFIG SET (and puts back), a
+ * Sentinel-managed master with a replica, and a three-master Cluster.
  */
 class RedisFindingsTests {
 
@@ -50,7 +50,8 @@ class RedisFindingsTests {
 
 	@BeforeAll
 	static void startRedis() {
-		redis = RedisServerProcess.startNew(); // save "" and appendonly no: no persistence, no replica
+		redis = RedisServerProcess.startNew(); // save "" and appendonly no: no
+												// persistence, no replica
 		factory = connect(new RedisStandaloneConfiguration(redis.host(), redis.port()));
 	}
 
@@ -76,8 +77,14 @@ class RedisFindingsTests {
 	}
 
 	static List<Finding> redisFindings(LettuceConnectionFactory redisFactory, DoctorConfig.Builder config) {
-		return Doctor.builder(config.hostRoot(Path.of("/nonexistent")).build()).redis(redisFactory).build().examine()
-			.findings().stream().filter(f -> f.check().startsWith("redis.")).toList();
+		return Doctor.builder(config.hostRoot(Path.of("/nonexistent")).build())
+			.redis(redisFactory)
+			.build()
+			.examine()
+			.findings()
+			.stream()
+			.filter(f -> f.check().startsWith("redis."))
+			.toList();
 	}
 
 	static Finding find(List<Finding> findings, String check) {
@@ -126,7 +133,8 @@ class RedisFindingsTests {
 		assertThat(none).extracting(Finding::verdict, Finding::measured)
 			.containsExactly(Verdict.FAIL, redis.host() + ":" + redis.port() + ": no persistence (AOF off, save '')");
 		assertThat(snapshots).extracting(Finding::verdict, Finding::measured)
-			.containsExactly(Verdict.WARN, redis.host() + ":" + redis.port() + ": RDB snapshots only (AOF off, save '3600 1')");
+			.containsExactly(Verdict.WARN,
+					redis.host() + ":" + redis.port() + ": RDB snapshots only (AOF off, save '3600 1')");
 		assertThat(appendOnly.verdict()).isEqualTo(Verdict.OK);
 		assertThat(appendOnly.measured()).contains("AOF on");
 	}
@@ -137,7 +145,8 @@ class RedisFindingsTests {
 		Finding notWaiting = find(redisFindings(factory, DoctorConfig.custom()), RedisChecks.REPLICAS);
 
 		assertThat(waiting.verdict()).isEqualTo(Verdict.FAIL);
-		assertThat(waiting.measured()).endsWith("role master, 0 connected replica(s), sawmill.pipeline.wait-for-replicas 1");
+		assertThat(waiting.measured())
+			.endsWith("role master, 0 connected replica(s), sawmill.pipeline.wait-for-replicas 1");
 		assertThat(waiting.change()).contains("at most 0");
 		assertThat(notWaiting.verdict()).isEqualTo(Verdict.WARN);
 	}
@@ -194,7 +203,8 @@ class RedisFindingsTests {
 
 	@Test
 	void shouldFailRedisBefore4AndWarnBefore6() {
-		assertThat(RedisChecks.version(node(Map.of("redis_version", "3.2.12")))).extracting(Finding::verdict, Finding::measured)
+		assertThat(RedisChecks.version(node(Map.of("redis_version", "3.2.12"))))
+			.extracting(Finding::verdict, Finding::measured)
 			.containsExactly(Verdict.FAIL, "old:6379: Redis 3.2.12");
 		assertThat(RedisChecks.version(node(Map.of("redis_version", "5.0.14"))).verdict()).isEqualTo(Verdict.WARN);
 		assertThat(RedisChecks.version(node(Map.of("redis_version", "7.2.4"))).verdict()).isEqualTo(Verdict.OK);
@@ -203,15 +213,20 @@ class RedisFindingsTests {
 
 	@Test
 	void shouldWarnWhenTheMasterIsInAnotherZoneAndSayWhatIsMissingWhenAZoneIsUnknown() {
-		Finding crossZone = find(redisFindings(factory, DoctorConfig.custom().zone("eu-west-1a").redisZone("eu-west-1b")),
+		Finding crossZone = find(
+				redisFindings(factory, DoctorConfig.custom().zone("eu-west-1a").redisZone("eu-west-1b")),
 				RedisChecks.ZONE);
 		Finding unknown = find(redisFindings(factory, DoctorConfig.custom().zone("eu-west-1a")), RedisChecks.ZONE);
-		DoctorConfig byHostName = DoctorConfig.custom().zone("eu-west-1b").redisZonePattern("redis-([a-z]+-[a-z]+-\\d[a-z])\\.").build();
+		DoctorConfig byHostName = DoctorConfig.custom()
+			.zone("eu-west-1b")
+			.redisZonePattern("redis-([a-z]+-[a-z]+-\\d[a-z])\\.")
+			.build();
 		RedisNodeFacts named = new RedisNodeFacts("redis-eu-west-1b.internal:6379", "redis-eu-west-1b.internal",
 				List.of(Duration.ofNanos(90_000)), Map.of(), Optional.empty());
 
 		assertThat(crossZone).extracting(Finding::verdict, Finding::measured)
-			.containsExactly(Verdict.WARN, redis.host() + ":" + redis.port() + ": this pod in eu-west-1a, the master in eu-west-1b");
+			.containsExactly(Verdict.WARN,
+					redis.host() + ":" + redis.port() + ": this pod in eu-west-1a, the master in eu-west-1b");
 		assertThat(unknown.verdict()).isEqualTo(Verdict.UNKNOWN);
 		assertThat(unknown.change()).contains("sawmill.doctor.redis-zone");
 		assertThat(RedisChecks.zone(named, byHostName).verdict()).isEqualTo(Verdict.OK);
@@ -219,7 +234,8 @@ class RedisFindingsTests {
 
 	@Test
 	void shouldFailWhenRedisDoesNotAnswer() {
-		LettuceConnectionFactory nowhere = connect(new RedisStandaloneConfiguration("127.0.0.1", RedisServerProcess.freePort()));
+		LettuceConnectionFactory nowhere = connect(
+				new RedisStandaloneConfiguration("127.0.0.1", RedisServerProcess.freePort()));
 		try {
 			List<Finding> findings = redisFindings(nowhere, DoctorConfig.custom().timeout(Duration.ofSeconds(20)));
 
@@ -245,11 +261,11 @@ class RedisFindingsTests {
 			List<Finding> findings = redisFindings(restricted, DoctorConfig.custom());
 
 			assertThat(find(findings, RedisChecks.RTT).measured()).contains("of 5 PINGs");
-			assertThat(findings).filteredOn(f -> !f.check().equals(RedisChecks.RTT) && !f.check().equals(RedisChecks.ZONE))
+			assertThat(findings)
+				.filteredOn(f -> !f.check().equals(RedisChecks.RTT) && !f.check().equals(RedisChecks.ZONE))
 				.extracting(Finding::check, Finding::verdict)
 				.containsExactly(tuple(RedisChecks.VERSION, Verdict.UNKNOWN),
-						tuple(RedisChecks.EVICTION, Verdict.UNKNOWN),
-						tuple(RedisChecks.PERSISTENCE, Verdict.UNKNOWN),
+						tuple(RedisChecks.EVICTION, Verdict.UNKNOWN), tuple(RedisChecks.PERSISTENCE, Verdict.UNKNOWN),
 						tuple(RedisChecks.REPLICAS, Verdict.UNKNOWN));
 		}
 		finally {
@@ -261,4 +277,5 @@ class RedisFindingsTests {
 	private static RedisNodeFacts node(Map<String, String> info) {
 		return new RedisNodeFacts("old:6379", "old", List.of(Duration.ofNanos(100_000)), info, Optional.empty());
 	}
+
 }

@@ -32,8 +32,9 @@ import io.sawmill.testkit.MutableClock;
 class DeadLetterBrakeHealthTests {
 
 	private final MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
-	private final DeadLetterBrake brake = DeadLetterBrake.of(DeadLetterBrakeConfig.custom().window(2).maxRatio(1).build(),
-			clock);
+
+	private final DeadLetterBrake brake = DeadLetterBrake
+		.of(DeadLetterBrakeConfig.custom().window(2).maxRatio(1).build(), clock);
 
 	@Test
 	void shouldBeUpWhileTheBrakeIsReleased() {
@@ -69,6 +70,8 @@ class DeadLetterBrakeHealthTests {
 	}
 
 	private static DeadLetter deadLetter(long offset) {
-		return new DeadLetter(new ConsumerRecord<>("orders", 4, offset, null, new byte[0]), "key field 'id' is missing", null);
+		return new DeadLetter(new ConsumerRecord<>("orders", 4, offset, null, new byte[0]), "key field 'id' is missing",
+				null);
 	}
+
 }

@@ -34,7 +34,8 @@ class ListenerContainerHealthTests {
 	@Test
 	void shouldBeUpWithEachConsumersStateAndPartitionsWhileRunning() {
 		ConcurrentMessageListenerContainer<?, ?> container = container(true, false, false,
-				child(true, false, Set.of(new TopicPartition("t", 0), new TopicPartition("t", 1))), child(true, false, Set.of()));
+				child(true, false, Set.of(new TopicPartition("t", 0), new TopicPartition("t", 1))),
+				child(true, false, Set.of()));
 
 		HealthReport report = new ListenerContainerHealth(() -> List.of(container), () -> null).check();
 
@@ -54,15 +55,18 @@ class ListenerContainerHealthTests {
 		HealthReport report = new ListenerContainerHealth(() -> List.of(container), () -> "redis circuit OPEN").check();
 
 		assertThat(report.up()).isTrue();
-		assertThat(report.details().get("sawmill-g1").toString()).contains("state=paused").contains("reason=redis circuit OPEN");
+		assertThat(report.details().get("sawmill-g1").toString()).contains("state=paused")
+			.contains("reason=redis circuit OPEN");
 	}
 
 	@Test
 	void shouldBeDownWithTheReasonWhileAConsumerThreadIsStalled() {
-		ConcurrentMessageListenerContainer<?, ?> container = container(true, false, false, child(true, false, Set.of()));
+		ConcurrentMessageListenerContainer<?, ?> container = container(true, false, false,
+				child(true, false, Set.of()));
 
 		HealthReport report = new ListenerContainerHealth(() -> List.of(container), () -> null,
-				() -> "consumer-0 has not committed a batch for 75 s").check();
+				() -> "consumer-0 has not committed a batch for 75 s")
+			.check();
 
 		assertThat(report.up()).isFalse();
 		assertThat(report.details()).containsEntry("stalled", "consumer-0 has not committed a batch for 75 s");
@@ -114,4 +118,5 @@ class ListenerContainerHealthTests {
 		given(child.getAssignedPartitions()).willReturn(partitions);
 		return child;
 	}
+
 }

@@ -52,4 +52,5 @@ class RedisWritePathHealthTests {
 			redis.close();
 		}
 	}
+
 }

@@ -89,4 +89,5 @@ class TimeBoundedCheckTests {
 			Thread.currentThread().interrupt();
 		}
 	}
+
 }

@@ -36,9 +36,9 @@ import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.RedisBatchWriter;
 
 /**
- * Outcomes stay per record when writes are coalesced: a failed command fails every record folded
- * into it, a transient failure retries them (and the later records of their keys, planned again),
- * a permanent one dead-letters each of them.
+ * Outcomes stay per record when writes are coalesced: a failed command fails every record
+ * folded into it, a transient failure retries them (and the later records of their keys,
+ * planned again), a permanent one dead-letters each of them.
  */
 class CoalescedOutcomesTests {
 
@@ -89,14 +89,16 @@ class CoalescedOutcomesTests {
 		PerRecordPipeline pipeline = pipeline(registry, writes -> {
 			sent.add(writes.stream().map(RedisWrite::toString).toList());
 			// the first round trip loses the reply of its second command, HSET b
-			return calls[0]++ == 0 ? List.of(new PipelineResult.Failure(1, writes.get(1), new RedisConnectionException("reset")))
+			return calls[0]++ == 0
+					? List.of(new PipelineResult.Failure(1, writes.get(1), new RedisConnectionException("reset")))
 					: List.of();
 		});
 
 		List<DeadLetter> deadLetters = pipeline.finish(pipeline.send(records)).deadLetters();
 
 		assertThat(deadLetters).isEmpty();
-		assertThat(sent).containsExactly(List.of("HSET a (1 fields)", "HSET b (1 fields)"), List.of("HSET b (1 fields)"));
+		assertThat(sent).containsExactly(List.of("HSET a (1 fields)", "HSET b (1 fields)"),
+				List.of("HSET b (1 fields)"));
 		assertThat(registry.get("sawmill.writes.coalesced").counter().count()).isEqualTo(2);
 	}
 
@@ -132,4 +134,5 @@ class CoalescedOutcomesTests {
 		return new PipelineResult(plan.writes().size(), 1,
 				List.of(new PipelineResult.Failure(index, plan.writes().get(index), cause)));
 	}
+
 }

@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Test;
 import io.sawmill.mapping.RedisWrite;
 
 /**
- * The coalesce step as a pure function: which commands a batch's writes fold into, in which order,
- * and which records each command carries.
+ * The coalesce step as a pure function: which commands a batch's writes fold into, in
+ * which order, and which records each command carries.
  */
 class CoalescerTests {
 
@@ -53,7 +53,8 @@ class CoalescerTests {
 
 	@Test
 	void shouldMergeSuccessiveHsetsWithTheLaterValueWinning() {
-		// fields are distinct byte[] instances with equal content: merged by content, not identity
+		// fields are distinct byte[] instances with equal content: merged by content, not
+		// identity
 		record(hset("k", "a", "1", "b", "1"));
 		record(hset("k", "a", "2"));
 		record(hset("k", "c", "3", "b", "3"));
@@ -69,18 +70,21 @@ class CoalescerTests {
 		record(hset("k", "a", "1"), expire("k", 60));
 		record(hset("k", "a", "2"), expire("k", 90));
 
-		assertThat(describe(Coalescer.plan(records))).containsExactly("HSET k a=2 <- [0, 1]", "EXPIRE k PT1M30S <- [0, 1]");
+		assertThat(describe(Coalescer.plan(records))).containsExactly("HSET k a=2 <- [0, 1]",
+				"EXPIRE k PT1M30S <- [0, 1]");
 	}
 
 	@Test
 	void shouldKeepAnExpireBeforeTheFirstHsetInFrontOfItWhenNoLaterExpireReplacesIt() {
-		// on a missing key the EXPIRE does nothing and the HSET creates the key without a TTL:
+		// on a missing key the EXPIRE does nothing and the HSET creates the key without a
+		// TTL:
 		// sent after the HSET, it would give the key a TTL
 		record(expire("k", 60));
 		record(hset("k", "a", "1"));
 		record(hset("k", "b", "2"));
 
-		assertThat(describe(Coalescer.plan(records))).containsExactly("EXPIRE k PT1M <- [0]", "HSET k a=1 b=2 <- [1, 2]");
+		assertThat(describe(Coalescer.plan(records))).containsExactly("EXPIRE k PT1M <- [0]",
+				"HSET k a=1 b=2 <- [1, 2]");
 	}
 
 	@Test
@@ -89,7 +93,8 @@ class CoalescerTests {
 		record(hset("k", "a", "1"));
 		record(expire("k", 90));
 
-		assertThat(describe(Coalescer.plan(records))).containsExactly("HSET k a=1 <- [1]", "EXPIRE k PT1M30S <- [0, 2]");
+		assertThat(describe(Coalescer.plan(records))).containsExactly("HSET k a=1 <- [1]",
+				"EXPIRE k PT1M30S <- [0, 2]");
 	}
 
 	@Test
@@ -100,7 +105,8 @@ class CoalescerTests {
 
 		WritePlan plan = Coalescer.plan(records);
 
-		// no EXPIRE: the DEL took the TTL with it, and the key is created again without one
+		// no EXPIRE: the DEL took the TTL with it, and the key is created again without
+		// one
 		assertThat(describe(plan)).containsExactly("DEL k <- [0, 1]", "HSET k b=2 <- [2]");
 		assertThat(plan.writes().get(0)).isSameAs(records.get(1).writes().get(0));
 	}
@@ -157,7 +163,8 @@ class CoalescerTests {
 					RedisWrite.idempotentCommand("RENAME", bytes("tmp"), bytes("k")), expire("k", 60));
 		}
 
-		// merging the EXPIREs of k would put one before the second RENAME, which drops the TTL
+		// merging the EXPIREs of k would put one before the second RENAME, which drops
+		// the TTL
 		assertThat(describe(Coalescer.plan(records))).containsExactly("DEL tmp <- [0]", "HSET tmp f=v1 <- [0]",
 				"RENAME tmp k <- [0]", "EXPIRE k PT1M <- [0]", "DEL tmp <- [1]", "HSET tmp f=v2 <- [1]",
 				"RENAME tmp k <- [1]", "EXPIRE k PT1M <- [1]");
@@ -170,8 +177,8 @@ class CoalescerTests {
 		record(hset("user:a", "f", "2"));
 		record(RedisWrite.command("SADD", bytes("index"), bytes("b")));
 
-		assertThat(describe(Coalescer.plan(records))).containsExactly("HSET user:a f=2 <- [0, 2]", "SADD index a <- [1]",
-				"SADD index b <- [3]");
+		assertThat(describe(Coalescer.plan(records))).containsExactly("HSET user:a f=2 <- [0, 2]",
+				"SADD index a <- [1]", "SADD index b <- [3]");
 	}
 
 	@Test
@@ -212,7 +219,8 @@ class CoalescerTests {
 	static String text(RedisWrite write) {
 		if (write instanceof RedisWrite.HashSet hashSet) {
 			StringBuilder text = new StringBuilder("HSET ").append(string(write.key()));
-			hashSet.fields().forEach((field, value) -> text.append(' ').append(string(field)).append('=').append(string(value)));
+			hashSet.fields()
+				.forEach((field, value) -> text.append(' ').append(string(field)).append('=').append(string(value)));
 			return text.toString();
 		}
 		if (write instanceof RedisWrite.Command command) {
@@ -246,4 +254,5 @@ class CoalescerTests {
 	static String string(byte[] bytes) {
 		return new String(bytes, StandardCharsets.UTF_8);
 	}
+
 }

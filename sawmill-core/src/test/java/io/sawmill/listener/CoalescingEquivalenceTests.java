@@ -46,16 +46,18 @@ import io.sawmill.redis.internal.LettucePipelinedWriter;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * The property coalescing rests on, against a real redis-server: any batch of {@code HSET},
- * {@code EXPIRE}, {@code DEL} and other commands ({@code HDEL}, {@code PERSIST}, {@code SET}, and
- * {@code RENAME}, which writes a key named among its arguments) over
- * a few keys, written through the real pipeline without coalescing to database 0 and with it to
- * database 1, both seeded with the same keys (missing, hashes and strings, with and without a TTL),
- * leaves every key the same: type, fields or value, TTL present or not (and close).
+ * The property coalescing rests on, against a real redis-server: any batch of
+ * {@code HSET}, {@code EXPIRE}, {@code DEL} and other commands ({@code HDEL},
+ * {@code PERSIST}, {@code SET}, and {@code RENAME}, which writes a key named among its
+ * arguments) over a few keys, written through the real pipeline without coalescing to
+ * database 0 and with it to database 1, both seeded with the same keys (missing, hashes
+ * and strings, with and without a TTL), leaves every key the same: type, fields or value,
+ * TTL present or not (and close).
  * <p>
- * Each try is a batch drawn from a seeded {@link Random}; a failing batch is shrunk, record by
- * record, to one that still fails, and reported with its seed. {@code -Dsawmill.coalescing.tries}
- * and {@code -Dsawmill.coalescing.seed} (the first seed) explore further.
+ * Each try is a batch drawn from a seeded {@link Random}; a failing batch is shrunk,
+ * record by record, to one that still fails, and reported with its seed.
+ * {@code -Dsawmill.coalescing.tries} and {@code -Dsawmill.coalescing.seed} (the first
+ * seed) explore further.
  */
 class CoalescingEquivalenceTests {
 
@@ -71,7 +73,10 @@ class CoalescingEquivalenceTests {
 	private static final List<Duration> TTLS = List.of(Duration.ofSeconds(100), Duration.ofSeconds(200),
 			Duration.ofMillis(300_500));
 
-	/** The two databases are written a few milliseconds apart; TTLs drawn differ by at least 100 s. */
+	/**
+	 * The two databases are written a few milliseconds apart; TTLs drawn differ by at
+	 * least 100 s.
+	 */
 	private static final long TTL_TOLERANCE_MILLIS = 10_000;
 
 	private static RedisServerProcess redis;
@@ -118,10 +123,14 @@ class CoalescingEquivalenceTests {
 			}
 		}
 		// not vacuous: the batches drawn did give the coalescer writes to merge
-		assertThat(registry.get("sawmill.writes.coalesced").tag("group", "coalesced").counter().count()).isGreaterThan(TRIES);
+		assertThat(registry.get("sawmill.writes.coalesced").tag("group", "coalesced").counter().count())
+			.isGreaterThan(TRIES);
 	}
 
-	/** Writes the batch both ways; null when both databases end the same, else how they differ. */
+	/**
+	 * Writes the batch both ways; null when both databases end the same, else how they
+	 * differ.
+	 */
 	private static String difference(Batch batch) {
 		plainDb.flushall();
 		batch.seed(plainDb);
@@ -134,8 +143,16 @@ class CoalescingEquivalenceTests {
 			String without = state(plainDb, key);
 			String with = state(coalescedDb, key);
 			if (!without.equals(with) || !ttlsClose(key)) {
-				difference.append("  ").append(key).append(": without coalescing ").append(without).append(" ttl=")
-					.append(plainDb.pttl(key)).append(", with ").append(with).append(" ttl=").append(coalescedDb.pttl(key))
+				difference.append("  ")
+					.append(key)
+					.append(": without coalescing ")
+					.append(without)
+					.append(" ttl=")
+					.append(plainDb.pttl(key))
+					.append(", with ")
+					.append(with)
+					.append(" ttl=")
+					.append(coalescedDb.pttl(key))
 					.append('\n');
 			}
 		}
@@ -203,7 +220,9 @@ class CoalescingEquivalenceTests {
 
 	/**
 	 * What the keys hold before the batch, and the batch: each record's writes.
-	 * @param before per key: {@code null} (missing), a hash's fields or a string's value, and a TTL or not
+	 *
+	 * @param before per key: {@code null} (missing), a hash's fields or a string's value,
+	 * and a TTL or not
 	 */
 	private record Batch(Map<String, Before> before, List<List<RedisWrite>> writes) {
 
@@ -222,8 +241,10 @@ class CoalescingEquivalenceTests {
 					}
 				}
 			}
-			// half the batches name keys and fields with one array per name, as a mapper that reuses its
-			// arrays does (the coalescer compares those by identity first); the others with new arrays
+			// half the batches name keys and fields with one array per name, as a mapper
+			// that reuses its
+			// arrays does (the coalescer compares those by identity first); the others
+			// with new arrays
 			Map<String, byte[]> arrays = random.nextBoolean() ? new HashMap<>() : null;
 			List<List<RedisWrite>> writes = new ArrayList<>();
 			int records = 1 + random.nextInt(12);
@@ -254,14 +275,16 @@ class CoalescingEquivalenceTests {
 				return RedisWrite.del(array.apply(key));
 			}
 			if (kind < 88) {
-				return RedisWrite.command("HDEL", array.apply(key), array.apply(FIELDS.get(random.nextInt(FIELDS.size()))));
+				return RedisWrite.command("HDEL", array.apply(key),
+						array.apply(FIELDS.get(random.nextInt(FIELDS.size()))));
 			}
 			if (kind < 93) {
 				return RedisWrite.command("PERSIST", array.apply(key));
 			}
 			if (kind < 97) {
 				// a command that writes a key other than its own: RENAME key other
-				return RedisWrite.command("RENAME", array.apply(key), array.apply(KEYS.get(random.nextInt(KEYS.size()))));
+				return RedisWrite.command("RENAME", array.apply(key),
+						array.apply(KEYS.get(random.nextInt(KEYS.size()))));
 			}
 			return RedisWrite.command("SET", array.apply(key), bytes("set-" + random.nextInt(10)));
 		}
@@ -303,7 +326,9 @@ class CoalescingEquivalenceTests {
 			return new Batch(before, fewer);
 		}
 
-		/** Without one write of a record; without the record when that was its only write. */
+		/**
+		 * Without one write of a record; without the record when that was its only write.
+		 */
 		Batch without(int record, int write) {
 			if (writes.get(record).size() == 1) {
 				return without(record);
@@ -318,9 +343,12 @@ class CoalescingEquivalenceTests {
 		@Override
 		public String toString() {
 			StringBuilder text = new StringBuilder();
-			before.forEach((key, state) -> text.append("  before: ").append(key).append(' ')
+			before.forEach((key, state) -> text.append("  before: ")
+				.append(key)
+				.append(' ')
 				.append(state.hash() != null ? state.hash() : state.string())
-				.append(state.ttl() != null ? " ttl " + state.ttl() : "").append('\n'));
+				.append(state.ttl() != null ? " ttl " + state.ttl() : "")
+				.append('\n'));
 			for (List<RedisWrite> record : writes) {
 				text.append("  record:");
 				record.forEach(write -> text.append(' ').append(CoalescerTests.text(write)).append(';'));
@@ -329,4 +357,5 @@ class CoalescingEquivalenceTests {
 			return text.toString();
 		}
 	}
+
 }

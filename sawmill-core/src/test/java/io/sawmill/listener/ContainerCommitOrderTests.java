@@ -69,8 +69,9 @@ import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.RedisBatchWriter;
 
 /**
- * Sawmill's container on a mocked {@link Consumer}, as spring-kafka's own batch error handler
- * tests do: what is committed, and when, relative to the Redis write — without a broker.
+ * Sawmill's container on a mocked {@link Consumer}, as spring-kafka's own batch error
+ * handler tests do: what is committed, and when, relative to the Redis write — without a
+ * broker.
  */
 class ContainerCommitOrderTests {
 
@@ -92,7 +93,10 @@ class ContainerCommitOrderTests {
 
 	private ConcurrentMessageListenerContainer<byte[], byte[]> container;
 
-	/** One DEL per record, keyed by its offset: enough to see which records reached the writer. */
+	/**
+	 * One DEL per record, keyed by its offset: enough to see which records reached the
+	 * writer.
+	 */
 	private final RecordMapper mapper = record -> List
 		.of(RedisWrite.del((record.partition() + "@" + record.offset()).getBytes(StandardCharsets.UTF_8)));
 
@@ -106,7 +110,8 @@ class ContainerCommitOrderTests {
 			invocation.<ConsumerRebalanceListener>getArgument(1).onPartitionsAssigned(List.of(P0, P1));
 			return null;
 		}).given(consumer).subscribe(anyCollection(), any(ConsumerRebalanceListener.class));
-		// The group has committed before, so the container has no initial position to commit.
+		// The group has committed before, so the container has no initial position to
+		// commit.
 		given(consumer.committed(anySet())).willAnswer(invocation -> {
 			Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>();
 			invocation.<Set<TopicPartition>>getArgument(0).forEach(tp -> committed.put(tp, new OffsetAndMetadata(0)));
@@ -143,12 +148,14 @@ class ContainerCommitOrderTests {
 			.retryMaxAttempts(2)
 			.retryBackoff(Duration.ofMillis(1), Duration.ofMillis(1))
 			.build();
-		// The factory carries the properties Sawmill's own factory would (group.id, auto-commit off…).
+		// The factory carries the properties Sawmill's own factory would (group.id,
+		// auto-commit off…).
 		given(consumerFactory.getConfigurationProperties())
 			.willReturn(SawmillContainers.consumerProperties(Map.of(), config));
 		SawmillMetrics metrics = new SawmillMetrics(registry, config.groupId());
 		container = SawmillContainers.create(consumerFactory, config, mapper, writer, DeadLetterPublisher.loggingOnly(),
-				RedisCircuit.disabled("test"), metrics, ListenerProgress.of(config, metrics, java.time.Clock.systemUTC()));
+				RedisCircuit.disabled("test"), metrics,
+				ListenerProgress.of(config, metrics, java.time.Clock.systemUTC()));
 		container.start();
 	}
 
@@ -203,8 +210,7 @@ class ContainerCommitOrderTests {
 		start();
 
 		ArgumentCaptor<Map<TopicPartition, OffsetAndMetadata>> commit = ArgumentCaptor.forClass(Map.class);
-		await().atMost(Duration.ofSeconds(10))
-			.untilAsserted(() -> verify(consumer).commitSync(commit.capture()));
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> verify(consumer).commitSync(commit.capture()));
 		InOrder inOrder = inOrder(writer, consumer);
 		inOrder.verify(writer).write(any());
 		inOrder.verify(consumer).commitSync(anyMap());
@@ -282,8 +288,7 @@ class ContainerCommitOrderTests {
 		start();
 
 		ArgumentCaptor<Map<TopicPartition, OffsetAndMetadata>> commit = ArgumentCaptor.forClass(Map.class);
-		await().atMost(Duration.ofSeconds(10))
-			.untilAsserted(() -> verify(consumer).commitSync(commit.capture()));
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> verify(consumer).commitSync(commit.capture()));
 		InOrder inOrder = inOrder(writer, consumer);
 		inOrder.verify(writer, times(2)).write(any());
 		inOrder.verify(consumer, atLeastOnce()).seek(P0, 10L);
@@ -316,4 +321,5 @@ class ContainerCommitOrderTests {
 			.untilAsserted(() -> verify(consumer).subscribe(topics.capture(), any(ConsumerRebalanceListener.class)));
 		assertThat(topics.getValue()).containsExactly("events");
 	}
+
 }

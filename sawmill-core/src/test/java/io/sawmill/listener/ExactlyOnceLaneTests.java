@@ -46,9 +46,10 @@ import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.TransactionalBatchWriter;
 
 /**
- * The lane with {@link Delivery#EXACTLY_ONCE}, against a writer that records what it is asked: no
- * batch is left in flight, and a partition's watermark is read when the thread first sees the
- * partition, after a batch of it failed and after it was revoked, and not otherwise.
+ * The lane with {@link Delivery#EXACTLY_ONCE}, against a writer that records what it is
+ * asked: no batch is left in flight, and a partition's watermark is read when the thread
+ * first sees the partition, after a batch of it failed and after it was revoked, and not
+ * otherwise.
  */
 class ExactlyOnceLaneTests {
 
@@ -66,8 +67,12 @@ class ExactlyOnceLaneTests {
 
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
-	private final ListenerConfig config = ListenerConfig.custom().topics(List.of("users")).groupId("g").batchSize(BATCH)
-		.delivery(Delivery.EXACTLY_ONCE).build();
+	private final ListenerConfig config = ListenerConfig.custom()
+		.topics(List.of("users"))
+		.groupId("g")
+		.batchSize(BATCH)
+		.delivery(Delivery.EXACTLY_ONCE)
+		.build();
 
 	private final SawmillMetrics metrics = new SawmillMetrics(registry, config.groupId());
 
@@ -138,7 +143,10 @@ class ExactlyOnceLaneTests {
 		return TestListeners.records("users", from, BATCH);
 	}
 
-	/** Records each read and each transaction; fails the next transaction without a reply when told. */
+	/**
+	 * Records each read and each transaction; fails the next transaction without a reply
+	 * when told.
+	 */
 	private final class RecordingWriter implements TransactionalBatchWriter {
 
 		String watermark;
@@ -162,16 +170,18 @@ class ExactlyOnceLaneTests {
 			StringBuilder sent = new StringBuilder("send");
 			for (RedisWrite write : writes) {
 				RedisWrite.Command command = (RedisWrite.Command) write;
-				sent.append(' ').append(command.name().equals("SET")
-						? "SET=" + new String(command.args().get(0), StandardCharsets.US_ASCII)
-						: new String(command.key(), StandardCharsets.UTF_8));
+				sent.append(' ')
+					.append(command.name().equals("SET")
+							? "SET=" + new String(command.args().get(0), StandardCharsets.US_ASCII)
+							: new String(command.key(), StandardCharsets.UTF_8));
 			}
 			events.add(sent.toString());
 			List<PipelineResult.Failure> failures = new ArrayList<>();
 			if (failNext) {
 				failNext = false;
 				for (int i = 0; i < writes.size(); i++) {
-					failures.add(new PipelineResult.Failure(i, writes.get(i), new RedisCommandTimeoutException("timeout")));
+					failures
+						.add(new PipelineResult.Failure(i, writes.get(i), new RedisCommandTimeoutException("timeout")));
 				}
 			}
 			PipelineResult result = new PipelineResult(writes.size(), 1, failures);
@@ -190,5 +200,7 @@ class ExactlyOnceLaneTests {
 		@Override
 		public void close() {
 		}
+
 	}
+
 }

@@ -45,10 +45,10 @@ import io.sawmill.redis.internal.LettucePipelinedWriter;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * Exactly-once writes against a real redis-server: each record's {@code INCR} is applied once,
- * however often its batch comes again. The transient failure is real: the writer's ACL user may not
- * touch {@code deny:*} keys until a test allows it, and Redis refuses such a command at queue time
- * (NOPERM), so its transaction answers EXECABORT.
+ * Exactly-once writes against a real redis-server: each record's {@code INCR} is applied
+ * once, however often its batch comes again. The transient failure is real: the writer's
+ * ACL user may not touch {@code deny:*} keys until a test allows it, and Redis refuses
+ * such a command at queue time (NOPERM), so its transaction answers EXECABORT.
  */
 class ExactlyOnceWritesTests {
 
@@ -93,12 +93,21 @@ class ExactlyOnceWritesTests {
 
 	@BeforeEach
 	void pipeline() {
-		commands.aclSetuser("writer", AclSetuserArgs.Builder.reset().on().addPassword("secret").keyPattern("ok:*")
-			.keyPattern("sawmill:*").allCommands());
+		commands.aclSetuser("writer",
+				AclSetuserArgs.Builder.reset()
+					.on()
+					.addPassword("secret")
+					.keyPattern("ok:*")
+					.keyPattern("sawmill:*")
+					.allCommands());
 		prefix = UUID.randomUUID() + ":";
-		ListenerConfig config = ListenerConfig.custom().topics(List.of("t")).groupId("g-" + prefix)
-			.delivery(Delivery.EXACTLY_ONCE).build();
-		writer = new LettucePipelinedWriter(() -> writerClient, PipelineConfig.custom().timeout(Duration.ofSeconds(10)).build());
+		ListenerConfig config = ListenerConfig.custom()
+			.topics(List.of("t"))
+			.groupId("g-" + prefix)
+			.delivery(Delivery.EXACTLY_ONCE)
+			.build();
+		writer = new LettucePipelinedWriter(() -> writerClient,
+				PipelineConfig.custom().timeout(Duration.ofSeconds(10)).build());
 		pipeline = new TransactionalPipeline(writer, config, RedisCircuit.disabled("test"), metrics);
 	}
 
@@ -112,7 +121,8 @@ class ExactlyOnceWritesTests {
 		List<MappedRecord> batch = batch("ok");
 
 		BatchOutcomes first = pipeline.write(batch, pipeline.newAppliedOffsets());
-		// as a restarted consumer thread: nothing cached, the watermarks are read from Redis
+		// as a restarted consumer thread: nothing cached, the watermarks are read from
+		// Redis
 		BatchOutcomes again = pipeline.write(batch, pipeline.newAppliedOffsets());
 
 		assertThat(withOutcome(batch, first, RecordOutcome.DUPLICATE)).isEmpty();
@@ -153,7 +163,8 @@ class ExactlyOnceWritesTests {
 		AppliedOffsets applied = pipeline.newAppliedOffsets();
 
 		BatchOutcomes first = pipeline.write(batch, applied);
-		// its dead letter was not published (the batch was not committed): the batch comes again
+		// its dead letter was not published (the batch was not committed): the batch
+		// comes again
 		BatchOutcomes again = pipeline.write(batch, applied);
 		applied.published(again.deadLetters());
 		BatchOutcomes third = pipeline.write(batch, applied);
@@ -161,7 +172,8 @@ class ExactlyOnceWritesTests {
 		assertThat(first.deadLetters()).singleElement()
 			.satisfies(deadLetter -> assertThat(deadLetter.reason()).contains("WRONGTYPE"));
 		assertThat(again.deadLetters()).extracting(deadLetter -> deadLetter.record().offset()).containsExactly(3L);
-		// one outcome per record: the record dead-lettered again is not also counted as a duplicate
+		// one outcome per record: the record dead-lettered again is not also counted as a
+		// duplicate
 		assertThat(withOutcome(batch, again, RecordOutcome.DEAD_LETTERED)).extracting(ConsumerRecord::offset)
 			.containsExactly(3L);
 		assertThat(withOutcome(batch, again, RecordOutcome.DUPLICATE)).hasSize(batch.size() - 1);
@@ -169,7 +181,10 @@ class ExactlyOnceWritesTests {
 		assertThat(counters()).containsOnly(1L);
 	}
 
-	/** Three records on partition 0 (offsets 0-2) and three on partition 1 (100-102), each incrementing its own counter. */
+	/**
+	 * Three records on partition 0 (offsets 0-2) and three on partition 1 (100-102), each
+	 * incrementing its own counter.
+	 */
 	private List<MappedRecord> batch(String namespace) {
 		List<MappedRecord> batch = new ArrayList<>();
 		for (int i = 0; i < 6; i++) {
@@ -199,9 +214,13 @@ class ExactlyOnceWritesTests {
 		return (parts[0] + ":" + prefix + parts[1]).getBytes(StandardCharsets.UTF_8);
 	}
 
-	/** The records of {@code batch} whose outcome in {@code outcomes} is {@code outcome}, in batch order. */
+	/**
+	 * The records of {@code batch} whose outcome in {@code outcomes} is {@code outcome},
+	 * in batch order.
+	 */
 	private static List<ConsumerRecord<byte[], byte[]>> withOutcome(List<MappedRecord> batch, BatchOutcomes outcomes,
 			RecordOutcome outcome) {
 		return batch.stream().map(MappedRecord::record).filter(record -> outcomes.of(record) == outcome).toList();
 	}
+
 }

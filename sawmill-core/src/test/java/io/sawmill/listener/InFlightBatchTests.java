@@ -53,11 +53,11 @@ import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.RedisBatchWriter;
 
 /**
- * One batch in flight: a full batch whose consumer has more to read is sent and left uncommitted
- * while the next batch is mapped and sent; only then is it awaited, retried and committed. These
- * tests pin the order of sends, awaits and commits, and what happens to both batches when the one
- * in flight fails. (The whole path on real servers: {@code EndToEndIT}, {@code InFlightBatchIT} and
- * the fault scenarios.)
+ * One batch in flight: a full batch whose consumer has more to read is sent and left
+ * uncommitted while the next batch is mapped and sent; only then is it awaited, retried
+ * and committed. These tests pin the order of sends, awaits and commits, and what happens
+ * to both batches when the one in flight fails. (The whole path on real servers:
+ * {@code EndToEndIT}, {@code InFlightBatchIT} and the fault scenarios.)
  */
 class InFlightBatchTests {
 
@@ -139,10 +139,11 @@ class InFlightBatchTests {
 	@Test
 	void shouldSendABatchOfNonIdempotentWritesOnlyOnceTheBatchInFlightIsFinished() {
 		// a retry of the batch in flight would send a batch sent after it again
-		PipelineBatchListener incrementing = TestListeners.listener(record -> List.of(record.offset() < BATCH
-				? RedisWrite.del(("k" + record.offset()).getBytes(StandardCharsets.UTF_8))
-				: RedisWrite.command("INCR", ("k" + record.offset()).getBytes(StandardCharsets.UTF_8))), config,
-				new PerRecordPipeline(writer, config, RedisCircuit.disabled("test"), metrics),
+		PipelineBatchListener incrementing = TestListeners.listener(
+				record -> List.of(record.offset() < BATCH
+						? RedisWrite.del(("k" + record.offset()).getBytes(StandardCharsets.UTF_8))
+						: RedisWrite.command("INCR", ("k" + record.offset()).getBytes(StandardCharsets.UTF_8))),
+				config, new PerRecordPipeline(writer, config, RedisCircuit.disabled("test"), metrics),
 				DeadLetterPublisher.loggingOnly(), metrics);
 
 		incrementing.onMessage(batch(0), acknowledgment, consumer);
@@ -155,10 +156,12 @@ class InFlightBatchTests {
 
 	@Test
 	void shouldFinishABatchInFlightThatHasNoWritesWithoutSendingTheNextBatchAgain() {
-		// a batch whose records are all skipped or dead-lettered at map time has no round trip to await
-		PipelineBatchListener skippingFirst = TestListeners.listener(record -> record.offset() < BATCH ? List.of()
-				: List.of(RedisWrite.del(("k" + record.offset()).getBytes(StandardCharsets.UTF_8))), config,
-				new PerRecordPipeline(writer, config, RedisCircuit.disabled("test"), metrics),
+		// a batch whose records are all skipped or dead-lettered at map time has no round
+		// trip to await
+		PipelineBatchListener skippingFirst = TestListeners.listener(
+				record -> record.offset() < BATCH ? List.of()
+						: List.of(RedisWrite.del(("k" + record.offset()).getBytes(StandardCharsets.UTF_8))),
+				config, new PerRecordPipeline(writer, config, RedisCircuit.disabled("test"), metrics),
 				DeadLetterPublisher.loggingOnly(), metrics);
 
 		skippingFirst.onMessage(batch(0), acknowledgment, consumer);
@@ -170,7 +173,8 @@ class InFlightBatchTests {
 
 	@Test
 	void shouldTimeTheRoundTripOfABatchInFlightToItsLastReplyNotToTheCallThatAwaitsIt() {
-		// a round trip no listener call could take here, so the timer can only have it from the writer
+		// a round trip no listener call could take here, so the timer can only have it
+		// from the writer
 		writer.roundTrip(Duration.ofMinutes(1));
 
 		listener.onMessage(batch(0), acknowledgment, consumer);
@@ -210,13 +214,15 @@ class InFlightBatchTests {
 
 		listener.onMessage(batch(3), acknowledgment, consumer);
 
-		// k3-k5 went out before k2's retry: it no longer counts and is sent again after it, so Redis
+		// k3-k5 went out before k2's retry: it no longer counts and is sent again after
+		// it, so Redis
 		// ends with the writes in offset order
 		assertThat(events).containsExactly("send k0-k2", "send k3-k5", "await k0-k2 (k2 failed)", "await k3-k5",
 				"send k2", "await k2", "commit async 3", "send k3-k5");
 		assertThat(writer.applied).containsExactly("k0", "k1", "k3", "k4", "k5", "k2", "k3", "k4", "k5");
 
-		// the batch sent again is left in flight even though nothing more is waiting, so this call
+		// the batch sent again is left in flight even though nothing more is waiting, so
+		// this call
 		// spent one batch's retry budget, not two; the idle check finishes it
 		behind(false);
 		listener.onIdleContainer(Map.of(P0, 6L), null);
@@ -236,8 +242,10 @@ class InFlightBatchTests {
 		assertThat(failure.inFlight()).extracting(ConsumerRecord::offset).containsExactly(0L, 1L, 2L);
 		assertThat(events).noneMatch(event -> event.startsWith("commit"));
 
-		// the container's error handler is given the current poll; it seeks back to the batch in flight
-		new RedeliverBatchErrorHandler(TestListeners.redelivery(metrics)).handleBatch(new ListenerExecutionFailedException("Listener failed", failure),
+		// the container's error handler is given the current poll; it seeks back to the
+		// batch in flight
+		new RedeliverBatchErrorHandler(TestListeners.redelivery(metrics)).handleBatch(
+				new ListenerExecutionFailedException("Listener failed", failure),
 				new ConsumerRecords<>(Map.of(P0, batch(3)), Map.of()), consumer, null, () -> {
 				});
 		verify(consumer).seek(P0, 0L);
@@ -278,8 +286,9 @@ class InFlightBatchTests {
 	}
 
 	/**
-	 * A writer whose round trip is split: "send" when the commands go out (and, for the key order,
-	 * are applied), "await" when the listener reads the replies. Can fail one key's writes.
+	 * A writer whose round trip is split: "send" when the commands go out (and, for the
+	 * key order, are applied), "await" when the listener reads the replies. Can fail one
+	 * key's writes.
 	 */
 	static final class SplitWriter implements RedisBatchWriter {
 
@@ -321,7 +330,8 @@ class InFlightBatchTests {
 			for (int i = 0; i < writes.size(); i++) {
 				if (keys.get(i).equals(failingKey) && failuresLeft > 0) {
 					failuresLeft--;
-					failures.add(new PipelineResult.Failure(i, writes.get(i), new IllegalStateException("Redis is down")));
+					failures
+						.add(new PipelineResult.Failure(i, writes.get(i), new IllegalStateException("Redis is down")));
 				}
 				else {
 					applied.add(keys.get(i));
@@ -349,5 +359,7 @@ class InFlightBatchTests {
 		@Override
 		public void close() {
 		}
+
 	}
+
 }

@@ -75,10 +75,10 @@ class ListenerProgressTests {
 
 		clock.advance(Duration.ofSeconds(1));
 
-		assertThat(progress.stall()).hasValueSatisfying(reason -> assertThat(reason)
-			.contains("has not committed a batch for 30 s")
-			.contains("2 consecutive failed deliveries")
-			.contains("still down"));
+		assertThat(progress.stall())
+			.hasValueSatisfying(reason -> assertThat(reason).contains("has not committed a batch for 30 s")
+				.contains("2 consecutive failed deliveries")
+				.contains("still down"));
 		assertThat(gauge("sawmill.listener.stalled")).isEqualTo(1);
 	}
 
@@ -112,4 +112,5 @@ class ListenerProgressTests {
 	private double gauge(String name) {
 		return registry.get(name).tag("group", "g1").gauge().value();
 	}
+
 }

@@ -43,10 +43,11 @@ import io.sawmill.redis.internal.LettucePipelinedWriter;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * Against a real redis-server: a batch whose writes may not be repeated is never partly sent again
- * by the in-batch retry, while a batch of idempotent writes keeps the per-record retry. The
- * transient failure is real: the writer's ACL user may not touch {@code deny:*} keys, and Redis
- * answers NOPERM (transient: a configuration problem, never the record's fault).
+ * Against a real redis-server: a batch whose writes may not be repeated is never partly
+ * sent again by the in-batch retry, while a batch of idempotent writes keeps the
+ * per-record retry. The transient failure is real: the writer's ACL user may not touch
+ * {@code deny:*} keys, and Redis answers NOPERM (transient: a configuration problem,
+ * never the record's fault).
  */
 class NonIdempotentWritesTests {
 
@@ -73,10 +74,12 @@ class NonIdempotentWritesTests {
 		redis = RedisServerProcess.startNew();
 		admin = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
 		try (StatefulRedisConnection<String, String> connection = admin.connect()) {
-			connection.sync().aclSetuser("writer", io.lettuce.core.AclSetuserArgs.Builder.on()
-				.addPassword("secret")
-				.keyPattern("ok:*")
-				.allCommands());
+			connection.sync()
+				.aclSetuser("writer",
+						io.lettuce.core.AclSetuserArgs.Builder.on()
+							.addPassword("secret")
+							.keyPattern("ok:*")
+							.allCommands());
 		}
 		writerClient = RedisClient.create(RedisURI.builder()
 			.withHost(redis.host())
@@ -131,8 +134,10 @@ class NonIdempotentWritesTests {
 
 		catchThrowableOfType(BatchWriteFailedException.class, () -> pipeline.finish(pipeline.send(batch)));
 
-		// the records whose second write failed were sent on every attempt; the others once
-		assertThat(counters()).containsExactly(1L, (long) MAX_ATTEMPTS, 1L, (long) MAX_ATTEMPTS, 1L, (long) MAX_ATTEMPTS);
+		// the records whose second write failed were sent on every attempt; the others
+		// once
+		assertThat(counters()).containsExactly(1L, (long) MAX_ATTEMPTS, 1L, (long) MAX_ATTEMPTS, 1L,
+				(long) MAX_ATTEMPTS);
 		assertThat(registry.get("sawmill.redis.pipeline.duration").timer().count()).isEqualTo(MAX_ATTEMPTS);
 		assertThat(registry.get("sawmill.batch.non.idempotent.repeated").counter().count()).isZero();
 	}
@@ -149,7 +154,10 @@ class NonIdempotentWritesTests {
 		assertThat(counters()).containsExactly(1L, 1L, 1L, 1L, 1L, 1L);
 	}
 
-	/** Six records, each incrementing its own counter; every odd one also a counter the writer may not touch. */
+	/**
+	 * Six records, each incrementing its own counter; every odd one also a counter the
+	 * writer may not touch.
+	 */
 	private List<MappedRecord> batch(BiFunction<String, byte[], RedisWrite.Command> command) {
 		List<MappedRecord> batch = new ArrayList<>();
 		for (int i = 0; i < 6; i++) {
@@ -182,4 +190,5 @@ class NonIdempotentWritesTests {
 	private static MappedRecord record(long offset, List<RedisWrite> writes) {
 		return new MappedRecord(new ConsumerRecord<>("t", 0, offset, null, new byte[0]), writes);
 	}
+
 }

@@ -39,9 +39,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * How a written batch's offsets reach Kafka, on a mocked {@link Consumer}: asynchronously for full
- * batches, synchronously once caught up and before a revoke, and never lost to a failed
- * asynchronous commit.
+ * How a written batch's offsets reach Kafka, on a mocked {@link Consumer}: asynchronously
+ * for full batches, synchronously once caught up and before a revoke, and never lost to a
+ * failed asynchronous commit.
  */
 class OffsetCommitsTests {
 
@@ -61,7 +61,10 @@ class OffsetCommitsTests {
 	/** Every commit, in order: "sync {…}" or "async {…}", as partition → offset. */
 	private final List<String> commits = new ArrayList<>();
 
-	/** The callbacks of asynchronous commits, for the test to complete them as Kafka would. */
+	/**
+	 * The callbacks of asynchronous commits, for the test to complete them as Kafka
+	 * would.
+	 */
 	private final List<Runnable> succeed = new ArrayList<>();
 
 	private final List<Runnable> fail = new ArrayList<>();
@@ -112,12 +115,17 @@ class OffsetCommitsTests {
 		batch.addAll(records(P0, 10, 3));
 		batch.addAll(records(P1, 7, 2));
 		batch.addAll(records(new TopicPartition("other", 0), 4, 1));
-		batch.addAll(records(P0, 3, 2)); // P0 again, lower offsets, after other partitions
+		batch.addAll(records(P0, 3, 2)); // P0 again, lower offsets, after other
+											// partitions
 		batch.add(new ConsumerRecord<>(P1.topic(), P1.partition(), 20, null, null));
-		batch.add(new ConsumerRecord<>(P1.topic(), P1.partition(), 9, null, null)); // lower, after a higher one
+		batch.add(new ConsumerRecord<>(P1.topic(), P1.partition(), 9, null, null)); // lower,
+																					// after
+																					// a
+																					// higher
+																					// one
 
-		assertThat(OffsetCommits.nextOffsets(batch)).isEqualTo(Map.of(P0, new OffsetAndMetadata(13),
-				P1, new OffsetAndMetadata(21), new TopicPartition("other", 0), new OffsetAndMetadata(5)));
+		assertThat(OffsetCommits.nextOffsets(batch)).isEqualTo(Map.of(P0, new OffsetAndMetadata(13), P1,
+				new OffsetAndMetadata(21), new TopicPartition("other", 0), new OffsetAndMetadata(5)));
 		assertThat(OffsetCommits.nextOffsets(List.of())).isEmpty();
 	}
 
@@ -204,8 +212,12 @@ class OffsetCommitsTests {
 		assertThat(commits).containsExactly("async {1=24}");
 	}
 
-	/** Commits as the lane does: asynchronously for a full batch, the consumer being behind. */
+	/**
+	 * Commits as the lane does: asynchronously for a full batch, the consumer being
+	 * behind.
+	 */
 	private void commit(List<ConsumerRecord<byte[], byte[]>> records) {
 		offsets.commit(consumer, records, records.size() >= BATCH_SIZE);
 	}
+
 }

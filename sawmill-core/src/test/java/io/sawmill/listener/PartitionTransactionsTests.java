@@ -33,7 +33,10 @@ import io.sawmill.mapping.RedisWrite;
 import io.sawmill.metrics.RecordOutcome;
 import io.sawmill.redis.PipelineResult;
 
-/** Planning per partition, skipping below the watermark and outcomes from transaction replies: pure functions. */
+/**
+ * Planning per partition, skipping below the watermark and outcomes from transaction
+ * replies: pure functions.
+ */
 class PartitionTransactionsTests {
 
 	private static final TopicPartition P0 = new TopicPartition("t", 0);
@@ -52,10 +55,12 @@ class PartitionTransactionsTests {
 		assertThat(plan.transactions().get(1)).extracting(Object::toString)
 			.containsExactly("INCR b (0 args)", "INCR d (0 args)", "SET wm:t-1 (1 args)");
 		assertThat(new String(((RedisWrite.Command) plan.transactions().get(0).get(2)).args().get(0),
-				StandardCharsets.US_ASCII)).isEqualTo("12");
+				StandardCharsets.US_ASCII))
+			.isEqualTo("12");
 		assertThat(plan.shares()).containsExactly(new PartitionTransactions.Share(P0, 12, 2),
 				new PartitionTransactions.Share(P1, 5, 5));
-		// records in offset order within each partition; the watermark carries every record of its share
+		// records in offset order within each partition; the watermark carries every
+		// record of its share
 		assertThat(plan.plan().records()).extracting(r -> r.record().offset()).containsExactly(10L, 11L, 3L, 4L);
 		assertThat(plan.plan().carriedBy(2)).containsExactly(0, 1);
 		assertThat(plan.plan().carriedBy(3)).containsExactly(2);
@@ -73,8 +78,8 @@ class PartitionTransactionsTests {
 		assertThat(plan.shares()).containsExactly(new PartitionTransactions.Share(P1, 4, 1),
 				new PartitionTransactions.Share(P0, 12, 2));
 		assertThat(plan.coalesced()).isZero();
-		Outcomes outcomes = Outcomes.of(plan.plan(), new PipelineResult(3, 1,
-				List.of(failure(2, new RedisCommandTimeoutException("timeout")))));
+		Outcomes outcomes = Outcomes.of(plan.plan(),
+				new PipelineResult(3, 1, List.of(failure(2, new RedisCommandTimeoutException("timeout")))));
 		assertThat(outcomes.retry()).extracting(r -> r.record().offset()).containsExactly(10L, 11L);
 	}
 
@@ -82,13 +87,16 @@ class PartitionTransactionsTests {
 	void shouldCoalesceWithinEachPartitionsShareOnly() {
 		byte[] key = "k".getBytes(StandardCharsets.UTF_8);
 		List<MappedRecord> records = List.of(
-				record(0, 1, RedisWrite.hset(key, Map.of("f".getBytes(), "1".getBytes())), RedisWrite.expire(key, Duration.ofSeconds(5))),
+				record(0, 1, RedisWrite.hset(key, Map.of("f".getBytes(), "1".getBytes())),
+						RedisWrite.expire(key, Duration.ofSeconds(5))),
 				record(1, 1, RedisWrite.hset(key, Map.of("f".getBytes(), "2".getBytes()))),
-				record(0, 2, RedisWrite.hset(key, Map.of("f".getBytes(), "3".getBytes())), RedisWrite.expire(key, Duration.ofSeconds(5))));
+				record(0, 2, RedisWrite.hset(key, Map.of("f".getBytes(), "3".getBytes())),
+						RedisWrite.expire(key, Duration.ofSeconds(5))));
 
 		PartitionTransactions plan = PartitionTransactions.plan(records, PartitionTransactionsTests::key, true);
 
-		// partition 0's two records fold into one HSET and one EXPIRE; partition 1's stays apart
+		// partition 0's two records fold into one HSET and one EXPIRE; partition 1's
+		// stays apart
 		assertThat(plan.transactions().get(0)).hasSize(3);
 		assertThat(plan.transactions().get(1)).hasSize(2);
 		assertThat(plan.coalesced()).isEqualTo(2);
@@ -96,13 +104,15 @@ class PartitionTransactionsTests {
 
 	@Test
 	void shouldRetryEveryRecordOfAShareWhoseTransactionDidNotApplyOrMayNotHave() {
-		PartitionTransactions plan = PartitionTransactions.plan(
-				List.of(incr(0, 10, "a"), incr(1, 3, "b"), incr(0, 11, "c")), PartitionTransactionsTests::key, false);
+		PartitionTransactions plan = PartitionTransactions
+			.plan(List.of(incr(0, 10, "a"), incr(1, 3, "b"), incr(0, 11, "c")), PartitionTransactionsTests::key, false);
 		RedisCommandExecutionException abort = new RedisCommandExecutionException("EXECABORT Transaction discarded");
-		// partition 0: a queue-time error (its own) and EXECABORT for the rest; partition 1: no reply
-		PipelineResult result = new PipelineResult(5, 1, List.of(failure(0, new RedisCommandExecutionException("NOPERM")),
-				failure(1, abort), failure(2, abort), failure(3, new RedisCommandTimeoutException("timeout")),
-				failure(4, new RedisCommandTimeoutException("timeout"))));
+		// partition 0: a queue-time error (its own) and EXECABORT for the rest; partition
+		// 1: no reply
+		PipelineResult result = new PipelineResult(5, 1,
+				List.of(failure(0, new RedisCommandExecutionException("NOPERM")), failure(1, abort), failure(2, abort),
+						failure(3, new RedisCommandTimeoutException("timeout")),
+						failure(4, new RedisCommandTimeoutException("timeout"))));
 
 		Outcomes outcomes = Outcomes.of(plan.plan(), result);
 
@@ -114,16 +124,17 @@ class PartitionTransactionsTests {
 
 	@Test
 	void shouldDeadLetterARecordWhoseWriteFailedInsideAnAppliedTransactionWhateverItsClass() {
-		PipelineResult result = new PipelineResult(5, 1, List.of(
-				failure(1, new RedisCommandExecutionException("WRONGTYPE Operation against a key")),
-				failure(3, new RedisCommandExecutionException("ERR some transient-looking error"))));
-		PartitionTransactions plan = PartitionTransactions.plan(
-				List.of(incr(0, 10, "a"), incr(1, 3, "b"), incr(0, 11, "c")), PartitionTransactionsTests::key, false);
+		PipelineResult result = new PipelineResult(5, 1,
+				List.of(failure(1, new RedisCommandExecutionException("WRONGTYPE Operation against a key")),
+						failure(3, new RedisCommandExecutionException("ERR some transient-looking error"))));
+		PartitionTransactions plan = PartitionTransactions
+			.plan(List.of(incr(0, 10, "a"), incr(1, 3, "b"), incr(0, 11, "c")), PartitionTransactionsTests::key, false);
 
 		Outcomes outcomes = Outcomes.of(plan.plan(), result);
 
 		assertThat(outcomes.hasTransientFailures()).isFalse();
-		assertThat(outcomes.permanent()).extracting(deadLetter -> deadLetter.record().offset()).containsExactly(11L, 3L);
+		assertThat(outcomes.permanent()).extracting(deadLetter -> deadLetter.record().offset())
+			.containsExactly(11L, 3L);
 		assertThat(outcomes.permanent()).extracting(DeadLetter::reason)
 			.allSatisfy(reason -> assertThat(reason).startsWith("Redis rejected a write when its transaction ran"));
 		assertThat(plan.applied(result)).containsExactlyInAnyOrderEntriesOf(Map.of(P0, 12L, P1, 4L));
@@ -156,7 +167,8 @@ class PartitionTransactionsTests {
 
 	@Test
 	void shouldNameTheWatermarkKeyAfterTheGroupTopicAndPartition() {
-		assertThat(new String(AppliedOffsets.key("orders-sync", new TopicPartition("orders", 7)), StandardCharsets.UTF_8))
+		assertThat(
+				new String(AppliedOffsets.key("orders-sync", new TopicPartition("orders", 7)), StandardCharsets.UTF_8))
 			.isEqualTo("sawmill:applied:{orders-sync}:orders:7");
 	}
 
@@ -175,4 +187,5 @@ class PartitionTransactionsTests {
 	private static MappedRecord record(int partition, long offset, RedisWrite... writes) {
 		return new MappedRecord(new ConsumerRecord<>("t", partition, offset, null, new byte[0]), List.of(writes));
 	}
+
 }

@@ -48,14 +48,16 @@ import io.sawmill.redis.internal.LettucePipelinedWriter;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * Per key, writes are applied in offset order — including a tombstone between two writes of the
- * same key in one batch (a peer connector runs all deletes before all writes; Sawmill must not).
- * Against a real redis-server.
+ * Per key, writes are applied in offset order — including a tombstone between two writes
+ * of the same key in one batch (a peer connector runs all deletes before all writes;
+ * Sawmill must not). Against a real redis-server.
  */
 class PerKeyOrderTests {
 
 	private static RedisServerProcess redis;
+
 	private static RedisClient client;
+
 	private static StatefulRedisConnection<String, String> reader;
 
 	@BeforeAll
@@ -86,8 +88,9 @@ class PerKeyOrderTests {
 					new PerRecordPipeline(writer, config, RedisCircuit.disabled("t"), metrics),
 					DeadLetterPublisher.loggingOnly(), metrics);
 
-			listener.onMessage(List.of(record(0, "a", "{\"v\":\"1\",\"old\":\"x\"}"), record(1, "a", null),
-					record(2, "a", "{\"v\":\"2\"}"), record(3, "b", "{\"v\":\"1\"}"), record(4, "b", null)),
+			listener.onMessage(
+					List.of(record(0, "a", "{\"v\":\"1\",\"old\":\"x\"}"), record(1, "a", null),
+							record(2, "a", "{\"v\":\"2\"}"), record(3, "b", "{\"v\":\"1\"}"), record(4, "b", null)),
 					acknowledgment, consumer);
 		}
 
@@ -102,4 +105,5 @@ class PerKeyOrderTests {
 		return new ConsumerRecord<>("t", 0, offset, key.getBytes(StandardCharsets.UTF_8),
 				json == null ? null : json.getBytes(StandardCharsets.UTF_8));
 	}
+
 }

@@ -50,10 +50,10 @@ import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.RedisBatchWriter;
 
 /**
- * Per-record outcomes inside one pipeline: permanent failures are dead-lettered while the rest of
- * the batch is written; transient failures are retried, re-sending only what failed and, per key,
- * keeping offset order; the batch is committed only after Redis or the dead-letter topic took every
- * record.
+ * Per-record outcomes inside one pipeline: permanent failures are dead-lettered while the
+ * rest of the batch is written; transient failures are retried, re-sending only what
+ * failed and, per key, keeping offset order; the batch is committed only after Redis or
+ * the dead-letter topic took every record.
  */
 class PerRecordOutcomeTests {
 
@@ -73,7 +73,10 @@ class PerRecordOutcomeTests {
 
 	private final List<DeadLetter> published = new ArrayList<>();
 
-	/** One SET-like write per record: key = the record's value, so tests choose keys by value. */
+	/**
+	 * One SET-like write per record: key = the record's value, so tests choose keys by
+	 * value.
+	 */
 	private final RecordMapper mapper = record -> List.of(RedisWrite.del(record.value()));
 
 	private PipelineBatchListener listener(Function<List<RedisWrite>, List<Throwable>> redis, DeadLetterPublisher dlt) {
@@ -137,7 +140,8 @@ class PerRecordOutcomeTests {
 	void shouldDeadLetterAPermanentlyRejectedRecordAndCommitTheRest() {
 		RedisCommandExecutionException wrongType = new RedisCommandExecutionException(
 				"WRONGTYPE Operation against a key holding the wrong kind of value");
-		listener(writes -> failing(writes, "b", wrongType), recording).onMessage(records("a", "b", "c"), acknowledgment, consumer);
+		listener(writes -> failing(writes, "b", wrongType), recording).onMessage(records("a", "b", "c"), acknowledgment,
+				consumer);
 
 		assertThat(sent).containsExactly(List.of("a", "b", "c"));
 		assertThat(published).singleElement().satisfies(dead -> {
@@ -156,7 +160,8 @@ class PerRecordOutcomeTests {
 				: failing(writes, "none", null), recording)
 			.onMessage(records("k", "x", "y", "k", "z"), acknowledgment, consumer);
 
-		// offset 0 (key k) failed: it is sent again with offset 3, the later write of k, in offset order
+		// offset 0 (key k) failed: it is sent again with offset 3, the later write of k,
+		// in offset order
 		assertThat(sent).containsExactly(List.of("k", "x", "y", "k", "z"), List.of("k", "k"));
 		assertThat(published).isEmpty();
 		verify(consumer).commitSync(anyMap());
@@ -166,7 +171,8 @@ class PerRecordOutcomeTests {
 	@Test
 	void shouldNeverDeadLetterBecauseRedisIsDown() {
 		PipelineBatchListener listener = listener(
-				writes -> failing(writes, "a", new RedisCommandExecutionException("LOADING Redis is loading")), recording);
+				writes -> failing(writes, "a", new RedisCommandExecutionException("LOADING Redis is loading")),
+				recording);
 
 		assertThatExceptionOfType(BatchWriteFailedException.class)
 			.isThrownBy(() -> listener.onMessage(records("a", "b"), acknowledgment, consumer));
@@ -190,12 +196,14 @@ class PerRecordOutcomeTests {
 		RedisBatchWriter ok = mock(RedisBatchWriter.class);
 		org.mockito.BDDMockito.given(ok.write(org.mockito.ArgumentMatchers.any()))
 			.willReturn(new PipelineResult(1, 1, List.of()));
-		TestListeners.listener(strict, config,
-				new PerRecordPipeline(ok, config, RedisCircuit.disabled("test"), metrics), recording, metrics)
+		TestListeners
+			.listener(strict, config, new PerRecordPipeline(ok, config, RedisCircuit.disabled("test"), metrics),
+					recording, metrics)
 			.onMessage(records("good", "bad", "far-too-large"), acknowledgment, consumer);
 
 		assertThat(published).extracting(DeadLetter::reason)
-			.containsExactly("value is not valid JSON", "record value of 13 bytes exceeds sawmill.max-record-size (8 bytes)");
+			.containsExactly("value is not valid JSON",
+					"record value of 13 bytes exceeds sawmill.max-record-size (8 bytes)");
 		verify(consumer).commitSync(anyMap());
 	}
 
@@ -212,4 +220,5 @@ class PerRecordOutcomeTests {
 		verify(consumer, never()).commitSync(anyMap());
 		verify(consumer, never()).commitAsync(anyMap(), any());
 	}
+
 }

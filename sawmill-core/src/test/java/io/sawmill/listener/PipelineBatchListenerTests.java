@@ -47,8 +47,9 @@ import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.RedisBatchWriter;
 
 /**
- * The commit decision of one batch: the listener commits the batch's offsets on the consumer, so
- * that must come after Redis acknowledged every write, and never for a batch that was not written.
+ * The commit decision of one batch: the listener commits the batch's offsets on the
+ * consumer, so that must come after Redis acknowledged every write, and never for a batch
+ * that was not written.
  */
 class PipelineBatchListenerTests {
 
@@ -66,7 +67,8 @@ class PipelineBatchListenerTests {
 
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
-	private final RecordMapper mapper = JsonHashMapper.of(JsonHashMapperConfig.custom().keyTemplate("user:{id}").build());
+	private final RecordMapper mapper = JsonHashMapper
+		.of(JsonHashMapperConfig.custom().keyTemplate("user:{id}").build());
 
 	@BeforeEach
 	void recordAcknowledgements() {
@@ -88,7 +90,8 @@ class PipelineBatchListenerTests {
 	}
 
 	private static ConsumerRecord<byte[], byte[]> record(long offset, String json) {
-		return new ConsumerRecord<>("users", 0, offset, null, json == null ? null : json.getBytes(StandardCharsets.UTF_8));
+		return new ConsumerRecord<>("users", 0, offset, null,
+				json == null ? null : json.getBytes(StandardCharsets.UTF_8));
 	}
 
 	private static List<ConsumerRecord<byte[], byte[]>> batch(int size) {
@@ -220,7 +223,10 @@ class PipelineBatchListenerTests {
 			.containsExactly("DEL k7", "EXPIRE k7 PT1S", "DEL k8", "EXPIRE k8 PT1S");
 	}
 
-	/** An in-memory writer that records every batch and can be told to fail its next attempts. */
+	/**
+	 * An in-memory writer that records every batch and can be told to fail its next
+	 * attempts.
+	 */
 	static final class FakeWriter implements RedisBatchWriter {
 
 		final List<List<RedisWrite>> batches = new ArrayList<>();
@@ -268,5 +274,7 @@ class PipelineBatchListenerTests {
 		@Override
 		public void close() {
 		}
+
 	}
+
 }

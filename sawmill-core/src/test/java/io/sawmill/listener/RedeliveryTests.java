@@ -48,7 +48,9 @@ class RedeliveryTests {
 
 	private final SawmillMetrics metrics = new SawmillMetrics(registry, "g1");
 
-	/** Backoffs asked of the timer, in order; their tasks run only when a test says so. */
+	/**
+	 * Backoffs asked of the timer, in order; their tasks run only when a test says so.
+	 */
 	private final List<Duration> delays = new ArrayList<>();
 
 	private final List<Runnable> timers = new ArrayList<>();
@@ -147,4 +149,5 @@ class RedeliveryTests {
 		return new ConsumerRecord<>(partition.topic(), partition.partition(), offset, null,
 				"{}".getBytes(StandardCharsets.UTF_8));
 	}
+
 }

@@ -79,7 +79,8 @@ class SawmillContainersTests {
 			.containsEntry(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class)
 			.containsEntry(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class)
 			.containsEntry(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest")
-			.containsEntry(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+			.containsEntry(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+					CooperativeStickyAssignor.class.getName());
 	}
 
 	@Test
@@ -105,8 +106,11 @@ class SawmillContainersTests {
 
 	@Test
 	void shouldRefuseExactlyOnceWithAWriterThatCannotSendTransactions() {
-		ListenerConfig exactlyOnce = ListenerConfig.custom().topics(List.of("a")).groupId("g1")
-			.delivery(Delivery.EXACTLY_ONCE).build();
+		ListenerConfig exactlyOnce = ListenerConfig.custom()
+			.topics(List.of("a"))
+			.groupId("g1")
+			.delivery(Delivery.EXACTLY_ONCE)
+			.build();
 
 		assertThatIllegalStateException()
 			.isThrownBy(() -> SawmillContainers.create(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1"),
@@ -118,8 +122,11 @@ class SawmillContainersTests {
 
 	@Test
 	void shouldBuildAnExactlyOnceContainerOnAWriterThatSendsTransactions() {
-		ListenerConfig exactlyOnce = ListenerConfig.custom().topics(List.of("a")).groupId("g1")
-			.delivery(Delivery.EXACTLY_ONCE).build();
+		ListenerConfig exactlyOnce = ListenerConfig.custom()
+			.topics(List.of("a"))
+			.groupId("g1")
+			.delivery(Delivery.EXACTLY_ONCE)
+			.build();
 
 		ConcurrentMessageListenerContainer<byte[], byte[]> container = SawmillContainers.create(
 				Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1"), exactlyOnce, record -> List.of(),
@@ -131,9 +138,10 @@ class SawmillContainersTests {
 
 	@Test
 	void shouldBuildContainerThatAcknowledgesBatchesImmediatelyAndSynchronously() {
-		ConcurrentMessageListenerContainer<byte[], byte[]> container = SawmillContainers
-			.create(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1"), config, record -> List.of(),
-					mock(RedisBatchWriter.class), DeadLetterPublisher.loggingOnly(), RedisCircuit.disabled("test"), metrics);
+		ConcurrentMessageListenerContainer<byte[], byte[]> container = SawmillContainers.create(
+				Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1"), config, record -> List.of(),
+				mock(RedisBatchWriter.class), DeadLetterPublisher.loggingOnly(), RedisCircuit.disabled("test"),
+				metrics);
 
 		ContainerProperties properties = container.getContainerProperties();
 		assertThat(properties.getTopics()).containsExactly("a", "b");
@@ -149,9 +157,10 @@ class SawmillContainersTests {
 	@Test
 	@SuppressWarnings("unchecked")
 	void shouldTellEveryListenerAddedOfAssignmentsAndRevocationsNotOnlyTheLast() {
-		ConcurrentMessageListenerContainer<byte[], byte[]> container = SawmillContainers
-			.create(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1"), config, record -> List.of(),
-					mock(RedisBatchWriter.class), DeadLetterPublisher.loggingOnly(), RedisCircuit.disabled("test"), metrics);
+		ConcurrentMessageListenerContainer<byte[], byte[]> container = SawmillContainers.create(
+				Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1"), config, record -> List.of(),
+				mock(RedisBatchWriter.class), DeadLetterPublisher.loggingOnly(), RedisCircuit.disabled("test"),
+				metrics);
 		ConsumerRebalanceListener lagMonitor = mock(ConsumerRebalanceListener.class);
 		ConsumerRebalanceListener operations = mock(ConsumerRebalanceListener.class);
 		SawmillContainers.alsoNotifyOnRebalance(container, lagMonitor);
@@ -171,26 +180,33 @@ class SawmillContainersTests {
 
 	@Test
 	void shouldSubscribeWithThePatternWhenOneIsSet() {
-		ListenerConfig withPattern = ListenerConfig.custom().topics(List.of("a")).topicPattern(Pattern.compile("(?:\\Qa\\E)|(?:orders-.*)"))
-			.groupId("g1").build();
-		ConcurrentMessageListenerContainer<byte[], byte[]> container = SawmillContainers
-			.create(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1"), withPattern, record -> List.of(),
-					mock(RedisBatchWriter.class), DeadLetterPublisher.loggingOnly(), RedisCircuit.disabled("test"), metrics);
+		ListenerConfig withPattern = ListenerConfig.custom()
+			.topics(List.of("a"))
+			.topicPattern(Pattern.compile("(?:\\Qa\\E)|(?:orders-.*)"))
+			.groupId("g1")
+			.build();
+		ConcurrentMessageListenerContainer<byte[], byte[]> container = SawmillContainers.create(
+				Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1"), withPattern, record -> List.of(),
+				mock(RedisBatchWriter.class), DeadLetterPublisher.loggingOnly(), RedisCircuit.disabled("test"),
+				metrics);
 
 		assertThat(container.getContainerProperties().getTopics()).isNull();
-		assertThat(container.getContainerProperties().getTopicPattern().pattern()).isEqualTo("(?:\\Qa\\E)|(?:orders-.*)");
+		assertThat(container.getContainerProperties().getTopicPattern().pattern())
+			.isEqualTo("(?:\\Qa\\E)|(?:orders-.*)");
 	}
 
 	@Test
 	@SuppressWarnings("unchecked")
 	void shouldSeekEveryPartitionOfAFailedBatchBackToItsFirstRecord() {
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
-		RedeliverBatchErrorHandler handler = new RedeliverBatchErrorHandler(TestListeners.redelivery(new SawmillMetrics(registry, "g1")));
+		RedeliverBatchErrorHandler handler = new RedeliverBatchErrorHandler(
+				TestListeners.redelivery(new SawmillMetrics(registry, "g1")));
 		Consumer<byte[], byte[]> consumer = mock(Consumer.class);
 		TopicPartition a0 = new TopicPartition("a", 0);
 		TopicPartition b2 = new TopicPartition("b", 2);
-		ConsumerRecords<byte[], byte[]> batch = new ConsumerRecords<>(Map.of(a0,
-				List.of(record(a0, 7), record(a0, 8), record(a0, 9)), b2, List.of(record(b2, 100))), Map.of());
+		ConsumerRecords<byte[], byte[]> batch = new ConsumerRecords<>(
+				Map.of(a0, List.of(record(a0, 7), record(a0, 8), record(a0, 9)), b2, List.of(record(b2, 100))),
+				Map.of());
 
 		handler.handleBatch(new IllegalStateException("Redis is down"), batch, consumer,
 				mock(MessageListenerContainer.class), () -> {
@@ -211,7 +227,8 @@ class SawmillContainersTests {
 		RedeliverBatchErrorHandler handler = new RedeliverBatchErrorHandler(TestListeners.redelivery(metrics));
 		TopicPartition a0 = new TopicPartition("a", 0);
 		ConsumerRecords<byte[], byte[]> batch = new ConsumerRecords<>(Map.of(a0, List.of(record(a0, 7))), Map.of());
-		// spring-kafka hands the error handler the listener's exception wrapped in its own.
+		// spring-kafka hands the error handler the listener's exception wrapped in its
+		// own.
 		Exception thrown = new ListenerExecutionFailedException("Listener failed",
 				new IllegalStateException("connection to redis lost"));
 
@@ -225,4 +242,5 @@ class SawmillContainersTests {
 		return new ConsumerRecord<>(partition.topic(), partition.partition(), offset, null,
 				"{}".getBytes(StandardCharsets.UTF_8));
 	}
+
 }

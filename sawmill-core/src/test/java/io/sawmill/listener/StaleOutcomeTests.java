@@ -52,9 +52,9 @@ import io.sawmill.redis.internal.LettucePipelinedWriter;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * Records whose version-guarded write found a newer version in a real redis-server: counted
- * {@code stale}, committed, never dead-lettered; and a library Redis lost is loaded again before the
- * retry, so nothing is lost either.
+ * Records whose version-guarded write found a newer version in a real redis-server:
+ * counted {@code stale}, committed, never dead-lettered; and a library Redis lost is
+ * loaded again before the retry, so nothing is lost either.
  */
 class StaleOutcomeTests {
 
@@ -116,13 +116,15 @@ class StaleOutcomeTests {
 		writer.open(1);
 		SawmillMetrics metrics = new SawmillMetrics(registry, "g");
 		return TestListeners.listener(mapper, config,
-				new PerRecordPipeline(writer, config, RedisCircuit.disabled("test"), metrics), published::addAll, metrics);
+				new PerRecordPipeline(writer, config, RedisCircuit.disabled("test"), metrics), published::addAll,
+				metrics);
 	}
 
 	private static List<ConsumerRecord<byte[], byte[]>> versions(long... versions) {
 		List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
 		for (int i = 0; i < versions.length; i++) {
-			records.add(new ConsumerRecord<>("t", 0, i, null, Long.toString(versions[i]).getBytes(StandardCharsets.UTF_8)));
+			records.add(
+					new ConsumerRecord<>("t", 0, i, null, Long.toString(versions[i]).getBytes(StandardCharsets.UTF_8)));
 		}
 		return records;
 	}
@@ -156,4 +158,5 @@ class StaleOutcomeTests {
 		assertThat(published).isEmpty();
 		verify(consumer).commitSync(anyMap());
 	}
+
 }

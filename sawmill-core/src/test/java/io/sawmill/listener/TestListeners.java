@@ -25,7 +25,10 @@ import io.sawmill.deadletter.DeadLetterPublisher;
 import io.sawmill.mapping.RecordMapper;
 import io.sawmill.metrics.SawmillMetrics;
 
-/** The listener's collaborators as the tests of this package build them: no container, no timer. */
+/**
+ * The listener's collaborators as the tests of this package build them: no container, no
+ * timer.
+ */
 final class TestListeners {
 
 	private TestListeners() {
@@ -35,8 +38,8 @@ final class TestListeners {
 	static PipelineBatchListener listener(RecordMapper mapper, ListenerConfig config, PerRecordPipeline pipeline,
 			DeadLetterPublisher deadLetters, SawmillMetrics metrics) {
 		Redelivery redelivery = redelivery(metrics);
-		return new PipelineBatchListener(() -> new ConsumerLane(mapper, config, AtLeastOnce.with(pipeline, redelivery, metrics),
-				deadLetters, metrics, redelivery));
+		return new PipelineBatchListener(() -> new ConsumerLane(mapper, config,
+				AtLeastOnce.with(pipeline, redelivery, metrics), deadLetters, metrics, redelivery));
 	}
 
 	/** A redelivery that seeks back and counts, with no container to pause. */
@@ -46,7 +49,10 @@ final class TestListeners {
 				new ContainerPauses((delay, task) -> task.run()), metrics);
 	}
 
-	/** Records {@code from} … {@code from + count - 1} of partition 0 of {@code topic}, each with an empty value. */
+	/**
+	 * Records {@code from} … {@code from + count - 1} of partition 0 of {@code topic},
+	 * each with an empty value.
+	 */
 	static List<ConsumerRecord<byte[], byte[]>> records(String topic, long from, int count) {
 		List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>(count);
 		for (long offset = from; offset < from + count; offset++) {
@@ -54,4 +60,5 @@ final class TestListeners {
 		}
 		return records;
 	}
+
 }

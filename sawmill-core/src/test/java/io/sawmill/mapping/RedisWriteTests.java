@@ -43,8 +43,9 @@ class RedisWriteTests {
 		RedisWrite.HashSet hset = RedisWrite.hset("user:1", fields);
 
 		List<String> names = new ArrayList<>();
-		hset.fields().forEach((field, value) -> names.add(new String(field, StandardCharsets.UTF_8) + "="
-				+ new String(value, StandardCharsets.UTF_8)));
+		hset.fields()
+			.forEach((field, value) -> names
+				.add(new String(field, StandardCharsets.UTF_8) + "=" + new String(value, StandardCharsets.UTF_8)));
 		assertThat(new String(hset.key(), StandardCharsets.UTF_8)).isEqualTo("user:1");
 		assertThat(names).containsExactly("z=1", "a=2", "m=ø");
 	}
@@ -77,7 +78,8 @@ class RedisWriteTests {
 		RedisWrite.Command zadd = RedisWrite.command("ZADD", utf8("scores"), utf8("1.5"), utf8("ann"));
 
 		assertThat(zadd.name()).isEqualTo("ZADD");
-		assertThat(zadd.args()).extracting(arg -> new String(arg, StandardCharsets.UTF_8)).containsExactly("1.5", "ann");
+		assertThat(zadd.args()).extracting(arg -> new String(arg, StandardCharsets.UTF_8))
+			.containsExactly("1.5", "ann");
 		assertThat(zadd).hasToString("ZADD scores (2 args)");
 	}
 
@@ -100,4 +102,5 @@ class RedisWriteTests {
 		assertThat(RedisWrite.command("ZADD", utf8("k"), utf8("1"), utf8("m")).idempotent()).isFalse();
 		assertThat(RedisWrite.idempotentCommand("ZADD", utf8("k"), utf8("1"), utf8("m")).idempotent()).isTrue();
 	}
+
 }

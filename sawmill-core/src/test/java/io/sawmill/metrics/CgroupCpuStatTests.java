@@ -91,4 +91,5 @@ class CgroupCpuStatTests {
 		assertThat(registry.find("sawmill.cpu.periods").meters()).isEmpty();
 		assertThat(registry.getMeters()).isEmpty();
 	}
+
 }

@@ -32,9 +32,11 @@ import org.junit.jupiter.api.Test;
 class ConsumerRecordTimestampsTests {
 
 	private static final TopicPartition P0 = new TopicPartition("events", 0);
+
 	private static final TopicPartition P1 = new TopicPartition("events", 1);
 
 	private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
+
 	private final ConsumerRecordTimestamps timestamps = new ConsumerRecordTimestamps(() -> consumer);
 
 	@Test
@@ -64,8 +66,8 @@ class ConsumerRecordTimestampsTests {
 	}
 
 	private static ConsumerRecord<byte[], byte[]> record(TopicPartition partition, long offset, long timestamp) {
-		return new ConsumerRecord<>(partition.topic(), partition.partition(), offset, timestamp, TimestampType.CREATE_TIME,
-				0, 0, new byte[0], new byte[0], new RecordHeaders(), Optional.empty());
+		return new ConsumerRecord<>(partition.topic(), partition.partition(), offset, timestamp,
+				TimestampType.CREATE_TIME, 0, 0, new byte[0], new byte[0], new RecordHeaders(), Optional.empty());
 	}
 
 	@Test
@@ -73,4 +75,5 @@ class ConsumerRecordTimestampsTests {
 		assertThat(timestamps.firstTimestamps(Map.of(), Map.of(), Duration.ofSeconds(1))).isEmpty();
 		assertThat(List.copyOf(consumer.assignment())).isEmpty();
 	}
+
 }

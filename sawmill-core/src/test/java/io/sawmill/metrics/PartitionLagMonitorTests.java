@@ -46,24 +46,35 @@ import io.sawmill.testkit.MutableClock;
 class PartitionLagMonitorTests {
 
 	private static final TopicPartition P0 = new TopicPartition("events", 0);
+
 	private static final TopicPartition P1 = new TopicPartition("events", 1);
 
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
 	private final SawmillMetrics metrics = new SawmillMetrics(registry, "g1");
+
 	private final Map<TopicPartition, Long> starts = new HashMap<>();
+
 	private final Map<TopicPartition, Long> ends = new HashMap<>();
+
 	private final Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>();
+
 	private final Map<TopicPartition, Long> recordTimestamps = new HashMap<>();
+
 	private final List<Map<TopicPartition, Long>> timestampReads = new ArrayList<>();
+
 	private final MutableClock clock = new MutableClock(Instant.parse("2025-01-01T00:00:00Z"));
+
 	private final Admin admin = mock(Admin.class);
+
 	private PartitionLagMonitor monitor;
 
 	@BeforeEach
 	void setUp() {
 		given(admin.listConsumerGroupOffsets(anyMap())).willAnswer(invocation -> {
 			ListConsumerGroupOffsetsResult result = mock(ListConsumerGroupOffsetsResult.class);
-			given(result.partitionsToOffsetAndMetadata("g1")).willReturn(KafkaFuture.completedFuture(new HashMap<>(committed)));
+			given(result.partitionsToOffsetAndMetadata("g1"))
+				.willReturn(KafkaFuture.completedFuture(new HashMap<>(committed)));
 			return result;
 		});
 		given(admin.listOffsets(anyMap())).willAnswer(invocation -> {
@@ -71,7 +82,8 @@ class PartitionLagMonitorTests {
 			Map<TopicPartition, KafkaFuture<ListOffsetsResultInfo>> futures = new HashMap<>();
 			request.forEach((partition, spec) -> {
 				long offset = (spec instanceof OffsetSpec.EarliestSpec ? starts : ends).get(partition);
-				futures.put(partition, KafkaFuture.completedFuture(new ListOffsetsResultInfo(offset, -1, Optional.empty())));
+				futures.put(partition,
+						KafkaFuture.completedFuture(new ListOffsetsResultInfo(offset, -1, Optional.empty())));
 			});
 			return new ListOffsetsResult(futures);
 		});
@@ -178,7 +190,8 @@ class PartitionLagMonitorTests {
 
 	@Test
 	void shouldPublishNoLagInSecondsWithoutATimestampReader() throws Exception {
-		PartitionLagMonitor recordsOnly = new PartitionLagMonitor(admin, List.of("events"), metrics, Duration.ofSeconds(15));
+		PartitionLagMonitor recordsOnly = new PartitionLagMonitor(admin, List.of("events"), metrics,
+				Duration.ofSeconds(15));
 		ends.put(P0, 3L);
 		recordsOnly.onPartitionsAssigned(List.of(P0));
 
@@ -210,4 +223,5 @@ class PartitionLagMonitorTests {
 			.gauge()
 			.value();
 	}
+
 }

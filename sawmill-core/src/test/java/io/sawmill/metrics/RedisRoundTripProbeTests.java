@@ -33,6 +33,7 @@ import io.sawmill.testkit.RedisServerProcess;
 class RedisRoundTripProbeTests {
 
 	private static RedisServerProcess redis;
+
 	private static RedisClient client;
 
 	@BeforeAll
@@ -69,7 +70,8 @@ class RedisRoundTripProbeTests {
 		RedisClient nowhere = RedisClient.create(RedisURI.create("127.0.0.1", RedisServerProcess.freePort()));
 		try (RedisRoundTripProbe probe = new RedisRoundTripProbe(() -> nowhere, registry, "g1", Duration.ofSeconds(5),
 				Duration.ofSeconds(2))) {
-			assertThatIllegalStateException().isThrownBy(probe::ping).withMessageStartingWith("Redis did not answer PING");
+			assertThatIllegalStateException().isThrownBy(probe::ping)
+				.withMessageStartingWith("Redis did not answer PING");
 
 			assertThat(registry.get("sawmill.redis.rtt").gauge().value()).isNaN();
 			assertThat(probe.lastError()).isNotBlank();
@@ -86,4 +88,5 @@ class RedisRoundTripProbeTests {
 					Duration.ofSeconds(1)))
 			.withMessage("interval must be greater than 0, but was PT0S");
 	}
+
 }

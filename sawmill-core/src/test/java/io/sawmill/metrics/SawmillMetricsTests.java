@@ -33,17 +33,20 @@ class SawmillMetricsTests {
 
 	@Test
 	void shouldAddTheConfiguredSloBoundariesToBothTimers() {
-		SawmillMetrics metrics = new SawmillMetrics(registry, "g1", List.of(Duration.ofMillis(200), Duration.ofSeconds(2)));
+		SawmillMetrics metrics = new SawmillMetrics(registry, "g1",
+				List.of(Duration.ofMillis(200), Duration.ofSeconds(2)));
 		metrics.batchCommitted(Duration.ofMillis(150), 10);
 		metrics.pipelineCompleted(Duration.ofMillis(150), 20);
 
 		for (String timer : List.of("sawmill.batch.duration", "sawmill.redis.pipeline.duration")) {
 			CountAtBucket[] buckets = registry.get(timer).timer().takeSnapshot().histogramCounts();
-			assertThat(Arrays.stream(buckets).map(b -> b.bucket(java.util.concurrent.TimeUnit.MILLISECONDS)))
-				.as(timer)
+			assertThat(Arrays.stream(buckets).map(b -> b.bucket(java.util.concurrent.TimeUnit.MILLISECONDS))).as(timer)
 				.contains(200.0, 2000.0);
-			assertThat(Arrays.stream(buckets).filter(b -> b.bucket(java.util.concurrent.TimeUnit.MILLISECONDS) == 200.0)
-				.findFirst().orElseThrow().count()).isEqualTo(1);
+			assertThat(Arrays.stream(buckets)
+				.filter(b -> b.bucket(java.util.concurrent.TimeUnit.MILLISECONDS) == 200.0)
+				.findFirst()
+				.orElseThrow()
+				.count()).isEqualTo(1);
 		}
 	}
 
@@ -67,4 +70,5 @@ class SawmillMetricsTests {
 
 		assertThat(metrics.recordsHandled()).isEqualTo(10);
 	}
+
 }

@@ -29,8 +29,8 @@ import io.sawmill.testkit.MutableClock;
 class SummaryLoggerTests {
 
 	private final SawmillMetrics metrics = new SawmillMetrics(new SimpleMeterRegistry(), "loader");
-	private final MutableClock clock = new MutableClock(
-			Instant.parse("2025-01-01T00:00:00Z"));
+
+	private final MutableClock clock = new MutableClock(Instant.parse("2025-01-01T00:00:00Z"));
 
 	@Test
 	void shouldReportRecordsPerSecondSinceTheLastLine() {
@@ -61,4 +61,5 @@ class SummaryLoggerTests {
 			.isThrownBy(() -> new SummaryLogger(metrics, null, null, Duration.ZERO, clock))
 			.withMessage("interval must be greater than 0, but was PT0S");
 	}
+
 }

@@ -44,10 +44,10 @@ import io.lettuce.core.protocol.ProtocolVersion;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * Every row of {@link FailureClass}'s table, produced by a real redis-server and classified as
- * Lettuce reports it. MOVED, ASK and TRYAGAIN, which Lettuce follows while slots move
- * ({@code LettucePipelinedWriterReshardTests}), are not produced here; they match by the same
- * prefix rule as the outage replies that are.
+ * Every row of {@link FailureClass}'s table, produced by a real redis-server and
+ * classified as Lettuce reports it. MOVED, ASK and TRYAGAIN, which Lettuce follows while
+ * slots move ({@code LettucePipelinedWriterReshardTests}), are not produced here; they
+ * match by the same prefix rule as the outage replies that are.
  */
 class FailureClassTests {
 
@@ -72,7 +72,8 @@ class FailureClassTests {
 		assertReply(FailureClass.PERMANENT, "WRONGTYPE", List.of("SET", "s", "v"), List.of("HSET", "s", "f", "v"));
 		assertReply(FailureClass.PERMANENT, "ERR value is not an integer or out of range", List.of("SET", "n", "abc"),
 				List.of("INCR", "n"));
-		assertReply(FailureClass.PERMANENT, "ERR value is not an integer or out of range", List.of("EXPIRE", "n", "soon"));
+		assertReply(FailureClass.PERMANENT, "ERR value is not an integer or out of range",
+				List.of("EXPIRE", "n", "soon"));
 		assertReply(FailureClass.PERMANENT, "ERR value is out of range", List.of("SPOP", "set", "-1"));
 		assertReply(FailureClass.PERMANENT, "ERR value is not a valid float", List.of("INCRBYFLOAT", "f", "abc"));
 		assertReply(FailureClass.PERMANENT, "ERR hash value is not an integer", List.of("HSET", "h", "f", "abc"),
@@ -91,7 +92,8 @@ class FailureClassTests {
 		assertReply(FailureClass.PERMANENT, "ERR offset is out of range", List.of("SETRANGE", "r", "-1", "x"));
 		assertReply(FailureClass.PERMANENT, "ERR bit offset is not an integer or out of range",
 				List.of("SETBIT", "b", "-1", "1"));
-		assertReply(FailureClass.PERMANENT, "ERR bit is not an integer or out of range", List.of("SETBIT", "b", "0", "2"));
+		assertReply(FailureClass.PERMANENT, "ERR bit is not an integer or out of range",
+				List.of("SETBIT", "b", "0", "2"));
 		assertReply(FailureClass.PERMANENT, "ERR index out of range", List.of("RPUSH", "l", "a"),
 				List.of("LSET", "l", "5", "x"));
 		assertReply(FailureClass.PERMANENT, "ERR no such key", List.of("LSET", "missing", "0", "x"));
@@ -121,30 +123,34 @@ class FailureClassTests {
 		try (RedisServerProcess persisting = RedisServerProcess.startNew("--save", "3600 1",
 				"--stop-writes-on-bgsave-error", "yes", "--enable-protected-configs", "yes")) {
 			run(persisting, List.of("CONFIG", "SET", "dir", dir.toString()));
-			Files.delete(dir); // the snapshot cannot be written in a directory that is gone
+			Files.delete(dir); // the snapshot cannot be written in a directory that is
+								// gone
 			run(persisting, List.of("BGSAVE"));
 			await().atMost(Duration.ofSeconds(30))
-				.untilAsserted(() -> assertReply(persisting, FailureClass.TRANSIENT, "MISCONF", List.of("SET", "k", "v")));
+				.untilAsserted(
+						() -> assertReply(persisting, FailureClass.TRANSIENT, "MISCONF", List.of("SET", "k", "v")));
 		}
 	}
 
 	@Test
 	void shouldRetryOutagesAndLimits() {
-		assertThat(FailureClass.of(replyTo(redis, List.of("CONFIG", "SET", "maxmemory", "1"), List.of("SET", "k", "v"))))
+		assertThat(
+				FailureClass.of(replyTo(redis, List.of("CONFIG", "SET", "maxmemory", "1"), List.of("SET", "k", "v"))))
 			.isEqualTo(FailureClass.TRANSIENT);
 		run(redis, List.of("CONFIG", "SET", "maxmemory", "0"));
 		assertReply(FailureClass.TRANSIENT, "NOREPLICAS", List.of("CONFIG", "SET", "min-replicas-to-write", "1"),
 				List.of("SET", "k", "v"));
 		run(redis, List.of("CONFIG", "SET", "min-replicas-to-write", "0"));
-		assertReply(FailureClass.TRANSIENT, "NOPERM", List.of("ACL", "SETUSER", "narrow", "on", ">pw", "~allowed:*", "+@all"),
+		assertReply(FailureClass.TRANSIENT, "NOPERM",
+				List.of("ACL", "SETUSER", "narrow", "on", ">pw", "~allowed:*", "+@all"),
 				List.of("AUTH", "narrow", "pw"), List.of("SET", "other", "v"));
 		assertReply(FailureClass.TRANSIENT, "WRONGPASS", List.of("AUTH", "narrow", "wrong"));
 	}
 
 	@Test
 	void shouldRetryWhileAScriptKeepsRedisBusy() {
-		CompletableFuture<?> busy = CompletableFuture.runAsync(() -> catchThrowable(
-				() -> run(redis, List.of("EVAL", "while true do end", "0"))));
+		CompletableFuture<?> busy = CompletableFuture
+			.runAsync(() -> catchThrowable(() -> run(redis, List.of("EVAL", "while true do end", "0"))));
 		try {
 			await().atMost(Duration.ofSeconds(30))
 				.untilAsserted(() -> assertReply(FailureClass.TRANSIENT, "BUSY", List.of("SET", "k", "v")));
@@ -166,7 +172,8 @@ class FailureClassTests {
 
 	@Test
 	void shouldRetryWhileRedisLoadsItsDataSet() {
-		// a data set that takes seconds to load: 20,000 keys, 100 µs each, client events served meanwhile
+		// a data set that takes seconds to load: 20,000 keys, 100 µs each, client events
+		// served meanwhile
 		try (RedisServerProcess loading = RedisServerProcess.startNew("--enable-debug-command", "yes",
 				"--key-load-delay", "100", "--loading-process-events-interval-bytes", "1024")) {
 			run(loading, List.of("DEBUG", "POPULATE", "20000"));
@@ -177,10 +184,15 @@ class FailureClassTests {
 		}
 	}
 
-	/** RESP2 without PING: connecting sends nothing that would itself fail (NOAUTH, LOADING). */
+	/**
+	 * RESP2 without PING: connecting sends nothing that would itself fail (NOAUTH,
+	 * LOADING).
+	 */
 	private static void withoutHandshake(Runnable test) {
-		client.setOptions(
-				ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).pingBeforeActivateConnection(false).build());
+		client.setOptions(ClientOptions.builder()
+			.protocolVersion(ProtocolVersion.RESP2)
+			.pingBeforeActivateConnection(false)
+			.build());
 		try {
 			test.run();
 		}
@@ -224,7 +236,10 @@ class FailureClassTests {
 		assertReply(redis, expected, reply, commands);
 	}
 
-	/** Runs the commands on one connection; the last one fails with {@code reply}, classified {@code expected}. */
+	/**
+	 * Runs the commands on one connection; the last one fails with {@code reply},
+	 * classified {@code expected}.
+	 */
 	@SafeVarargs
 	private static void assertReply(RedisServerProcess server, FailureClass expected, String reply,
 			List<String>... commands) {
@@ -237,8 +252,8 @@ class FailureClassTests {
 	/** The failure of the last command, after the ones before it succeeded. */
 	@SafeVarargs
 	private static Throwable replyTo(RedisServerProcess server, List<String>... commands) {
-		try (StatefulRedisConnection<String, String> connection = client.connect(RedisURI.create(server.host(),
-				server.port()))) {
+		try (StatefulRedisConnection<String, String> connection = client
+			.connect(RedisURI.create(server.host(), server.port()))) {
 			for (int i = 0; i < commands.length - 1; i++) {
 				dispatch(connection, commands[i]).get(30, TimeUnit.SECONDS);
 			}
@@ -257,8 +272,8 @@ class FailureClassTests {
 	}
 
 	private static void run(RedisServerProcess server, List<String> command) {
-		try (StatefulRedisConnection<String, String> connection = client.connect(RedisURI.create(server.host(),
-				server.port()))) {
+		try (StatefulRedisConnection<String, String> connection = client
+			.connect(RedisURI.create(server.host(), server.port()))) {
 			dispatch(connection, command).get(30, TimeUnit.SECONDS);
 		}
 		catch (Exception ex) {
@@ -281,4 +296,5 @@ class FailureClassTests {
 			return command.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 		}
 	}
+
 }

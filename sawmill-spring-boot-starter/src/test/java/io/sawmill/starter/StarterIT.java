@@ -50,11 +50,12 @@ import io.sawmill.testkit.RedisVerifier;
 import io.sawmill.testkit.SampleEvents;
 
 /**
- * A user's project that depends on {@code sawmill-spring-boot-starter} and nothing else of Sawmill:
- * its class path is this module's (the starter's dependencies plus the test kit), not sawmill-app's,
- * so this proves that the starter alone brings everything Sawmill needs. An empty Boot application
- * and five properties, against a real KRaft broker and a real redis-server: every record is written
- * as its hash and every offset committed.
+ * A user's project that depends on {@code sawmill-spring-boot-starter} and nothing else
+ * of Sawmill: its class path is this module's (the starter's dependencies plus the test
+ * kit), not sawmill-app's, so this proves that the starter alone brings everything
+ * Sawmill needs. An empty Boot application and five properties, against a real KRaft
+ * broker and a real redis-server: every record is written as its hash and every offset
+ * committed.
  */
 class StarterIT {
 
@@ -150,4 +151,5 @@ class StarterIT {
 			.filter(e -> e.getValue() != null)
 			.collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
 	}
+
 }

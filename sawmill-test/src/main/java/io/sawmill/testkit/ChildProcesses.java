@@ -19,10 +19,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Stops the servers the test kit started when the JVM that started them exits: normally, after an
- * uncaught failure, or on Ctrl-C or SIGTERM. Without it an interrupted benchmark left its
- * {@code redis-server} and Kafka JVM running. A JVM killed outright (SIGKILL, or halted when out of
- * memory) runs no shutdown hook, so its servers are left behind.
+ * Stops the servers the test kit started when the JVM that started them exits: normally,
+ * after an uncaught failure, or on Ctrl-C or SIGTERM. Without it an interrupted benchmark
+ * left its {@code redis-server} and Kafka JVM running. A JVM killed outright (SIGKILL, or
+ * halted when out of memory) runs no shutdown hook, so its servers are left behind.
  */
 final class ChildProcesses {
 
@@ -35,7 +35,10 @@ final class ChildProcesses {
 	private ChildProcesses() {
 	}
 
-	/** Registers a process just started, to be stopped when this JVM exits if it still runs then. */
+	/**
+	 * Registers a process just started, to be stopped when this JVM exits if it still
+	 * runs then.
+	 */
 	static Process stopOnExit(Process process) {
 		STARTED.removeIf(each -> !each.isAlive());
 		STARTED.add(process);
@@ -48,4 +51,5 @@ final class ChildProcesses {
 			process.destroyForcibly();
 		}
 	}
+
 }

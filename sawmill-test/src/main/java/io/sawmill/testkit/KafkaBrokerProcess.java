@@ -30,23 +30,28 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Uuid;
 
 /**
- * A real single-node Kafka broker (KRaft, broker and controller in one) in a JVM of its own,
- * started from Apache Kafka's own {@code kafka.Kafka} main on this JVM's classpath, on free
- * loopback ports and a log directory kept across {@link #kill()} and {@link #start()}, so it can
- * crash and come back as the same broker with the same data.
+ * A real single-node Kafka broker (KRaft, broker and controller in one) in a JVM of its
+ * own, started from Apache Kafka's own {@code kafka.Kafka} main on this JVM's classpath,
+ * on free loopback ports and a log directory kept across {@link #kill()} and
+ * {@link #start()}, so it can crash and come back as the same broker with the same data.
  * <p>
- * Its own JVM also keeps the broker's JIT compilation and garbage out of the JVM under test, as in
- * production, where brokers never share the consumer's process.
+ * Its own JVM also keeps the broker's JIT compilation and garbage out of the JVM under
+ * test, as in production, where brokers never share the consumer's process.
  */
 public final class KafkaBrokerProcess implements LocalKafkaBroker {
 
 	private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
 	private final Path dir;
+
 	private final Path config;
+
 	private final int port;
+
 	private final List<String> jvmOptions;
+
 	private int starts;
+
 	private Process process;
 
 	private KafkaBrokerProcess(Path dir, int port, int controllerPort, List<String> jvmOptions) throws IOException {
@@ -54,20 +59,21 @@ public final class KafkaBrokerProcess implements LocalKafkaBroker {
 		this.port = port;
 		this.jvmOptions = List.copyOf(jvmOptions);
 		this.config = dir.resolve("server.properties");
-		Files.writeString(config, String.join(System.lineSeparator(), "process.roles=broker,controller", "node.id=1",
-				"controller.quorum.voters=1@127.0.0.1:" + controllerPort,
-				"listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort,
-				"advertised.listeners=PLAINTEXT://127.0.0.1:" + port, "controller.listener.names=CONTROLLER",
-				"listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
-				"inter.broker.listener.name=PLAINTEXT", "log.dirs=" + dir.resolve("data"),
-				"offsets.topic.replication.factor=1", "offsets.topic.num.partitions=3",
-				"transaction.state.log.replication.factor=1", "transaction.state.log.min.isr=1",
-				"group.initial.rebalance.delay.ms=0", "auto.create.topics.enable=false", ""));
+		Files.writeString(config,
+				String.join(System.lineSeparator(), "process.roles=broker,controller", "node.id=1",
+						"controller.quorum.voters=1@127.0.0.1:" + controllerPort,
+						"listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort,
+						"advertised.listeners=PLAINTEXT://127.0.0.1:" + port, "controller.listener.names=CONTROLLER",
+						"listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+						"inter.broker.listener.name=PLAINTEXT", "log.dirs=" + dir.resolve("data"),
+						"offsets.topic.replication.factor=1", "offsets.topic.num.partitions=3",
+						"transaction.state.log.replication.factor=1", "transaction.state.log.min.isr=1",
+						"group.initial.rebalance.delay.ms=0", "auto.create.topics.enable=false", ""));
 	}
 
 	/**
-	 * Formats a fresh log directory under {@code parent} and starts the broker on free ports, in a
-	 * JVM with {@code -Xmx512m -XX:+UseSerialGC}.
+	 * Formats a fresh log directory under {@code parent} and starts the broker on free
+	 * ports, in a JVM with {@code -Xmx512m -XX:+UseSerialGC}.
 	 */
 	public static KafkaBrokerProcess start(Path parent) {
 		return start(parent, List.of("-Xmx512m", "-XX:+UseSerialGC"));
@@ -99,7 +105,8 @@ public final class KafkaBrokerProcess implements LocalKafkaBroker {
 		try {
 			if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
 				format.destroyForcibly();
-				throw new IllegalStateException("kafka-storage format failed: " + Files.readString(dir.resolve("format.log")));
+				throw new IllegalStateException(
+						"kafka-storage format failed: " + Files.readString(dir.resolve("format.log")));
 			}
 		}
 		catch (InterruptedException ex) {
@@ -108,7 +115,9 @@ public final class KafkaBrokerProcess implements LocalKafkaBroker {
 		}
 	}
 
-	/** Starts the broker JVM on its ports and log directory, and waits until it answers. */
+	/**
+	 * Starts the broker JVM on its ports and log directory, and waits until it answers.
+	 */
 	public synchronized void start() {
 		if (process != null && process.isAlive()) {
 			return;
@@ -121,10 +130,12 @@ public final class KafkaBrokerProcess implements LocalKafkaBroker {
 		}
 		long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
 		try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-				AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000, AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000))) {
+				AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000, AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+				5_000))) {
 			while (System.nanoTime() < deadline) {
 				if (!process.isAlive()) {
-					throw new IllegalStateException("the Kafka broker exited with " + process.exitValue() + "; see " + dir);
+					throw new IllegalStateException(
+							"the Kafka broker exited with " + process.exitValue() + "; see " + dir);
 				}
 				try {
 					admin.describeCluster().nodes().get(5, TimeUnit.SECONDS);
@@ -142,7 +153,10 @@ public final class KafkaBrokerProcess implements LocalKafkaBroker {
 		throw new IllegalStateException("the Kafka broker did not answer within " + START_TIMEOUT + "; see " + dir);
 	}
 
-	/** SIGKILL: the broker JVM dies at once, as in a crash; what it acknowledged is on disk (page cache). */
+	/**
+	 * SIGKILL: the broker JVM dies at once, as in a crash; what it acknowledged is on
+	 * disk (page cache).
+	 */
 	public synchronized void kill() {
 		if (process != null) {
 			process.destroyForcibly();
@@ -155,7 +169,9 @@ public final class KafkaBrokerProcess implements LocalKafkaBroker {
 		}
 	}
 
-	/** The broker JVM's process id, e.g. to read its CPU time; -1 when it is not running. */
+	/**
+	 * The broker JVM's process id, e.g. to read its CPU time; -1 when it is not running.
+	 */
 	public synchronized long pid() {
 		return process != null && process.isAlive() ? process.pid() : -1;
 	}
@@ -194,4 +210,5 @@ public final class KafkaBrokerProcess implements LocalKafkaBroker {
 	public void close() {
 		kill();
 	}
+
 }

@@ -56,4 +56,5 @@ public final class KafkaTestBroker implements LocalKafkaBroker {
 	public void close() {
 		broker.destroy();
 	}
+
 }

@@ -45,29 +45,32 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A TCP proxy on loopback that delays every byte by a fixed one-way delay in each direction, so a
- * client talking to a local server through it sees a round trip of {@code 2 × oneWayDelay} plus the
- * loopback time. It stands in for network latency where kernel netem is not available.
+ * A TCP proxy on loopback that delays every byte by a fixed one-way delay in each
+ * direction, so a client talking to a local server through it sees a round trip of
+ * {@code 2 × oneWayDelay} plus the loopback time. It stands in for network latency where
+ * kernel netem is not available.
  * <p>
- * Each direction of each connection has a reader thread, which timestamps every chunk it reads, and a
- * writer thread, which forwards the chunks in the order they were read, each one no earlier than its
- * read time plus the delay. Bytes are therefore never reordered, and bandwidth is not limited: the
- * proxy models propagation delay, not a slow link. The writer parks until shortly before a chunk is
- * due and spins for the rest, so short delays (50 µs) are kept too; how late each chunk actually went
- * out is recorded and reported by {@link #stats()}.
+ * Each direction of each connection has a reader thread, which timestamps every chunk it
+ * reads, and a writer thread, which forwards the chunks in the order they were read, each
+ * one no earlier than its read time plus the delay. Bytes are therefore never reordered,
+ * and bandwidth is not limited: the proxy models propagation delay, not a slow link. The
+ * writer parks until shortly before a chunk is due and spins for the rest, so short
+ * delays (50 µs) are kept too; how late each chunk actually went out is recorded and
+ * reported by {@link #stats()}.
  * <p>
- * A network takes no CPU from the hosts, but this proxy's threads share the cores with the client and
- * the server: on a busy machine a thread that is due waits for a core, and every microsecond it waits
- * is added to the round trip. {@link Priority#REALTIME} asks the kernel to run the proxy's threads
- * ahead of everything else ({@code SCHED_FIFO}, through util-linux {@code chrt}, which needs root or
- * {@code CAP_SYS_NICE}); where that is refused they run as {@link Priority#NORMAL} threads, and
- * {@link Stats} says how many of each there were. The threads are pooled, so a client that opens a
- * connection per request (Spring Data Redis' {@code executePipelined} does) does not cost two thread
+ * A network takes no CPU from the hosts, but this proxy's threads share the cores with
+ * the client and the server: on a busy machine a thread that is due waits for a core, and
+ * every microsecond it waits is added to the round trip. {@link Priority#REALTIME} asks
+ * the kernel to run the proxy's threads ahead of everything else ({@code SCHED_FIFO},
+ * through util-linux {@code chrt}, which needs root or {@code CAP_SYS_NICE}); where that
+ * is refused they run as {@link Priority#NORMAL} threads, and {@link Stats} says how many
+ * of each there were. The threads are pooled, so a client that opens a connection per
+ * request (Spring Data Redis' {@code executePipelined} does) does not cost two thread
  * starts per direction.
  * <p>
- * {@link #setDelay(Duration)} changes the delay at run time for chunks read from then on (chunks
- * already queued keep theirs; order is still preserved). {@link #close()} closes the listening socket
- * and every proxied connection. Thread-safe.
+ * {@link #setDelay(Duration)} changes the delay at run time for chunks read from then on
+ * (chunks already queued keep theirs; order is still preserved). {@link #close()} closes
+ * the listening socket and every proxied connection. Thread-safe.
  */
 public final class LatencyProxy implements AutoCloseable {
 
@@ -77,48 +80,80 @@ public final class LatencyProxy implements AutoCloseable {
 	/** Real-time threads have no timer slack: parking wakes within a few microseconds. */
 	private static final long REALTIME_SPIN_NANOS = 20_000;
 
-	/** The {@code SCHED_FIFO} priority of the proxy's threads (1–99; above every normal thread at any value). */
+	/**
+	 * The {@code SCHED_FIFO} priority of the proxy's threads (1–99; above every normal
+	 * thread at any value).
+	 */
 	private static final int REALTIME_PRIORITY = 10;
 
 	/** How the proxy's threads are scheduled. */
 	public enum Priority {
 
-		/** Like every other thread: on a busy machine a chunk that is due can wait for a core. */
+		/**
+		 * Like every other thread: on a busy machine a chunk that is due can wait for a
+		 * core.
+		 */
 		NORMAL,
 
 		/**
-		 * {@code SCHED_FIFO} where the kernel allows it: a due chunk goes out within microseconds, at
-		 * the price of the proxy preempting the client and the server every time it runs. With a
-		 * client that flushes per command, that is once per command, which takes much of that client's
-		 * throughput on a machine with few cores (docs/benchmarks.md, Method).
+		 * {@code SCHED_FIFO} where the kernel allows it: a due chunk goes out within
+		 * microseconds, at the price of the proxy preempting the client and the server
+		 * every time it runs. With a client that flushes per command, that is once per
+		 * command, which takes much of that client's throughput on a machine with few
+		 * cores (docs/benchmarks.md, Method).
 		 */
 		REALTIME
+
 	}
 
-	/** Lateness histogram: one-microsecond buckets up to this many; later chunks land in the last one. */
+	/**
+	 * Lateness histogram: one-microsecond buckets up to this many; later chunks land in
+	 * the last one.
+	 */
 	private static final int LATENESS_BUCKETS = 10_000;
 
 	private final String targetHost;
+
 	private final int targetPort;
+
 	private final ServerSocket server;
+
 	private final Thread acceptor;
+
 	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+
 	private final Priority priority;
+
 	private final ExecutorService threads;
-	/** Switches new pool threads to {@code SCHED_FIFO} one by one, off the data path (a process start each). */
+
+	/**
+	 * Switches new pool threads to {@code SCHED_FIFO} one by one, off the data path (a
+	 * process start each).
+	 */
 	private final ExecutorService scheduler;
+
 	private final AtomicLong realtimeThreads = new AtomicLong();
+
 	private final AtomicLong normalThreads = new AtomicLong();
+
 	private volatile String realtimeRefused;
+
 	private volatile long delayNanos;
+
 	private volatile boolean closed;
 
 	private final AtomicLong bytesToTarget = new AtomicLong();
+
 	private final AtomicLong bytesFromTarget = new AtomicLong();
+
 	private final AtomicLong connections = new AtomicLong();
+
 	private final AtomicLong chunks = new AtomicLong();
+
 	private final AtomicLong latenessTotalNanos = new AtomicLong();
+
 	private final AtomicLong latenessMaxNanos = new AtomicLong();
+
 	private final AtomicLongArray latenessMicros = new AtomicLongArray(LATENESS_BUCKETS + 1);
 
 	private LatencyProxy(String targetHost, int targetPort, Duration oneWayDelay, Priority priority)
@@ -129,7 +164,8 @@ public final class LatencyProxy implements AutoCloseable {
 		this.priority = Objects.requireNonNull(priority, "priority");
 		this.server = new ServerSocket(0, 128, InetAddress.getLoopbackAddress());
 		AtomicInteger counter = new AtomicInteger();
-		// "proxy-<port>-<n>": short enough for Linux' 15-character thread names (ps, top, /proc)
+		// "proxy-<port>-<n>": short enough for Linux' 15-character thread names (ps, top,
+		// /proc)
 		this.threads = Executors.newCachedThreadPool(task -> {
 			Thread thread = new Thread(() -> {
 				schedule();
@@ -149,8 +185,8 @@ public final class LatencyProxy implements AutoCloseable {
 	}
 
 	/**
-	 * Starts a proxy on a free loopback port that forwards to {@code targetHost:targetPort}, its
-	 * threads scheduled as {@link Priority#NORMAL}.
+	 * Starts a proxy on a free loopback port that forwards to
+	 * {@code targetHost:targetPort}, its threads scheduled as {@link Priority#NORMAL}.
 	 * @param oneWayDelay added to each direction; {@link Duration#ZERO} forwards at once
 	 */
 	public static LatencyProxy start(String targetHost, int targetPort, Duration oneWayDelay) {
@@ -158,10 +194,12 @@ public final class LatencyProxy implements AutoCloseable {
 	}
 
 	/**
-	 * Starts a proxy on a free loopback port that forwards to {@code targetHost:targetPort}.
+	 * Starts a proxy on a free loopback port that forwards to
+	 * {@code targetHost:targetPort}.
 	 * @param oneWayDelay added to each direction; {@link Duration#ZERO} forwards at once
-	 * @param priority how its threads are scheduled; {@link Priority#REALTIME} falls back to normal
-	 *     threads where the kernel refuses it ({@link Stats#realtimeThreads()} tells)
+	 * @param priority how its threads are scheduled; {@link Priority#REALTIME} falls back
+	 * to normal threads where the kernel refuses it ({@link Stats#realtimeThreads()}
+	 * tells)
 	 */
 	public static LatencyProxy start(String targetHost, int targetPort, Duration oneWayDelay, Priority priority) {
 		try {
@@ -191,7 +229,10 @@ public final class LatencyProxy implements AutoCloseable {
 		this.delayNanos = checked(oneWayDelay);
 	}
 
-	/** Bytes forwarded and how accurately the delay was kept, since the start or {@link #resetStats()}. */
+	/**
+	 * Bytes forwarded and how accurately the delay was kept, since the start or
+	 * {@link #resetStats()}.
+	 */
 	public Stats stats() {
 		long count = chunks.get();
 		long p50 = 0;
@@ -226,8 +267,10 @@ public final class LatencyProxy implements AutoCloseable {
 	}
 
 	/**
-	 * What the proxy forwarded and how late it was against the configured delay. Lateness is the time
-	 * a chunk went out after it was due (read time + delay); it adds to the round trip.
+	 * What the proxy forwarded and how late it was against the configured delay. Lateness
+	 * is the time a chunk went out after it was due (read time + delay); it adds to the
+	 * round trip.
+	 *
 	 * @param delay the one-way delay now configured
 	 * @param connections connections accepted
 	 * @param bytesToTarget bytes forwarded client → target
@@ -240,7 +283,8 @@ public final class LatencyProxy implements AutoCloseable {
 	 * @param priority the scheduling asked for
 	 * @param realtimeThreads threads started so far that run as {@code SCHED_FIFO}
 	 * @param normalThreads threads started so far that run as normal threads
-	 * @param realtimeRefused why {@link Priority#REALTIME} was refused, the last time it was; null if never
+	 * @param realtimeRefused why {@link Priority#REALTIME} was refused, the last time it
+	 * was; null if never
 	 */
 	public record Stats(Duration delay, long connections, long bytesToTarget, long bytesFromTarget, long chunks,
 			Duration meanLateness, Duration p50Lateness, Duration p99Lateness, Duration maxLateness, Priority priority,
@@ -284,7 +328,8 @@ public final class LatencyProxy implements AutoCloseable {
 				target.connect(new InetSocketAddress(targetHost, targetPort), 5_000);
 			}
 			catch (IOException ex) {
-				// the target is down: the client sees its connection refused-like close, as it would without us
+				// the target is down: the client sees its connection refused-like close,
+				// as it would without us
 				closeQuietly(client);
 				closeQuietly(target);
 				continue;
@@ -305,7 +350,10 @@ public final class LatencyProxy implements AutoCloseable {
 		}
 	}
 
-	/** One direction: a reader that timestamps chunks and a writer that forwards each when due. */
+	/**
+	 * One direction: a reader that timestamps chunks and a writer that forwards each when
+	 * due.
+	 */
 	private void pump(Socket from, Socket to, AtomicLong bytes, AtomicInteger open) {
 		BlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
 		threads.execute(() -> read(from, queue));
@@ -313,9 +361,10 @@ public final class LatencyProxy implements AutoCloseable {
 	}
 
 	/**
-	 * Run once by each new pool thread before its first task: if {@link Priority#REALTIME} is wanted,
-	 * hands the thread to the {@link #scheduler}, which switches it to {@code SCHED_FIFO} while the
-	 * thread goes on with its task (starting {@code chrt} takes milliseconds, more on a busy machine).
+	 * Run once by each new pool thread before its first task: if
+	 * {@link Priority#REALTIME} is wanted, hands the thread to the {@link #scheduler},
+	 * which switches it to {@code SCHED_FIFO} while the thread goes on with its task
+	 * (starting {@code chrt} takes milliseconds, more on a busy machine).
 	 */
 	private void schedule() {
 		if (priority != Priority.REALTIME || realtimeRefused != null) {
@@ -353,13 +402,13 @@ public final class LatencyProxy implements AutoCloseable {
 			}
 		}
 		catch (IOException ex) {
-			// the connection is gone; the end-of-stream marker below closes the other side when due
+			// the connection is gone; the end-of-stream marker below closes the other
+			// side when due
 		}
 		queue.add(Chunk.END);
 	}
 
-	private void write(Socket from, Socket to, BlockingQueue<Chunk> queue, AtomicLong bytes,
-			AtomicInteger open) {
+	private void write(Socket from, Socket to, BlockingQueue<Chunk> queue, AtomicLong bytes, AtomicInteger open) {
 		try {
 			OutputStream out = to.getOutputStream();
 			while (true) {
@@ -373,7 +422,8 @@ public final class LatencyProxy implements AutoCloseable {
 				bytes.addAndGet(chunk.bytes().length);
 				record(Math.max(0, lateness));
 			}
-			// this direction ended (a half-close): pass it on, and keep the other direction open until it ends too
+			// this direction ended (a half-close): pass it on, and keep the other
+			// direction open until it ends too
 			to.shutdownOutput();
 			if (open.decrementAndGet() > 0) {
 				return;
@@ -432,27 +482,32 @@ public final class LatencyProxy implements AutoCloseable {
 		}
 	}
 
-	/** Switching a thread to {@code SCHED_FIFO} (Linux only): by its thread id, with {@code chrt}. */
+	/**
+	 * Switching a thread to {@code SCHED_FIFO} (Linux only): by its thread id, with
+	 * {@code chrt}.
+	 */
 	private static final class Realtime {
 
 		/** Whether the current pool thread runs as {@code SCHED_FIFO} yet. */
-		static final ThreadLocal<AtomicBoolean> SWITCHED = ThreadLocal
-			.withInitial(AtomicBoolean::new);
+		static final ThreadLocal<AtomicBoolean> SWITCHED = ThreadLocal.withInitial(AtomicBoolean::new);
 
-		/** The kernel's id of the calling thread, or null where {@code /proc/thread-self} does not exist. */
+		/**
+		 * The kernel's id of the calling thread, or null where {@code /proc/thread-self}
+		 * does not exist.
+		 */
 		static String currentThreadId() {
 			try {
 				// "<pid>/task/<tid>"
-				return Files.readSymbolicLink(Path.of("/proc/thread-self"))
-					.getFileName()
-					.toString();
+				return Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString();
 			}
 			catch (IOException | UnsupportedOperationException ex) {
 				return null;
 			}
 		}
 
-		/** @return null once the thread runs as {@code SCHED_FIFO}, otherwise why not */
+		/**
+		 * @return null once the thread runs as {@code SCHED_FIFO}, otherwise why not
+		 */
 		static String switchThread(String threadId, int priority) {
 			if (threadId == null) {
 				return "no /proc/thread-self (not Linux?)";
@@ -461,8 +516,7 @@ public final class LatencyProxy implements AutoCloseable {
 				Process chrt = new ProcessBuilder("chrt", "--fifo", "--pid", Integer.toString(priority), threadId)
 					.redirectErrorStream(true)
 					.start();
-				String output = new String(chrt.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
-					.strip();
+				String output = new String(chrt.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
 				if (!chrt.waitFor(5, TimeUnit.SECONDS)) {
 					chrt.destroyForcibly();
 					return "chrt did not finish within 5 s";
@@ -477,9 +531,12 @@ public final class LatencyProxy implements AutoCloseable {
 				return "interrupted";
 			}
 		}
+
 	}
 
 	private record Chunk(byte[] bytes, long due) {
 		static final Chunk END = new Chunk(new byte[0], 0);
+
 	}
+
 }

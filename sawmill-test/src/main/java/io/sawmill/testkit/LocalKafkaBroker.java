@@ -16,8 +16,8 @@
 package io.sawmill.testkit;
 
 /**
- * A real single-node Kafka broker of the test kit on loopback, in this JVM ({@link KafkaTestBroker})
- * or in one of its own ({@link KafkaBrokerProcess}).
+ * A real single-node Kafka broker of the test kit on loopback, in this JVM
+ * ({@link KafkaTestBroker}) or in one of its own ({@link KafkaBrokerProcess}).
  */
 public interface LocalKafkaBroker extends AutoCloseable {
 
@@ -29,4 +29,5 @@ public interface LocalKafkaBroker extends AutoCloseable {
 	/** Stops the broker. */
 	@Override
 	void close();
+
 }

@@ -48,4 +48,5 @@ public final class MutableClock extends Clock {
 	public Clock withZone(ZoneId zone) {
 		return this;
 	}
+
 }

@@ -34,17 +34,21 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real Redis Cluster for tests: three masters (with replicas if asked), each a {@code redis-server} process
- * on a free loopback port, joined with {@code redis-cli --cluster create}. Persists nothing; every
- * node works in a directory of its own under one temporary directory, which {@link #close()} deletes
- * after killing the nodes. The binaries are those {@link RedisServerProcess#locate()} finds, and the
+ * A real Redis Cluster for tests: three masters (with replicas if asked), each a
+ * {@code redis-server} process on a free loopback port, joined with
+ * {@code redis-cli --cluster create}. Persists nothing; every node works in a directory
+ * of its own under one temporary directory, which {@link #close()} deletes after killing
+ * the nodes. The binaries are those {@link RedisServerProcess#locate()} finds, and the
  * {@code redis-cli} next to it (else on the PATH).
  */
 public final class RedisClusterProcess implements AutoCloseable {
 
 	private static final int MASTERS = 3;
 
-	/** The default Redis port and its cluster bus port, used by a Redis this machine may run anyway. */
+	/**
+	 * The default Redis port and its cluster bus port, used by a Redis this machine may
+	 * run anyway.
+	 */
 	private static final Set<Integer> RESERVED_PORTS = Set.of(6379, 16379);
 
 	private static final Duration NODE_START_TIMEOUT = Duration.ofSeconds(20);
@@ -56,8 +60,11 @@ public final class RedisClusterProcess implements AutoCloseable {
 	private static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(30);
 
 	private final Path binary;
+
 	private final int replicasPerMaster;
+
 	private final Path dir;
+
 	private final List<Node> nodes = new ArrayList<>();
 
 	private RedisClusterProcess(Path binary, int replicasPerMaster) throws IOException {
@@ -66,20 +73,25 @@ public final class RedisClusterProcess implements AutoCloseable {
 		this.dir = Files.createTempDirectory("sawmill-redis-cluster-");
 	}
 
-	/** Starts three masters, forms the cluster and waits until every node reports {@code cluster_state:ok}. */
+	/**
+	 * Starts three masters, forms the cluster and waits until every node reports
+	 * {@code cluster_state:ok}.
+	 */
 	public static RedisClusterProcess startNew() {
 		return startNew(0);
 	}
 
 	/**
-	 * Starts three masters with {@code replicasPerMaster} replicas each (so that a replica can take over
-	 * a master that is {@link #kill(int) killed}), forms the cluster and waits until it is ok.
+	 * Starts three masters with {@code replicasPerMaster} replicas each (so that a
+	 * replica can take over a master that is {@link #kill(int) killed}), forms the
+	 * cluster and waits until it is ok.
 	 */
 	public static RedisClusterProcess startNew(int replicasPerMaster) {
-		Path binary = RedisServerProcess.locate().orElseThrow(() -> new IllegalStateException(
-				"redis-server not found: install it (apt-get install -y redis-server) or set SAWMILL_REDIS_SERVER"));
-		Path cli = locateCli(binary).orElseThrow(() -> new IllegalStateException(
-				"redis-cli not found next to " + binary + " nor on the PATH: install it (apt-get install -y redis-tools)"));
+		Path binary = RedisServerProcess.locate()
+			.orElseThrow(() -> new IllegalStateException(
+					"redis-server not found: install it (apt-get install -y redis-server) or set SAWMILL_REDIS_SERVER"));
+		Path cli = locateCli(binary).orElseThrow(() -> new IllegalStateException("redis-cli not found next to " + binary
+				+ " nor on the PATH: install it (apt-get install -y redis-tools)"));
 		RedisClusterProcess cluster;
 		try {
 			cluster = new RedisClusterProcess(binary, replicasPerMaster);
@@ -116,7 +128,8 @@ public final class RedisClusterProcess implements AutoCloseable {
 	private void startNodes() {
 		Set<Integer> taken = new HashSet<>(RESERVED_PORTS);
 		for (int i = 0; i < MASTERS * (1 + replicasPerMaster); i++) {
-			// The cluster bus gets a free port of its own (cluster-port, Redis 7): the default, port + 10000,
+			// The cluster bus gets a free port of its own (cluster-port, Redis 7): the
+			// default, port + 10000,
 			// is out of range for a port from the upper half of the ephemeral range.
 			Node node = new Node(freePort(taken), freePort(taken));
 			nodes.add(node);
@@ -199,15 +212,19 @@ public final class RedisClusterProcess implements AutoCloseable {
 				+ timeout + "; last CLUSTER INFO of " + last);
 	}
 
-	/** Whether the node is a master, or a replica that has synchronised with its master (so it can take over). */
+	/**
+	 * Whether the node is a master, or a replica that has synchronised with its master
+	 * (so it can take over).
+	 */
 	private boolean synced(Node node) {
 		String replication = command(node.port, "INFO", "replication");
 		return replication.contains("role:master") || replication.contains("master_link_status:up");
 	}
 
 	/**
-	 * Sends a command to one node over a raw connection and returns its reply as text: a status, an
-	 * error (prefixed with {@code -}), an integer or a bulk string. Other reply types are not supported.
+	 * Sends a command to one node over a raw connection and returns its reply as text: a
+	 * status, an error (prefixed with {@code -}), an integer or a bulk string. Other
+	 * reply types are not supported.
 	 */
 	public String command(int port, String... args) {
 		try (Socket socket = new Socket()) {
@@ -226,7 +243,8 @@ public final class RedisClusterProcess implements AutoCloseable {
 					int length = Integer.parseInt(line);
 					yield length < 0 ? "" : new String(in.readNBytes(length), StandardCharsets.UTF_8);
 				}
-				default -> throw new IllegalStateException("unsupported reply from " + port + ": " + (char) type + line);
+				default ->
+					throw new IllegalStateException("unsupported reply from " + port + ": " + (char) type + line);
 			};
 		}
 		catch (IOException ex) {
@@ -247,7 +265,10 @@ public final class RedisClusterProcess implements AutoCloseable {
 		return "127.0.0.1";
 	}
 
-	/** The client ports of the nodes (the masters, and their replicas if any), in the order they were started. */
+	/**
+	 * The client ports of the nodes (the masters, and their replicas if any), in the
+	 * order they were started.
+	 */
 	public List<Integer> ports() {
 		return nodes.stream().map(node -> node.port).toList();
 	}
@@ -258,27 +279,34 @@ public final class RedisClusterProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Starts the node on {@code port} again after it was {@link #kill killed}, empty (nothing is
-	 * persisted) but with its cluster configuration: it rejoins the cluster, as the replica of the
-	 * node that took its slots over.
+	 * Starts the node on {@code port} again after it was {@link #kill killed}, empty
+	 * (nothing is persisted) but with its cluster configuration: it rejoins the cluster,
+	 * as the replica of the node that took its slots over.
 	 */
 	public void restart(int port) {
 		node(port).start();
 	}
 
-	/** The ports of the nodes that are masters now, by their own {@code INFO replication}. */
+	/**
+	 * The ports of the nodes that are masters now, by their own {@code INFO replication}.
+	 */
 	public List<Integer> masters() {
-		return nodes.stream().filter(node -> node.process.isAlive()).map(node -> node.port)
-			.filter(port -> role(port).contains("role:master")).toList();
+		return nodes.stream()
+			.filter(node -> node.process.isAlive())
+			.map(node -> node.port)
+			.filter(port -> role(port).contains("role:master"))
+			.toList();
 	}
 
-	/** The port of a live replica of the master on {@code masterPort}, by the replicas' own {@code INFO replication}. */
+	/**
+	 * The port of a live replica of the master on {@code masterPort}, by the replicas'
+	 * own {@code INFO replication}.
+	 */
 	public int replicaOf(int masterPort) {
-		return nodes.stream().filter(node -> node.process.isAlive()).map(node -> node.port)
-			.filter(port -> {
-				String role = role(port);
-				return role.contains("role:slave") && role.contains("master_port:" + masterPort + "\r");
-			})
+		return nodes.stream().filter(node -> node.process.isAlive()).map(node -> node.port).filter(port -> {
+			String role = role(port);
+			return role.contains("role:slave") && role.contains("master_port:" + masterPort + "\r");
+		})
 			.findFirst()
 			.orElseThrow(() -> new IllegalStateException("no replica of " + masterPort + " among " + ports()));
 	}
@@ -293,9 +321,9 @@ public final class RedisClusterProcess implements AutoCloseable {
 	}
 
 	/**
-	 * A planned failover: {@code CLUSTER FAILOVER} on the replica on {@code replicaPort}, which waits
-	 * for its master to stop taking writes, catches up and takes its slots over; returns once the
-	 * replica reports itself master.
+	 * A planned failover: {@code CLUSTER FAILOVER} on the replica on {@code replicaPort},
+	 * which waits for its master to stop taking writes, catches up and takes its slots
+	 * over; returns once the replica reports itself master.
 	 */
 	public void failover(int replicaPort) {
 		String reply = command(replicaPort, "CLUSTER", "FAILOVER");
@@ -305,7 +333,10 @@ public final class RedisClusterProcess implements AutoCloseable {
 		awaitMaster(replicaPort, FAILOVER_TIMEOUT);
 	}
 
-	/** Waits until the node on {@code port} reports itself master, as a replica does once it took over. */
+	/**
+	 * Waits until the node on {@code port} reports itself master, as a replica does once
+	 * it took over.
+	 */
 	public void awaitMaster(int port, Duration timeout) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (!role(port).contains("role:master")) {
@@ -317,10 +348,11 @@ public final class RedisClusterProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Waits until every live node sees every master that serves slots with a connected replica that
-	 * is not failed, and every replica has synced with its master: the state a failover, or a killed
-	 * node's restart, leaves the cluster in once gossip has settled. A client that reads the topology
-	 * before then may be told of a master without a replica.
+	 * Waits until every live node sees every master that serves slots with a connected
+	 * replica that is not failed, and every replica has synced with its master: the state
+	 * a failover, or a killed node's restart, leaves the cluster in once gossip has
+	 * settled. A client that reads the topology before then may be told of a master
+	 * without a replica.
 	 */
 	public void awaitReplicated(Duration timeout) {
 		long deadline = System.nanoTime() + timeout.toNanos();
@@ -332,11 +364,14 @@ public final class RedisClusterProcess implements AutoCloseable {
 			}
 			RedisServerProcess.sleep(Duration.ofMillis(100));
 		}
-		throw new IllegalStateException("the Redis Cluster on " + ports() + " was not fully replicated within " + timeout
-				+ ": " + last);
+		throw new IllegalStateException(
+				"the Redis Cluster on " + ports() + " was not fully replicated within " + timeout + ": " + last);
 	}
 
-	/** What keeps the cluster from being fully replicated, by some node's view; empty when nothing does. */
+	/**
+	 * What keeps the cluster from being fully replicated, by some node's view; empty when
+	 * nothing does.
+	 */
 	private String unreplicated() {
 		for (Node node : nodes) {
 			if (!node.process.isAlive()) {
@@ -352,11 +387,15 @@ public final class RedisClusterProcess implements AutoCloseable {
 			catch (IllegalStateException unreachable) {
 				return unreachable.getMessage();
 			}
-			List<String[]> lines = view.lines().map(line -> line.split(" ")).filter(fields -> fields.length >= 8).toList();
+			List<String[]> lines = view.lines()
+				.map(line -> line.split(" "))
+				.filter(fields -> fields.length >= 8)
+				.toList();
 			for (String[] master : lines) {
 				boolean servesSlots = master[2].contains("master") && !master[2].contains("fail") && master.length > 8;
-				boolean replicated = lines.stream().anyMatch(replica -> replica[2].contains("slave")
-						&& !replica[2].contains("fail") && replica[3].equals(master[0]) && replica[7].equals("connected"));
+				boolean replicated = lines.stream()
+					.anyMatch(replica -> replica[2].contains("slave") && !replica[2].contains("fail")
+							&& replica[3].equals(master[0]) && replica[7].equals("connected"));
 				if (servesSlots && !replicated) {
 					return "node " + node.port + " sees master " + master[1] + " without a replica: " + view;
 				}
@@ -365,12 +404,18 @@ public final class RedisClusterProcess implements AutoCloseable {
 		return "";
 	}
 
-	/** SIGSTOPs the node on {@code port}: it keeps its connections open but answers nothing, as a frozen host. */
+	/**
+	 * SIGSTOPs the node on {@code port}: it keeps its connections open but answers
+	 * nothing, as a frozen host.
+	 */
 	public void pause(int port) {
 		signal(port, "STOP");
 	}
 
-	/** SIGCONTs a node {@link #pause paused}: it goes on with whatever it had read meanwhile. */
+	/**
+	 * SIGCONTs a node {@link #pause paused}: it goes on with whatever it had read
+	 * meanwhile.
+	 */
 	public void resume(int port) {
 		signal(port, "CONT");
 	}
@@ -393,7 +438,9 @@ public final class RedisClusterProcess implements AutoCloseable {
 	}
 
 	private Node node(int port) {
-		return nodes.stream().filter(node -> node.port == port).findFirst()
+		return nodes.stream()
+			.filter(node -> node.port == port)
+			.findFirst()
 			.orElseThrow(() -> new IllegalArgumentException("no node on port " + port + " in " + ports()));
 	}
 
@@ -417,8 +464,11 @@ public final class RedisClusterProcess implements AutoCloseable {
 	private final class Node {
 
 		private final int port;
+
 		private final int busPort;
+
 		private final Path workDir;
+
 		private Process process;
 
 		Node(int port, int busPort) {
@@ -430,13 +480,13 @@ public final class RedisClusterProcess implements AutoCloseable {
 		void start() {
 			List<String> command = List.of(binary.toString(), "--port", Integer.toString(port), "--bind", host(),
 					"--save", "", "--appendonly", "no", "--dir", workDir.toString(), "--protected-mode", "no",
-					"--cluster-enabled", "yes", "--cluster-config-file", dir.resolve("nodes-" + port + ".conf").toString(),
-					"--cluster-node-timeout", "5000", "--cluster-port", Integer.toString(busPort),
-					"--enable-debug-command", "local");
+					"--cluster-enabled", "yes", "--cluster-config-file",
+					dir.resolve("nodes-" + port + ".conf").toString(), "--cluster-node-timeout", "5000",
+					"--cluster-port", Integer.toString(busPort), "--enable-debug-command", "local");
 			try {
 				Files.createDirectories(workDir);
-				process = ChildProcesses
-					.stopOnExit(new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log().toFile()).start());
+				process = ChildProcesses.stopOnExit(
+						new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log().toFile()).start());
 			}
 			catch (IOException ex) {
 				throw new IllegalStateException("could not start " + command + ": " + ex.getMessage(), ex);
@@ -448,7 +498,8 @@ public final class RedisClusterProcess implements AutoCloseable {
 			long deadline = System.nanoTime() + timeout.toNanos();
 			while (System.nanoTime() < deadline) {
 				if (!process.isAlive()) {
-					throw new IllegalStateException("redis-server exited with " + process.exitValue() + ": " + read(log()));
+					throw new IllegalStateException(
+							"redis-server exited with " + process.exitValue() + ": " + read(log()));
 				}
 				try (Socket socket = new Socket()) {
 					socket.connect(new InetSocketAddress(host(), port), 200);
@@ -478,5 +529,7 @@ public final class RedisClusterProcess implements AutoCloseable {
 				Thread.currentThread().interrupt();
 			}
 		}
+
 	}
+
 }

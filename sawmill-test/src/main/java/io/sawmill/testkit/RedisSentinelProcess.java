@@ -31,31 +31,43 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
 
 /**
- * A real Sentinel-managed Redis for tests: two {@code redis-server} processes, a master and its
- * replica, watched by one Sentinel ({@code redis-server --sentinel}, quorum 1), all on free loopback
- * ports. {@link #failover()} has the Sentinel promote the replica, as a managed Redis does during
- * maintenance, and returns once the old master replicates from the new one. Persists nothing;
- * {@link #close()} kills the three processes and deletes their directories.
+ * A real Sentinel-managed Redis for tests: two {@code redis-server} processes, a master
+ * and its replica, watched by one Sentinel ({@code redis-server --sentinel}, quorum 1),
+ * all on free loopback ports. {@link #failover()} has the Sentinel promote the replica,
+ * as a managed Redis does during maintenance, and returns once the old master replicates
+ * from the new one. Persists nothing; {@link #close()} kills the three processes and
+ * deletes their directories.
  */
 public final class RedisSentinelProcess implements AutoCloseable {
 
-	/** The master's name in the Sentinel, what {@code spring.data.redis.sentinel.master} names. */
+	/**
+	 * The master's name in the Sentinel, what {@code spring.data.redis.sentinel.master}
+	 * names.
+	 */
 	public static final String MASTER_NAME = "sawmill";
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
 	/**
-	 * How long a node may not answer before the Sentinel counts it down. Long enough that a node
-	 * starved of CPU on a loaded 2-core host (a full sync's fork, a burst of pipelined writes) is not
-	 * failed over by mistake; short enough that a killed master is replaced within seconds.
+	 * How long a node may not answer before the Sentinel counts it down. Long enough that
+	 * a node starved of CPU on a loaded 2-core host (a full sync's fork, a burst of
+	 * pipelined writes) is not failed over by mistake; short enough that a killed master
+	 * is replaced within seconds.
 	 */
 	private static final Duration DOWN_AFTER = Duration.ofSeconds(5);
 
 	private final List<RedisServerProcess> nodes;
+
 	private final int sentinelPort;
+
 	private final Path dir;
+
 	private final Process sentinel;
-	/** Asks the Sentinel and the nodes, for the test kit's own waits; never the client under test. */
+
+	/**
+	 * Asks the Sentinel and the nodes, for the test kit's own waits; never the client
+	 * under test.
+	 */
 	private final RedisClient admin = RedisClient.create();
 
 	private RedisSentinelProcess(List<RedisServerProcess> nodes, int sentinelPort, Path dir, Process sentinel) {
@@ -65,27 +77,34 @@ public final class RedisSentinelProcess implements AutoCloseable {
 		this.sentinel = sentinel;
 	}
 
-	/** Starts the master, its replica and the Sentinel, and waits until the Sentinel knows the replica. */
+	/**
+	 * Starts the master, its replica and the Sentinel, and waits until the Sentinel knows
+	 * the replica.
+	 */
 	public static RedisSentinelProcess startNew() {
-		Path binary = RedisServerProcess.locate().orElseThrow(() -> new IllegalStateException(
-				"redis-server not found: install it (apt-get install -y redis-server) or set SAWMILL_REDIS_SERVER"));
+		Path binary = RedisServerProcess.locate()
+			.orElseThrow(() -> new IllegalStateException(
+					"redis-server not found: install it (apt-get install -y redis-server) or set SAWMILL_REDIS_SERVER"));
 		RedisServerProcess master = RedisServerProcess.startNew(binary);
 		RedisServerProcess replica = null;
 		Path dir = null;
 		Process process;
 		int port = RedisServerProcess.freePort();
 		try {
-			replica = RedisServerProcess.startNew(binary, "--replicaof", master.host(), Integer.toString(master.port()));
+			replica = RedisServerProcess.startNew(binary, "--replicaof", master.host(),
+					Integer.toString(master.port()));
 			dir = Files.createTempDirectory("sawmill-redis-sentinel-");
 			Path config = dir.resolve("sentinel.conf");
-			Files.writeString(config, String.join("\n", "port " + port, "bind 127.0.0.1", "protected-mode no",
-					"dir " + dir, "sentinel monitor " + MASTER_NAME + " " + master.host() + " " + master.port() + " 1",
-					"sentinel down-after-milliseconds " + MASTER_NAME + " " + DOWN_AFTER.toMillis(),
-					"sentinel failover-timeout " + MASTER_NAME + " 10000", ""), StandardCharsets.UTF_8);
-			process = ChildProcesses.stopOnExit(new ProcessBuilder(binary.toString(), config.toString(), "--sentinel")
-				.redirectErrorStream(true)
-				.redirectOutput(dir.resolve("sentinel.log").toFile())
-				.start());
+			Files.writeString(config,
+					String.join("\n", "port " + port, "bind 127.0.0.1", "protected-mode no", "dir " + dir,
+							"sentinel monitor " + MASTER_NAME + " " + master.host() + " " + master.port() + " 1",
+							"sentinel down-after-milliseconds " + MASTER_NAME + " " + DOWN_AFTER.toMillis(),
+							"sentinel failover-timeout " + MASTER_NAME + " 10000", ""),
+					StandardCharsets.UTF_8);
+			process = ChildProcesses.stopOnExit(
+					new ProcessBuilder(binary.toString(), config.toString(), "--sentinel").redirectErrorStream(true)
+						.redirectOutput(dir.resolve("sentinel.log").toFile())
+						.start());
 		}
 		catch (IOException | RuntimeException ex) {
 			master.close();
@@ -99,8 +118,8 @@ public final class RedisSentinelProcess implements AutoCloseable {
 		}
 		RedisSentinelProcess sentinel = new RedisSentinelProcess(List.of(master, replica), port, dir, process);
 		try {
-			sentinel.await("the Sentinel to list the replica", () -> sentinel.withSentinel(
-					connection -> !connection.sync().replicas(MASTER_NAME).isEmpty()));
+			sentinel.await("the Sentinel to list the replica",
+					() -> sentinel.withSentinel(connection -> !connection.sync().replicas(MASTER_NAME).isEmpty()));
 			sentinel.await("the replica to sync", sentinel::replicaInSync);
 			return sentinel;
 		}
@@ -110,7 +129,10 @@ public final class RedisSentinelProcess implements AutoCloseable {
 		}
 	}
 
-	/** {@code host:port} of the Sentinel, what {@code spring.data.redis.sentinel.nodes} lists. */
+	/**
+	 * {@code host:port} of the Sentinel, what {@code spring.data.redis.sentinel.nodes}
+	 * lists.
+	 */
 	public String sentinelNodes() {
 		return "127.0.0.1:" + sentinelPort;
 	}
@@ -119,7 +141,9 @@ public final class RedisSentinelProcess implements AutoCloseable {
 	public RedisServerProcess master() {
 		SocketAddress address = withSentinel(connection -> connection.sync().getMasterAddrByName(MASTER_NAME));
 		int port = ((InetSocketAddress) address).getPort();
-		return nodes.stream().filter(node -> node.port() == port).findFirst()
+		return nodes.stream()
+			.filter(node -> node.port() == port)
+			.findFirst()
 			.orElseThrow(() -> new IllegalStateException("the Sentinel names an unknown master " + address));
 	}
 
@@ -130,8 +154,9 @@ public final class RedisSentinelProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Waits until the replica has everything the master has, has the Sentinel promote it, and waits
-	 * until the Sentinel names it as master and the old master replicates from it.
+	 * Waits until the replica has everything the master has, has the Sentinel promote it,
+	 * and waits until the Sentinel names it as master and the old master replicates from
+	 * it.
 	 */
 	public void failover() {
 		RedisServerProcess before = master();
@@ -142,10 +167,10 @@ public final class RedisSentinelProcess implements AutoCloseable {
 	}
 
 	/**
-	 * SIGKILLs the master, as in a crash, and waits until the Sentinel has promoted the replica
-	 * (it counts a master down after {@link #DOWN_AFTER} without replies). Then restarts the killed node,
-	 * empty since nothing is persisted, and waits until the Sentinel has made it the new master's
-	 * replica and it has synced.
+	 * SIGKILLs the master, as in a crash, and waits until the Sentinel has promoted the
+	 * replica (it counts a master down after {@link #DOWN_AFTER} without replies). Then
+	 * restarts the killed node, empty since nothing is persisted, and waits until the
+	 * Sentinel has made it the new master's replica and it has synced.
 	 */
 	public void crashMaster() {
 		RedisServerProcess before = master();
@@ -155,7 +180,10 @@ public final class RedisSentinelProcess implements AutoCloseable {
 		await("the restarted node to replicate from the new master", () -> replica() == before && replicaInSync());
 	}
 
-	/** Whether the replica is connected to the master and has applied all of its replication stream. */
+	/**
+	 * Whether the replica is connected to the master and has applied all of its
+	 * replication stream.
+	 */
 	private boolean replicaInSync() {
 		String master = info(master());
 		String replica = info(replica());
@@ -165,7 +193,8 @@ public final class RedisSentinelProcess implements AutoCloseable {
 	}
 
 	private String info(RedisServerProcess node) {
-		try (StatefulRedisConnection<String, String> connection = admin.connect(RedisURI.create(node.host(), node.port()))) {
+		try (StatefulRedisConnection<String, String> connection = admin
+			.connect(RedisURI.create(node.host(), node.port()))) {
 			return connection.sync().info("replication");
 		}
 	}
@@ -200,8 +229,8 @@ public final class RedisSentinelProcess implements AutoCloseable {
 			}
 			RedisServerProcess.sleep(Duration.ofMillis(100));
 		}
-		throw new IllegalStateException("timed out after " + TIMEOUT + " waiting for " + what + "; sentinel log: "
-				+ log(), last);
+		throw new IllegalStateException(
+				"timed out after " + TIMEOUT + " waiting for " + what + "; sentinel log: " + log(), last);
 	}
 
 	private String log() {
@@ -226,4 +255,5 @@ public final class RedisSentinelProcess implements AutoCloseable {
 		nodes.forEach(RedisServerProcess::close);
 		RedisServerProcess.deleteRecursively(dir);
 	}
+
 }

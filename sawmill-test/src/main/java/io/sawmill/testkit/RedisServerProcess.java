@@ -33,16 +33,21 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * A real {@code redis-server} process on a free loopback port, for tests, benchmarks and the demo.
- * Persists nothing; {@link #kill()} and {@link #start()} simulate a crash and a restart on the same
- * port. The binary is {@code $SAWMILL_REDIS_SERVER}, else {@code redis-server} on the PATH.
+ * A real {@code redis-server} process on a free loopback port, for tests, benchmarks and
+ * the demo. Persists nothing; {@link #kill()} and {@link #start()} simulate a crash and a
+ * restart on the same port. The binary is {@code $SAWMILL_REDIS_SERVER}, else
+ * {@code redis-server} on the PATH.
  */
 public final class RedisServerProcess implements AutoCloseable {
 
 	private final Path binary;
+
 	private final int port;
+
 	private final List<String> extraArgs;
+
 	private final Path dir;
+
 	private Process process;
 
 	private RedisServerProcess(Path binary, int port, List<String> extraArgs) throws IOException {
@@ -52,7 +57,10 @@ public final class RedisServerProcess implements AutoCloseable {
 		this.dir = Files.createTempDirectory("sawmill-redis-");
 	}
 
-	/** Starts a server on a free port with the given extra arguments (e.g. {@code --requirepass s3cret}). */
+	/**
+	 * Starts a server on a free port with the given extra arguments (e.g.
+	 * {@code --requirepass s3cret}).
+	 */
 	public static RedisServerProcess startNew(String... extraArgs) {
 		Path binary = locate().orElseThrow(() -> new IllegalStateException(
 				"redis-server not found: install it (apt-get install -y redis-server) or set SAWMILL_REDIS_SERVER"));
@@ -132,7 +140,10 @@ public final class RedisServerProcess implements AutoCloseable {
 		throw new IllegalStateException("redis-server did not listen on " + port + " within " + timeout + ": " + log());
 	}
 
-	/** Sends a command over a raw connection and returns the first reply line (for plain-text servers). */
+	/**
+	 * Sends a command over a raw connection and returns the first reply line (for
+	 * plain-text servers).
+	 */
 	public String command(String... args) {
 		try (Socket socket = new Socket("127.0.0.1", port)) {
 			OutputStream out = socket.getOutputStream();
@@ -210,7 +221,11 @@ public final class RedisServerProcess implements AutoCloseable {
 	static byte[] request(String... args) {
 		StringBuilder request = new StringBuilder("*" + args.length + "\r\n");
 		for (String arg : args) {
-			request.append('$').append(arg.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(arg).append("\r\n");
+			request.append('$')
+				.append(arg.getBytes(StandardCharsets.UTF_8).length)
+				.append("\r\n")
+				.append(arg)
+				.append("\r\n");
 		}
 		return request.toString().getBytes(StandardCharsets.UTF_8);
 	}
@@ -222,7 +237,10 @@ public final class RedisServerProcess implements AutoCloseable {
 		deleteRecursively(dir);
 	}
 
-	/** A leftover temporary directory is not worth failing a test for: what cannot be deleted stays. */
+	/**
+	 * A leftover temporary directory is not worth failing a test for: what cannot be
+	 * deleted stays.
+	 */
 	static void deleteRecursively(Path root) {
 		try (Stream<Path> files = Files.walk(root)) {
 			files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
@@ -231,4 +249,5 @@ public final class RedisServerProcess implements AutoCloseable {
 			// as above
 		}
 	}
+
 }

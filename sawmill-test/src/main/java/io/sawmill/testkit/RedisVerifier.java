@@ -31,9 +31,9 @@ import io.lettuce.core.api.async.RedisKeyAsyncCommands;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 
 /**
- * Reads Redis back after a run: for every expected key, the whole hash (HGETALL) and its TTL,
- * pipelined a thousand keys at a time, and reports what matched. On a Redis Cluster connection each
- * key is read from the master that serves its slot.
+ * Reads Redis back after a run: for every expected key, the whole hash (HGETALL) and its
+ * TTL, pipelined a thousand keys at a time, and reports what matched. On a Redis Cluster
+ * connection each key is read from the master that serves its slot.
  */
 public final class RedisVerifier {
 
@@ -41,7 +41,8 @@ public final class RedisVerifier {
 	}
 
 	/**
-	 * @param verified keys whose hash equals the expected one and whose TTL is in (0, maxTtl]
+	 * @param verified keys whose hash equals the expected one and whose TTL is in (0,
+	 * maxTtl]
 	 * @param missing keys that do not exist
 	 * @param wrongHash keys whose fields differ
 	 * @param wrongTtl keys without the expected TTL
@@ -78,15 +79,18 @@ public final class RedisVerifier {
 		}
 	}
 
-	/** The same check on a connection the caller opened (e.g. with credentials or TLS). */
+	/**
+	 * The same check on a connection the caller opened (e.g. with credentials or TLS).
+	 */
 	public static Result verify(StatefulRedisConnection<String, String> connection, long ids, LongFunction<String> key,
 			LongFunction<Map<String, String>> expected, Duration maxTtl) {
 		return verify(connection.async(), ids, key, expected, maxTtl);
 	}
 
 	/**
-	 * The same check on a Redis Cluster: the connection routes each key to the master that serves its
-	 * slot (refresh the client's partitions first if slots moved since it connected).
+	 * The same check on a Redis Cluster: the connection routes each key to the master
+	 * that serves its slot (refresh the client's partitions first if slots moved since it
+	 * connected).
 	 */
 	public static Result verify(StatefulRedisClusterConnection<String, String> connection, long ids,
 			LongFunction<String> key, LongFunction<Map<String, String>> expected, Duration maxTtl) {
@@ -151,4 +155,5 @@ public final class RedisVerifier {
 			examples.add(problem);
 		}
 	}
+
 }

@@ -20,9 +20,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Deterministic JSON user events, the same for a given id every time, and the Redis hash Sawmill's
- * JSON mapper must make of each ({@code user:{userId}}, nested objects flattened with dots, arrays
- * as JSON text). Used by the demo, the integration tests and the benchmarks.
+ * Deterministic JSON user events, the same for a given id every time, and the Redis hash
+ * Sawmill's JSON mapper must make of each ({@code user:{userId}}, nested objects
+ * flattened with dots, arrays as JSON text). Used by the demo, the integration tests and
+ * the benchmarks.
  */
 public final class SampleEvents {
 
@@ -42,7 +43,10 @@ public final class SampleEvents {
 		return "user:" + userId(id);
 	}
 
-	/** The event with the given id; {@code version} lets a later event of the same key differ. */
+	/**
+	 * The event with the given id; {@code version} lets a later event of the same key
+	 * differ.
+	 */
 	public static byte[] json(long id, int version) {
 		Map<String, String> hash = hash(id, version);
 		String json = "{\"userId\":\"" + hash.get("userId") + "\",\"name\":\"" + hash.get("name") + "\",\"score\":"
@@ -73,4 +77,5 @@ public final class SampleEvents {
 	public static Map<String, String> hash(long id) {
 		return hash(id, 0);
 	}
+
 }

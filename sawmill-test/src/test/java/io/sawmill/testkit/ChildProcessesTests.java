@@ -31,8 +31,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * A JVM that started a real redis-server through the test kit stops it when that JVM is terminated,
- * as Ctrl-C on the benchmark does: no server is left running.
+ * A JVM that started a real redis-server through the test kit stops it when that JVM is
+ * terminated, as Ctrl-C on the benchmark does: no server is left running.
  */
 class ChildProcessesTests {
 
@@ -69,7 +69,10 @@ class ChildProcessesTests {
 		}
 	}
 
-	/** The child JVM: starts a redis-server, prints its port, and waits to be terminated (a minute at most). */
+	/**
+	 * The child JVM: starts a redis-server, prints its port, and waits to be terminated
+	 * (a minute at most).
+	 */
 	static final class StartsRedis {
 
 		public static void main(String[] args) throws InterruptedException {
@@ -78,5 +81,7 @@ class ChildProcessesTests {
 			System.out.flush();
 			Thread.sleep(60_000);
 		}
+
 	}
+
 }

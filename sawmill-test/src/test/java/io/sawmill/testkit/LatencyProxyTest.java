@@ -31,7 +31,10 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 
-/** The latency proxy in front of a real redis-server: delay applied both ways, bytes unchanged and in order. */
+/**
+ * The latency proxy in front of a real redis-server: delay applied both ways, bytes
+ * unchanged and in order.
+ */
 class LatencyProxyTest {
 
 	private static RedisServerProcess redis;
@@ -126,7 +129,8 @@ class LatencyProxyTest {
 			assertThat(stats.priority()).isEqualTo(LatencyProxy.Priority.REALTIME);
 			assertThat(stats.toString()).contains("threads: " + stats.realtimeThreads() + " SCHED_FIFO");
 			if (stats.realtimeRefused() == null) {
-				// root or CAP_SYS_NICE (as in CI): every thread of the proxy runs ahead of normal threads
+				// root or CAP_SYS_NICE (as in CI): every thread of the proxy runs ahead
+				// of normal threads
 				assertThat(stats.realtimeThreads()).isGreaterThanOrEqualTo(4);
 				assertThat(stats.normalThreads()).isZero();
 				assertThat(policiesOfThreads(proxy)).containsOnly(SCHED_FIFO);
@@ -144,7 +148,10 @@ class LatencyProxyTest {
 
 	private static final int SCHED_FIFO = 1;
 
-	/** The scheduling policy (field 41 of {@code /proc/<pid>/task/<tid>/stat}) of each live thread of the proxy's pool. */
+	/**
+	 * The scheduling policy (field 41 of {@code /proc/<pid>/task/<tid>/stat}) of each
+	 * live thread of the proxy's pool.
+	 */
 	private static java.util.Set<Integer> policiesOfThreads(LatencyProxy proxy) {
 		java.util.Set<Integer> policies = new java.util.HashSet<>();
 		java.io.File[] tasks = new java.io.File("/proc/self/task").listFiles();
@@ -189,4 +196,5 @@ class LatencyProxyTest {
 			client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 		}
 	}
+
 }

@@ -53,21 +53,26 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The operator's endpoint on the real service, real broker and real redis-server: the partitions
- * view of a backlog, a paused topic that does not progress while the circuit stays closed, a
- * resume that drains it, a poison record re-driven from the DLT after the fix, a too-large range
- * refused, one route paused and resumed by its name while another flows, and write operations
- * refused where the endpoint is read-only.
+ * The operator's endpoint on the real service, real broker and real redis-server: the
+ * partitions view of a backlog, a paused topic that does not progress while the circuit
+ * stays closed, a resume that drains it, a poison record re-driven from the DLT after the
+ * fix, a too-large range refused, one route paused and resumed by its name while another
+ * flows, and write operations refused where the endpoint is read-only.
  */
 class AdminEndpointIT {
 
 	private static final String TOPIC = "orders";
+
 	private static final int PARTITIONS = 2;
+
 	private static final int RECORDS = 1_000;
+
 	private static final long POISON = 7;
 
 	@RegisterExtension
-	static final RealServers servers = RealServers.withTopic(TOPIC, PARTITIONS).andTopic("clicks", 1).andTopic("carts", 1);
+	static final RealServers servers = RealServers.withTopic(TOPIC, PARTITIONS)
+		.andTopic("clicks", 1)
+		.andTopic("carts", 1);
 
 	/** The built-in JSON mapping with a bug on one record that the test fixes. */
 	@Configuration(proxyBeanMethods = false)
@@ -89,6 +94,7 @@ class AdminEndpointIT {
 				return mapper.map(record);
 			};
 		}
+
 	}
 
 	@Test
@@ -101,17 +107,22 @@ class AdminEndpointIT {
 		try (Admin admin = Kafka.admin(bootstrap);
 				ConfigurableApplicationContext app = SawmillApp.run(properties, PoisonMapper.class)) {
 			int port = port(app);
-			await().atMost(Duration.ofMinutes(2)).until(() -> partitions(port).findValues("assigned").stream()
-				.filter(JsonNode::asBoolean).count() == PARTITIONS);
+			await().atMost(Duration.ofMinutes(2))
+				.until(() -> partitions(port).findValues("assigned")
+					.stream()
+					.filter(JsonNode::asBoolean)
+					.count() == PARTITIONS);
 
-			// paused by the operator: a backlog builds, nothing is committed, the circuit stays closed
+			// paused by the operator: a backlog builds, nothing is committed, the circuit
+			// stays closed
 			HttpResponse<String> pause = post(port, "pause", "{\"topic\":\"" + TOPIC + "\"}");
 			assertThat(pause.statusCode()).as(pause.body()).isEqualTo(200);
 			assertThat(json(pause.body()).path("confirmed").asBoolean()).as(pause.body()).isTrue();
 			Map<TopicPartition, Long> before = Kafka.committedOffsets(admin, "admin");
 			Kafka.produce(bootstrap, TOPIC, 0, RECORDS, SampleEvents::userId, SampleEvents::json);
 			await().atMost(Duration.ofMinutes(1)).until(() -> lagRecords(partitions(port)) == RECORDS);
-			await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(30))
+			await().during(Duration.ofSeconds(5))
+				.atMost(Duration.ofSeconds(30))
 				.until(() -> Kafka.committedOffsets(admin, "admin").equals(before));
 			JsonNode paused = partitions(port);
 			assertThat(paused.path("circuit").asString()).isEqualTo("CLOSED");
@@ -134,14 +145,14 @@ class AdminEndpointIT {
 			HttpResponse<String> tooLarge = post(port, "redrive", redrive(deadLetter.partition(), 0, 101));
 			assertThat(tooLarge.statusCode()).isEqualTo(400);
 
-			// fixed, then re-driven by range: the record is in Redis, through the normal path
+			// fixed, then re-driven by range: the record is in Redis, through the normal
+			// path
 			PoisonMapper.bug.set(false);
 			HttpResponse<String> redriven = post(port, "redrive",
 					redrive(deadLetter.partition(), deadLetter.offset(), deadLetter.offset() + 1));
 			assertThat(redriven.statusCode()).as(redriven.body()).isEqualTo(200);
 			assertThat(json(redriven.body()).path("redriven").asInt()).isEqualTo(1);
-			await().atMost(Duration.ofMinutes(1))
-				.until(() -> servers.redis().command("DBSIZE").equals(":" + RECORDS));
+			await().atMost(Duration.ofMinutes(1)).until(() -> servers.redis().command("DBSIZE").equals(":" + RECORDS));
 			RedisVerifier.Result result = RedisVerifier.verify(servers.redis().host(), servers.redis().port(), RECORDS,
 					SampleEvents::key, SampleEvents::hash, Duration.ofHours(1));
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
@@ -169,8 +180,8 @@ class AdminEndpointIT {
 		properties.put("sawmill.routes[1].key-template", "cart:{@key}");
 		try (Admin admin = Kafka.admin(bootstrap); ConfigurableApplicationContext app = SawmillApp.run(properties)) {
 			int port = port(app);
-			await().atMost(Duration.ofMinutes(2)).until(() -> partitions(port).findValues("assigned").stream()
-				.filter(JsonNode::asBoolean).count() == 2);
+			await().atMost(Duration.ofMinutes(2))
+				.until(() -> partitions(port).findValues("assigned").stream().filter(JsonNode::asBoolean).count() == 2);
 			assertThat(partitions(port).path("topics").findValuesAsString("route"))
 				.containsExactlyInAnyOrder("click-hashes", "cart-strings");
 
@@ -179,8 +190,10 @@ class AdminEndpointIT {
 			assertThat(json(pause.body()).path("paused").toString()).isEqualTo("[\"clicks\"]");
 			assertThat(json(pause.body()).path("confirmed").asBoolean()).as(pause.body()).isTrue();
 			Map<TopicPartition, Long> clicksBefore = Map.copyOf(Kafka.committedOffsets(admin, "admin-routes"));
-			Kafka.produce(bootstrap, "clicks", 0, 100, i -> "k" + i, i -> ("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8));
-			Kafka.produce(bootstrap, "carts", 0, 100, i -> "k" + i, i -> ("cart " + i).getBytes(StandardCharsets.UTF_8));
+			Kafka.produce(bootstrap, "clicks", 0, 100, i -> "k" + i,
+					i -> ("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8));
+			Kafka.produce(bootstrap, "carts", 0, 100, i -> "k" + i,
+					i -> ("cart " + i).getBytes(StandardCharsets.UTF_8));
 
 			// the other route flows while this one is paused
 			Map<TopicPartition, Long> carts = Kafka.endOffsets(admin, "carts", 1);
@@ -190,7 +203,8 @@ class AdminEndpointIT {
 			JsonNode view = partitions(port);
 			for (JsonNode topic : view.path("topics")) {
 				boolean clicks = topic.path("topic").asString().equals("clicks");
-				assertThat(topic.path("partitions").get(0).path("paused").asBoolean()).as(topic.toString()).isEqualTo(clicks);
+				assertThat(topic.path("partitions").get(0).path("paused").asBoolean()).as(topic.toString())
+					.isEqualTo(clicks);
 				assertThat(topic.path("partitions").get(0).path("pausedBecause").toString())
 					.isEqualTo(clicks ? "[\"operator\"]" : "[]");
 			}
@@ -223,10 +237,14 @@ class AdminEndpointIT {
 		}
 	}
 
-	/** Reads the test's redis-server with Lettuce (the test kit's raw command returns only a reply's first line). */
+	/**
+	 * Reads the test's redis-server with Lettuce (the test kit's raw command returns only
+	 * a reply's first line).
+	 */
 	private static final class Redis {
 
-		static String read(RealServers servers, java.util.function.Function<io.lettuce.core.api.sync.RedisCommands<String, String>, String> read) {
+		static String read(RealServers servers,
+				java.util.function.Function<io.lettuce.core.api.sync.RedisCommands<String, String>, String> read) {
 			io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient
 				.create("redis://" + servers.redis().host() + ":" + servers.redis().port());
 			try (var connection = client.connect()) {
@@ -236,16 +254,20 @@ class AdminEndpointIT {
 				client.shutdown();
 			}
 		}
+
 	}
 
 	private static int partitionOf(ConsumerRecord<byte[], byte[]> deadLetter) {
 		return java.nio.ByteBuffer
-			.wrap(deadLetter.headers().lastHeader(org.springframework.kafka.support.KafkaHeaders.DLT_ORIGINAL_PARTITION).value())
+			.wrap(deadLetter.headers()
+				.lastHeader(org.springframework.kafka.support.KafkaHeaders.DLT_ORIGINAL_PARTITION)
+				.value())
 			.getInt();
 	}
 
 	private static String redrive(int partition, long from, long to) {
-		return "{\"topic\":\"" + TOPIC + ".DLT\",\"partition\":" + partition + ",\"from\":" + from + ",\"to\":" + to + "}";
+		return "{\"topic\":\"" + TOPIC + ".DLT\",\"partition\":" + partition + ",\"from\":" + from + ",\"to\":" + to
+				+ "}";
 	}
 
 	private static long lagRecords(JsonNode view) {
@@ -271,4 +293,5 @@ class AdminEndpointIT {
 				.POST(HttpRequest.BodyPublishers.ofString(body))
 				.build(), HttpResponse.BodyHandlers.ofString());
 	}
+
 }

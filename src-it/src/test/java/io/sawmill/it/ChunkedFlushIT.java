@@ -45,7 +45,9 @@ import io.sawmill.testkit.SampleEvents;
 class ChunkedFlushIT {
 
 	private static final String TOPIC = "chunked";
+
 	private static final long RECORDS = 20_000;
+
 	private static final int CHUNK = 700;
 
 	@RegisterExtension
@@ -64,6 +66,7 @@ class ChunkedFlushIT {
 				return records;
 			});
 		}
+
 	}
 
 	@Test
@@ -77,7 +80,8 @@ class ChunkedFlushIT {
 			List<Integer> sizes = app.getBean(BatchSizes.class).sizes;
 			long flushesBefore = counter.flushes();
 
-			Kafka.produce(servers.kafka().bootstrapServers(), TOPIC, 0, RECORDS, SampleEvents::userId, SampleEvents::json);
+			Kafka.produce(servers.kafka().bootstrapServers(), TOPIC, 0, RECORDS, SampleEvents::userId,
+					SampleEvents::json);
 			Map<org.apache.kafka.common.TopicPartition, Long> end = Kafka.endOffsets(admin, TOPIC, 2);
 			await().atMost(Duration.ofMinutes(2))
 				.pollInterval(Duration.ofMillis(200))
@@ -88,9 +92,10 @@ class ChunkedFlushIT {
 			assertThat(sizes.stream().mapToLong(Integer::longValue).sum()).isEqualTo(RECORDS);
 			assertThat(sizes).anyMatch(n -> 2 * n > CHUNK);
 			assertThat(counter.flushes() - flushesBefore).isEqualTo(expectedFlushes);
-			RedisVerifier.Result result = RedisVerifier.verify(servers.redis().host(), servers.redis().port(), RECORDS, SampleEvents::key,
-					SampleEvents::hash, Duration.ofHours(1));
+			RedisVerifier.Result result = RedisVerifier.verify(servers.redis().host(), servers.redis().port(), RECORDS,
+					SampleEvents::key, SampleEvents::hash, Duration.ofHours(1));
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
 		}
 	}
+
 }

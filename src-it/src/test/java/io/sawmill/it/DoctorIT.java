@@ -56,9 +56,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The doctor as an operator meets it, against a real broker and a real redis-server whose
  * {@code maxmemory-policy allkeys-lru} (with a memory limit) is a FAIL finding: the jar's
- * {@code doctor} command configured by environment variables, the same command's exit code when
- * nothing fails, and the report at {@code /actuator/sawmill} and in the start-up log of the
- * running service.
+ * {@code doctor} command configured by environment variables, the same command's exit
+ * code when nothing fails, and the report at {@code /actuator/sawmill} and in the
+ * start-up log of the running service.
  */
 class DoctorIT {
 
@@ -73,9 +73,9 @@ class DoctorIT {
 			@TempDir Path dir) throws Exception {
 		Kafka.produceOne(servers.kafka().bootstrapServers(), TOPIC, "k".getBytes(StandardCharsets.UTF_8),
 				SampleEvents.json(1));
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", SawmillProcess.execJar().toString(),
-				"doctor"));
+		List<String> command = new ArrayList<>(List.of(
+				Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+				"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", SawmillProcess.execJar().toString(), "doctor"));
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(dir.resolve("doctor.out").toFile());
 		Map<String, String> env = builder.environment();
@@ -117,7 +117,9 @@ class DoctorIT {
 		int exit;
 		try {
 			Map<String, Object> properties = SawmillApp.baseProperties(servers, TOPIC, "doctor-direct");
-			properties.put("sawmill.doctor.host-root", emptyHost); // host findings UNKNOWN whatever machine runs this
+			properties.put("sawmill.doctor.host-root", emptyHost); // host findings
+																	// UNKNOWN whatever
+																	// machine runs this
 			exit = DoctorCommand.run(SawmillApplication.class, Kafka.args(properties).toArray(String[]::new),
 					new PrintStream(out, true, StandardCharsets.UTF_8));
 		}
@@ -149,11 +151,13 @@ class DoctorIT {
 			assertThat(report.get("verdict").asString()).isEqualTo("FAIL");
 			JsonNode eviction = finding(report, "redis.maxmemory-policy");
 			assertThat(eviction.get("verdict").asString()).isEqualTo("FAIL");
-			assertThat(eviction.get("measured").asString()).endsWith("maxmemory-policy allkeys-lru, maxmemory 67108864");
+			assertThat(eviction.get("measured").asString())
+				.endsWith("maxmemory-policy allkeys-lru, maxmemory 67108864");
 			assertThat(eviction.get("why").asString()).isNotBlank();
 			assertThat(eviction.get("change").asString()).contains("noeviction");
 			assertThat(finding(report, "redis.zone").get("verdict").asString()).isEqualTo("OK");
-			// one sawmill endpoint: the report at its root, the dead-letter brake below it
+			// one sawmill endpoint: the report at its root, the dead-letter brake below
+			// it
 			assertThat(Scrape.get(port, "/actuator/sawmill/brake")).contains("\"state\"");
 			// read-only by default: the brake's release (a write) is not mapped
 			HttpResponse<String> release = HttpClient.newHttpClient()
@@ -165,7 +169,8 @@ class DoctorIT {
 			assertThat(finding(report, "kafka.partitions").get("measured").asString())
 				.isEqualTo("2 partitions (doctor-events 2) for sawmill.concurrency 1 x unknown replicas");
 
-			// Boot's logging set-up replaces appenders added before the start, so the console output is read
+			// Boot's logging set-up replaces appenders added before the start, so the
+			// console output is read
 			await().atMost(Duration.ofSeconds(60)).until(() -> log.getOut().contains("Sawmill doctor: FAIL ("));
 			assertThat(log.getOut()).contains("Sawmill doctor FAIL redis.maxmemory-policy: ")
 				.doesNotContain("Sawmill doctor OK");
@@ -180,4 +185,5 @@ class DoctorIT {
 		}
 		throw new AssertionError("no finding " + check + " in " + report);
 	}
+
 }

@@ -35,13 +35,15 @@ import io.sawmill.testkit.RedisVerifier;
 import io.sawmill.testkit.SampleEvents;
 
 /**
- * The whole path with the app's own configuration: 120,000 JSON records over 6 partitions on a real
- * broker, consumed by 3 listener threads, written to a real redis-server.
+ * The whole path with the app's own configuration: 120,000 JSON records over 6 partitions
+ * on a real broker, consumed by 3 listener threads, written to a real redis-server.
  */
 class EndToEndIT {
 
 	private static final String TOPIC = "users";
+
 	private static final int PARTITIONS = 6;
+
 	private static final long RECORDS = 120_000;
 
 	@RegisterExtension
@@ -58,7 +60,8 @@ class EndToEndIT {
 			MeterRegistry registry = app.getBean(MeterRegistry.class);
 			long flushesBefore = counter.flushes();
 
-			Kafka.produce(servers.kafka().bootstrapServers(), TOPIC, 0, RECORDS, SampleEvents::userId, SampleEvents::json);
+			Kafka.produce(servers.kafka().bootstrapServers(), TOPIC, 0, RECORDS, SampleEvents::userId,
+					SampleEvents::json);
 			Map<org.apache.kafka.common.TopicPartition, Long> end = Kafka.endOffsets(admin, TOPIC, PARTITIONS);
 			assertThat(Kafka.sum(end)).isEqualTo(RECORDS);
 
@@ -66,18 +69,21 @@ class EndToEndIT {
 				.pollInterval(Duration.ofMillis(500))
 				.until(() -> Kafka.committedOffsets(admin, "e2e").equals(end));
 
-			RedisVerifier.Result result = RedisVerifier.verify(servers.redis().host(), servers.redis().port(), RECORDS, SampleEvents::key,
-					SampleEvents::hash, Duration.ofHours(1));
+			RedisVerifier.Result result = RedisVerifier.verify(servers.redis().host(), servers.redis().port(), RECORDS,
+					SampleEvents::key, SampleEvents::hash, Duration.ofHours(1));
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
 
 			long batches = registry.get("sawmill.batch.duration").timer().count();
 			assertThat(batches).isGreaterThanOrEqualTo(RECORDS / 1000);
 			assertThat(registry.get("sawmill.records").tag("outcome", "written").counter().count())
 				.isEqualTo((double) RECORDS);
-			// a backlog: full batches were left in flight while the next was mapped and sent
+			// a backlog: full batches were left in flight while the next was mapped and
+			// sent
 			assertThat(registry.get("sawmill.batch.in.flight").counter().count()).isPositive();
-			// every batch of ≤ 1,000 records is ≤ 2,000 commands, within the default chunk: one flush each
+			// every batch of ≤ 1,000 records is ≤ 2,000 commands, within the default
+			// chunk: one flush each
 			assertThat(counter.flushes() - flushesBefore).isEqualTo(batches);
 		}
 	}
+
 }

@@ -46,16 +46,21 @@ import io.sawmill.it.support.KafkaServer;
 import io.sawmill.metrics.GroupLagExporter;
 
 /**
- * {@link GroupLagExporter} against a real broker: the group's committed offsets against the end
- * offsets on every partition, whether a member of the group owns it, nobody does, or the group has
- * committed nothing there; and the series withdrawn once the lag cannot be read any more.
+ * {@link GroupLagExporter} against a real broker: the group's committed offsets against
+ * the end offsets on every partition, whether a member of the group owns it, nobody does,
+ * or the group has committed nothing there; and the series withdrawn once the lag cannot
+ * be read any more.
  */
 class GroupLagExporterIT {
 
 	private static final String TOPIC = "group-lag";
+
 	private static final String GROUP = "group-lag-consumers";
+
 	private static final TopicPartition P0 = new TopicPartition(TOPIC, 0);
+
 	private static final TopicPartition P1 = new TopicPartition(TOPIC, 1);
+
 	private static final TopicPartition P2 = new TopicPartition(TOPIC, 2);
 
 	private static KafkaServer kafka;
@@ -77,7 +82,8 @@ class GroupLagExporterIT {
 		produce(P1, 50);
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		try (Admin admin = Kafka.admin(kafka.bootstrapServers())) {
-			GroupLagExporter exporter = new GroupLagExporter(admin, List.of(TOPIC), registry, GROUP, Duration.ofSeconds(15));
+			GroupLagExporter exporter = new GroupLagExporter(admin, List.of(TOPIC), registry, GROUP,
+					Duration.ofSeconds(15));
 
 			exporter.refresh();
 			assertThat(exporter.lags()).as("a group that never committed is behind by everything in the log")
@@ -92,7 +98,8 @@ class GroupLagExporterIT {
 				member.commitSync(Map.of(P0, new OffsetAndMetadata(60), P2, new OffsetAndMetadata(0)));
 
 				exporter.refresh();
-				assertThat(exporter.lags()).as("an active member owns every partition").isEqualTo(Map.of(P0, 40L, P1, 50L, P2, 0L));
+				assertThat(exporter.lags()).as("an active member owns every partition")
+					.isEqualTo(Map.of(P0, 40L, P1, 50L, P2, 0L));
 				assertThat(exporter.lags()).isEqualTo(lagsReadDirectly(admin));
 			}
 
@@ -100,14 +107,16 @@ class GroupLagExporterIT {
 			exporter.refresh();
 			assertThat(exporter.lags()).as("the group has no member any more: its lag still grows")
 				.isEqualTo(Map.of(P0, 40L, P1, 50L, P2, 30L));
-			assertThat(admin.describeConsumerGroups(List.of(GROUP)).all().get(30, TimeUnit.SECONDS).get(GROUP).members())
+			assertThat(
+					admin.describeConsumerGroups(List.of(GROUP)).all().get(30, TimeUnit.SECONDS).get(GROUP).members())
 				.isEmpty();
 			assertThat(registry.find("sawmill.group.lag.records").tags("group", GROUP, "topic", TOPIC).gauges())
 				.extracting(g -> g.getId().getTag("partition") + "=" + (long) g.value())
 				.containsExactlyInAnyOrder("0=40", "1=50", "2=30");
 
 			admin.deleteTopics(List.of(TOPIC)).all().get(30, TimeUnit.SECONDS);
-			await().atMost(Duration.ofSeconds(30)).until(() -> !admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(TOPIC));
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> !admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(TOPIC));
 			for (int read = 1; read < GroupLagExporter.FAILED_READS_BEFORE_UNKNOWN; read++) {
 				assertThatException().isThrownBy(exporter::refresh);
 				assertThat(exporter.lags()).as("the last values stay through a failed read").hasSize(3);
@@ -126,14 +135,16 @@ class GroupLagExporterIT {
 	}
 
 	private static KafkaConsumer<byte[], byte[]> consumer() {
-		return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-				ConsumerConfig.GROUP_ID_CONFIG, GROUP, ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-				ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+		return new KafkaConsumer<>(
+				Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+						ConsumerConfig.GROUP_ID_CONFIG, GROUP, ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+						ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1),
+				new ByteArrayDeserializer(), new ByteArrayDeserializer());
 	}
 
 	private static void produce(TopicPartition partition, int records) throws Exception {
-		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
-				Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
+		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map
+			.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
 				new ByteArraySerializer(), new ByteArraySerializer())) {
 			for (int i = 0; i < records; i++) {
 				producer.send(new ProducerRecord<>(partition.topic(), partition.partition(), null,
@@ -142,4 +153,5 @@ class GroupLagExporterIT {
 			producer.flush();
 		}
 	}
+
 }

@@ -40,14 +40,15 @@ import io.sawmill.testkit.RedisVerifier;
 import io.sawmill.testkit.SampleEvents;
 
 /**
- * A batch left in flight when nothing more arrives. A full batch is left in flight only while the
- * consumer sees records after its position; a transaction's commit marker is such an offset, but
- * no record is ever polled from it. The batch must still be committed: when the container goes
- * idle, the listener finishes it.
+ * A batch left in flight when nothing more arrives. A full batch is left in flight only
+ * while the consumer sees records after its position; a transaction's commit marker is
+ * such an offset, but no record is ever polled from it. The batch must still be
+ * committed: when the container goes idle, the listener finishes it.
  */
 class InFlightBatchIT {
 
 	private static final String TOPIC = "transactional";
+
 	private static final int BATCH = 500;
 
 	@RegisterExtension
@@ -69,7 +70,8 @@ class InFlightBatchIT {
 				.pollInterval(Duration.ofMillis(200))
 				.until(() -> Kafka.committedOffsets(admin, "in-flight").getOrDefault(partition, 0L) == BATCH);
 
-			// the one batch was left in flight (the marker looked like more to read), then finished
+			// the one batch was left in flight (the marker looked like more to read),
+			// then finished
 			assertThat(registry.get("sawmill.batch.in.flight").counter().count()).isEqualTo(1);
 			assertThat(registry.get("sawmill.batch.duration").timer().count()).isEqualTo(1);
 			RedisVerifier.Result result = RedisVerifier.verify(servers.redis().host(), servers.redis().port(), BATCH,
@@ -92,4 +94,5 @@ class InFlightBatchIT {
 			producer.commitTransaction();
 		}
 	}
+
 }

@@ -50,16 +50,20 @@ import io.sawmill.metrics.CgroupCpuStat;
 import io.sawmill.testkit.SampleEvents;
 
 /**
- * The metrics an operator relies on, read from the real service against a real broker and a real
- * redis-server: lag while the listener is paused and after it resumes, batch and outcome counts,
- * the Prometheus scrape against docs/operations.md, and the metric names of the chart's alert rules,
- * of their promtool behaviour tests and of the dashboard against that scrape.
+ * The metrics an operator relies on, read from the real service against a real broker and
+ * a real redis-server: lag while the listener is paused and after it resumes, batch and
+ * outcome counts, the Prometheus scrape against docs/operations.md, and the metric names
+ * of the chart's alert rules, of their promtool behaviour tests and of the dashboard
+ * against that scrape.
  */
 class ObservabilityIT {
 
 	private static final String TOPIC = "observed";
+
 	private static final int PARTITIONS = 3;
+
 	private static final long RECORDS = 3_000;
+
 	private static final Path ROOT = AlertRules.ROOT;
 
 	@RegisterExtension
@@ -80,20 +84,24 @@ class ObservabilityIT {
 			ConcurrentMessageListenerContainer<?, ?> container = app.getBean(ConcurrentMessageListenerContainer.class);
 			int port = app.getBean(Environment.class).getRequiredProperty("local.server.port", Integer.class);
 
-			// every partition is assigned to this instance and its lag read: 0 before anything is produced
-			await().atMost(Duration.ofSeconds(30)).until(() -> registry.find("sawmill.lag.records").gauges().size() == PARTITIONS);
+			// every partition is assigned to this instance and its lag read: 0 before
+			// anything is produced
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> registry.find("sawmill.lag.records").gauges().size() == PARTITIONS);
 			assertThat(lagRecords(registry)).isZero();
 
 			container.pause();
 			await().atMost(Duration.ofSeconds(10)).until(container::isContainerPaused);
-			Kafka.produce(servers.kafka().bootstrapServers(), TOPIC, 0, RECORDS, SampleEvents::userId, SampleEvents::json);
+			Kafka.produce(servers.kafka().bootstrapServers(), TOPIC, 0, RECORDS, SampleEvents::userId,
+					SampleEvents::json);
 
 			await().atMost(Duration.ofSeconds(20)).until(() -> lagRecords(registry) == RECORDS);
 			await().atMost(Duration.ofSeconds(20)).until(() -> maxLagSeconds(registry) > 0);
 			double seen = maxLagSeconds(registry);
 			await().atMost(Duration.ofSeconds(20)).until(() -> maxLagSeconds(registry) > seen);
 			assertThat(registry.get("sawmill.listener.paused").gauge().value()).isEqualTo(1);
-			assertThat(Scrape.get(port, "/actuator/health")).contains("\"sawmillListeners\"").contains("\"state\":\"paused\"")
+			assertThat(Scrape.get(port, "/actuator/health")).contains("\"sawmillListeners\"")
+				.contains("\"state\":\"paused\"")
 				.contains("\"sawmillRedis\"");
 			assertThat(counter.batches()).isZero();
 
@@ -101,7 +109,8 @@ class ObservabilityIT {
 			await().atMost(Duration.ofSeconds(60)).until(() -> counter.records() == RECORDS);
 			Map<TopicPartition, Long> end = Kafka.endOffsets(admin, TOPIC, PARTITIONS);
 			await().atMost(Duration.ofSeconds(30)).until(() -> Kafka.committedOffsets(admin, "observed").equals(end));
-			await().atMost(Duration.ofSeconds(20)).until(() -> lagRecords(registry) == 0 && maxLagSeconds(registry) == 0);
+			await().atMost(Duration.ofSeconds(20))
+				.until(() -> lagRecords(registry) == 0 && maxLagSeconds(registry) == 0);
 			assertThat(registry.get("sawmill.listener.paused").gauge().value()).isZero();
 
 			long batches = counter.batches();
@@ -110,7 +119,9 @@ class ObservabilityIT {
 			assertThat(registry.get("sawmill.batch.records").summary().totalAmount()).isEqualTo(RECORDS);
 			assertThat(registry.get("sawmill.redis.pipeline.duration").timer().count()).isEqualTo(batches);
 			assertThat(registry.get("sawmill.redis.commands").summary().totalAmount()).isEqualTo(2 * RECORDS);
-			double outcomes = registry.find("sawmill.records").counters().stream()
+			double outcomes = registry.find("sawmill.records")
+				.counters()
+				.stream()
 				.filter(c -> !"retried".equals(c.getId().getTag("outcome")))
 				.mapToDouble(c -> c.count())
 				.sum();
@@ -136,7 +147,10 @@ class ObservabilityIT {
 		return registry.find("sawmill.lag.seconds").gauges().stream().mapToDouble(Gauge::value).max().orElse(-1);
 	}
 
-	/** The Prometheus names in the metric table of docs/operations.md; cgroup-only ones where a cgroup exists. */
+	/**
+	 * The Prometheus names in the metric table of docs/operations.md; cgroup-only ones
+	 * where a cgroup exists.
+	 */
 	private static Set<String> documentedMetrics() throws IOException {
 		boolean cgroup = CgroupCpuStat.locate(CgroupCpuStat.DEFAULT_ROOT).isPresent();
 		Set<String> names = new TreeSet<>();
@@ -164,9 +178,9 @@ class ObservabilityIT {
 	}
 
 	/**
-	 * The Sawmill metric names the dashboard's queries use. Every Sawmill metric name starts with
-	 * {@code sawmill_} and no label or function name does, so a name pattern finds them; promtool parses
-	 * the queries themselves (AlertRulesPromtoolTest).
+	 * The Sawmill metric names the dashboard's queries use. Every Sawmill metric name
+	 * starts with {@code sawmill_} and no label or function name does, so a name pattern
+	 * finds them; promtool parses the queries themselves (AlertRulesPromtoolTest).
 	 */
 	private static Set<String> dashboardMetrics() throws IOException {
 		Set<String> names = new TreeSet<>();
@@ -174,12 +188,16 @@ class ObservabilityIT {
 		return names;
 	}
 
-	/** The Sawmill metric names the chart's rules select, and those the promtool behaviour tests feed them. */
+	/**
+	 * The Sawmill metric names the chart's rules select, and those the promtool behaviour
+	 * tests feed them.
+	 */
 	private static Set<String> alertMetrics() throws IOException {
 		Set<String> names = new TreeSet<>();
 		AlertRules.rules().forEach(rule -> names.addAll(sawmillNames((String) rule.get("expr"))));
 		names.addAll(sawmillNames(Files.readString(AlertRules.TESTS)));
-		assertThat(names).contains("sawmill_group_lag_records", "sawmill_lag_records", "sawmill_batch_duration_seconds_bucket");
+		assertThat(names).contains("sawmill_group_lag_records", "sawmill_lag_records",
+				"sawmill_batch_duration_seconds_bucket");
 		return names;
 	}
 
@@ -191,4 +209,5 @@ class ObservabilityIT {
 		}
 		return names;
 	}
+
 }

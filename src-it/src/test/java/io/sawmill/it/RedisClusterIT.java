@@ -66,33 +66,36 @@ import io.sawmill.testkit.RedisVerifier;
 import io.sawmill.testkit.SampleEvents;
 
 /**
- * The real service against a real Redis Cluster of three masters ({@code spring.data.redis.cluster.nodes}
- * only), consuming from a real broker: the writer's cluster path (commands routed per slot,
- * redirects followed, flushed again while replies are outstanding) under the whole data path, with
- * batches in flight, retries and commits. The writer tests prove the cluster path batch by batch;
- * this proves what a user sees.
+ * The real service against a real Redis Cluster of three masters
+ * ({@code spring.data.redis.cluster.nodes} only), consuming from a real broker: the
+ * writer's cluster path (commands routed per slot, redirects followed, flushed again
+ * while replies are outstanding) under the whole data path, with batches in flight,
+ * retries and commits. The writer tests prove the cluster path batch by batch; this
+ * proves what a user sees.
  * <ul>
- * <li>A backlog drains to every master: each key holds its last version's hash and a TTL, read back
- * from the master that serves its slot, no master holds a key of a slot it does not serve, every
- * offset is committed and the lag reads 0.</li>
- * <li>Slots move between masters while the service drains a backlog and records keep coming: a
- * range of slots is resharded by hand twice (A to B, then B to C), each group of slots held
- * mid-migration while the service writes, so batches meet ASK redirects, and MOVED redirects once
- * the slots are assigned (two hops from where a stale topology puts them). The keys are hot (each
- * comes again within a batch and in the next ones), so a write applied out of order across a
- * redirect would leave an older version. Nothing may be lost, left older or without its TTL, or
- * dead-lettered; every offset must be committed and the service stay healthy. Once with Spring
- * Boot's defaults (no topology refresh: the service never learns where the slots went) and once
- * with adaptive and periodic topology refresh (the routing changes under batches in flight).
- * Redis's own {@code INFO errorstats} shows the redirects happened. A write that a redirect let a
- * later write to its key overtake is written again, in order, by the service (the writer's
- * {@code KeyOrder}, whose retries show in the log); as the key's later versions would hide such a
- * reorder from the checks here, {@code LettucePipelinedWriterReshardTests} proves it deterministically.</li>
+ * <li>A backlog drains to every master: each key holds its last version's hash and a TTL,
+ * read back from the master that serves its slot, no master holds a key of a slot it does
+ * not serve, every offset is committed and the lag reads 0.</li>
+ * <li>Slots move between masters while the service drains a backlog and records keep
+ * coming: a range of slots is resharded by hand twice (A to B, then B to C), each group
+ * of slots held mid-migration while the service writes, so batches meet ASK redirects,
+ * and MOVED redirects once the slots are assigned (two hops from where a stale topology
+ * puts them). The keys are hot (each comes again within a batch and in the next ones), so
+ * a write applied out of order across a redirect would leave an older version. Nothing
+ * may be lost, left older or without its TTL, or dead-lettered; every offset must be
+ * committed and the service stay healthy. Once with Spring Boot's defaults (no topology
+ * refresh: the service never learns where the slots went) and once with adaptive and
+ * periodic topology refresh (the routing changes under batches in flight). Redis's own
+ * {@code INFO errorstats} shows the redirects happened. A write that a redirect let a
+ * later write to its key overtake is written again, in order, by the service (the
+ * writer's {@code KeyOrder}, whose retries show in the log); as the key's later versions
+ * would hide such a reorder from the checks here,
+ * {@code LettucePipelinedWriterReshardTests} proves it deterministically.</li>
  * </ul>
- * Record {@code i} of a test is event {@code i % keys} at version {@code i / keys}, keyed by its user
- * id, so every version of a key lands on one partition in order and the last one produced is the
- * one Redis must hold. Each test has its own topic, group, key prefix and slots on the shared
- * cluster and broker.
+ * Record {@code i} of a test is event {@code i % keys} at version {@code i / keys}, keyed
+ * by its user id, so every version of a key lands on one partition in order and the last
+ * one produced is the one Redis must hold. Each test has its own topic, group, key prefix
+ * and slots on the shared cluster and broker.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class RedisClusterIT {
@@ -102,14 +105,16 @@ class RedisClusterIT {
 	private static final Duration TTL = Duration.ofHours(1);
 
 	/**
-	 * Keys of a reshard test: few enough that a key comes again within a batch and in the next ones,
-	 * so the order of its writes across redirects decides what Redis ends with.
+	 * Keys of a reshard test: few enough that a key comes again within a batch and in the
+	 * next ones, so the order of its writes across redirects decides what Redis ends
+	 * with.
 	 */
 	private static final int HOT_KEYS = 1_000;
 
 	/**
-	 * Versions of every key produced before a reshard test's service starts: enough that the first
-	 * move starts while the backlog drains (10 were not, once Lettuce's command queue lost its index).
+	 * Versions of every key produced before a reshard test's service starts: enough that
+	 * the first move starts while the backlog drains (10 were not, once Lettuce's command
+	 * queue lost its index).
 	 */
 	private static final int BACKLOG_VERSIONS = 40;
 
@@ -199,7 +204,8 @@ class RedisClusterIT {
 
 	@Test
 	void shouldLoseNothingWhileSlotsMoveUnderLoadWithAdaptiveAndPeriodicTopologyRefresh() throws Exception {
-		// what a production client usually runs with: the topology changes under batches in flight
+		// what a production client usually runs with: the topology changes under batches
+		// in flight
 		reshardUnderLoad(new Workload("cluster-reshard-refresh", HOT_KEYS), 6_000,
 				Map.of("spring.data.redis.lettuce.cluster.refresh.adaptive", true,
 						"spring.data.redis.lettuce.cluster.refresh.period", "500ms"),
@@ -207,10 +213,11 @@ class RedisClusterIT {
 	}
 
 	/**
-	 * Drains a backlog of {@value #BACKLOG_VERSIONS} versions per key while records keep coming, and moves
-	 * {@value #MOVED_SLOTS} slots from {@code firstSlot} on from their master A to B, then from B to C.
-	 * @param staleTopology whether the service's client never refreshes its topology, so that it must
-	 *     have met MOVED redirects
+	 * Drains a backlog of {@value #BACKLOG_VERSIONS} versions per key while records keep
+	 * coming, and moves {@value #MOVED_SLOTS} slots from {@code firstSlot} on from their
+	 * master A to B, then from B to C.
+	 * @param staleTopology whether the service's client never refreshes its topology, so
+	 * that it must have met MOVED redirects
 	 */
 	private static void reshardUnderLoad(Workload workload, int firstSlot, Map<String, Object> redisProperties,
 			boolean staleTopology) throws Exception {
@@ -244,8 +251,10 @@ class RedisClusterIT {
 			long records = producer.stop();
 			long moved = slots.errorReplies("MOVED") - movedBefore;
 			long ask = slots.errorReplies("ASK") - askBefore;
-			System.out.printf("%s: %s; %s; %d redirects MOVED and %d ASK; %d records produced over %d keys, %d in the"
-					+ " range%n", workload.topic, first, second, moved, ask, records, workload.keys, keysInRange);
+			System.out.printf(
+					"%s: %s; %s; %d redirects MOVED and %d ASK; %d records produced over %d keys, %d in the"
+							+ " range%n",
+					workload.topic, first, second, moved, ask, records, workload.keys, keysInRange);
 
 			Map<TopicPartition, Long> end = awaitAllCommitted(workload, records);
 			assertThat(keysInRange).as("keys of the test in the range").isPositive();
@@ -270,10 +279,11 @@ class RedisClusterIT {
 	}
 
 	/**
-	 * Moves the slots in groups of {@value #SLOTS_PER_GROUP}, {@value #KEYS_PER_MIGRATE} keys per
-	 * MIGRATE, while the service writes. Each group is held mid-migration (every key moved, the slots
-	 * not yet assigned) until the service has written {@value #WRITTEN_PER_GROUP} more records, so
-	 * that batches meet ASK redirects; notes how many records it wrote meanwhile.
+	 * Moves the slots in groups of {@value #SLOTS_PER_GROUP}, {@value #KEYS_PER_MIGRATE}
+	 * keys per MIGRATE, while the service writes. Each group is held mid-migration (every
+	 * key moved, the slots not yet assigned) until the service has written
+	 * {@value #WRITTEN_PER_GROUP} more records, so that batches meet ASK redirects; notes
+	 * how many records it wrote meanwhile.
 	 */
 	private static Move move(List<Integer> range, int source, int target, MeterRegistry registry) {
 		long before = count(registry, "written");
@@ -294,7 +304,8 @@ class RedisClusterIT {
 				Duration.ofNanos(System.nanoTime() - started));
 	}
 
-	private record Move(int source, int target, int slots, int keys, long writtenDuring, long writtenBy, Duration took) {
+	private record Move(int source, int target, int slots, int keys, long writtenDuring, long writtenBy,
+			Duration took) {
 
 		@Override
 		public String toString() {
@@ -323,7 +334,10 @@ class RedisClusterIT {
 		return end;
 	}
 
-	/** Every key holds the hash of the last version produced for it and a TTL, read through the cluster. */
+	/**
+	 * Every key holds the hash of the last version produced for it and a TTL, read
+	 * through the cluster.
+	 */
 	private static void assertEveryKeyVerified(Workload workload, long records) {
 		readerClient.refreshPartitions();
 		RedisVerifier.Result result = RedisVerifier.verify(reader, workload.keys, workload::key,
@@ -332,7 +346,8 @@ class RedisClusterIT {
 	}
 
 	/**
-	 * Each master holds only keys of slots it serves, and together they hold each key once.
+	 * Each master holds only keys of slots it serves, and together they hold each key
+	 * once.
 	 * @return the test's keys on each master, by port
 	 */
 	private static Map<Integer, Long> assertEveryKeyOnTheMasterOfItsSlot(Workload workload) {
@@ -354,7 +369,9 @@ class RedisClusterIT {
 		return counts;
 	}
 
-	/** The dead-letter topic is empty and no record was dead-lettered or found invalid. */
+	/**
+	 * The dead-letter topic is empty and no record was dead-lettered or found invalid.
+	 */
 	private static void assertNothingDeadLettered(Workload workload, MeterRegistry registry) throws Exception {
 		assertThat(Kafka.sum(Kafka.endOffsets(admin, workload.topic + ".DLT", PARTITIONS))).as("dead letters").isZero();
 		assertThat(count(registry, "dead_lettered")).as("records dead-lettered").isZero();
@@ -362,12 +379,18 @@ class RedisClusterIT {
 	}
 
 	private static long count(MeterRegistry registry, String outcome) {
-		return (long) registry.find("sawmill.records").tag("outcome", outcome).counters().stream()
+		return (long) registry.find("sawmill.records")
+			.tag("outcome", outcome)
+			.counters()
+			.stream()
 			.mapToDouble(Counter::count)
 			.sum();
 	}
 
-	/** A test's topic (also its group and key prefix) and how many keys its records cycle through. */
+	/**
+	 * A test's topic (also its group and key prefix) and how many keys its records cycle
+	 * through.
+	 */
 	private record Workload(String topic, int keys) {
 
 		String prefix() {
@@ -383,7 +406,8 @@ class RedisClusterIT {
 			properties.put("sawmill.mapping.key-template", prefix() + SampleEvents.KEY_TEMPLATE);
 			properties.put("sawmill.concurrency", PARTITIONS);
 			properties.put("sawmill.batch-size", 500);
-			// a command stuck on a redirect fails its batch (retried) within the test's time rather than after 30 s
+			// a command stuck on a redirect fails its batch (retried) within the test's
+			// time rather than after 30 s
 			properties.put("sawmill.pipeline.timeout", "5s");
 			return properties;
 		}
@@ -400,8 +424,9 @@ class RedisClusterIT {
 		}
 
 		/**
-		 * Creates the topic and waits until the leader of every partition answers: a producer that
-		 * sends before that can meet NOT_LEADER_OR_FOLLOWER and then, idempotent, retry out of sequence.
+		 * Creates the topic and waits until the leader of every partition answers: a
+		 * producer that sends before that can meet NOT_LEADER_OR_FOLLOWER and then,
+		 * idempotent, retry out of sequence.
 		 */
 		void createTopic() {
 			kafka.createTopic(topic, PARTITIONS);
@@ -418,8 +443,8 @@ class RedisClusterIT {
 	}
 
 	/**
-	 * Produces a workload's records from {@code first} on, in acknowledged slices at about
-	 * {@code perSecond} records a second, until {@link #stop()}.
+	 * Produces a workload's records from {@code first} on, in acknowledged slices at
+	 * about {@code perSecond} records a second, until {@link #stop()}.
 	 */
 	private static final class SteadyProducer implements AutoCloseable {
 
@@ -430,8 +455,11 @@ class RedisClusterIT {
 			producing.setDaemon(true);
 			return producing;
 		});
+
 		private final AtomicBoolean stopping = new AtomicBoolean();
+
 		private final AtomicLong next;
+
 		private final Future<?> producing;
 
 		SteadyProducer(Workload workload, long first, int perSecond) {
@@ -477,5 +505,7 @@ class RedisClusterIT {
 			stopping.set(true);
 			thread.shutdownNow();
 		}
+
 	}
+
 }

@@ -39,17 +39,21 @@ import io.sawmill.it.support.RealServers;
 import io.sawmill.it.support.SawmillApp;
 
 /**
- * {@code /actuator/health} answers while an established Redis connection hangs: the redis-server
- * is SIGSTOPped, so its connections stay open and nothing answers (Lettuce's command timeout, and
- * so Spring Data Redis' own health check, would wait 60 s). Both Redis contributors must report
- * DOWN with the reason within {@code sawmill.health.timeout}; the test's bound on the HTTP call is
- * well above that and well below 60 s. After SIGCONT, health is UP again.
+ * {@code /actuator/health} answers while an established Redis connection hangs: the
+ * redis-server is SIGSTOPped, so its connections stay open and nothing answers (Lettuce's
+ * command timeout, and so Spring Data Redis' own health check, would wait 60 s). Both
+ * Redis contributors must report DOWN with the reason within
+ * {@code sawmill.health.timeout}; the test's bound on the HTTP call is well above that
+ * and well below 60 s. After SIGCONT, health is UP again.
  */
 class RedisFrozenHealthIT {
 
 	private static final String TOPIC = "frozen-health";
 
-	/** Far above sawmill.health.timeout (2 s), far below the 60 s a blocked health check took. */
+	/**
+	 * Far above sawmill.health.timeout (2 s), far below the 60 s a blocked health check
+	 * took.
+	 */
 	private static final Duration HTTP_BOUND = Duration.ofSeconds(20);
 
 	@RegisterExtension
@@ -62,7 +66,8 @@ class RedisFrozenHealthIT {
 		try (ConfigurableApplicationContext app = SawmillApp.run(properties)) {
 			int port = app.getBean(Environment.class).getRequiredProperty("local.server.port", Integer.class);
 			// the first check opens the connections that freezing will leave hanging
-			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(health(port).statusCode()).isEqualTo(200));
+			await().atMost(Duration.ofSeconds(30))
+				.untilAsserted(() -> assertThat(health(port).statusCode()).isEqualTo(200));
 			long pid = redisPid();
 
 			signal("STOP", pid);
@@ -71,14 +76,17 @@ class RedisFrozenHealthIT {
 					HttpResponse<String> frozen = health(port);
 					assertThat(frozen.statusCode()).isEqualTo(503);
 					assertThat(frozen.body())
-						.contains("\"redis\":{\"details\":{\"error\":\"no answer within 2000 ms\"},\"status\":\"DOWN\"}")
-						.contains("\"sawmillRedis\":{\"details\":{\"error\":\"no answer within 2000 ms\"},\"status\":\"DOWN\"}");
+						.contains(
+								"\"redis\":{\"details\":{\"error\":\"no answer within 2000 ms\"},\"status\":\"DOWN\"}")
+						.contains(
+								"\"sawmillRedis\":{\"details\":{\"error\":\"no answer within 2000 ms\"},\"status\":\"DOWN\"}");
 				}
 			}
 			finally {
 				signal("CONT", pid);
 			}
-			await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(health(port).statusCode()).isEqualTo(200));
+			await().atMost(Duration.ofSeconds(90))
+				.untilAsserted(() -> assertThat(health(port).statusCode()).isEqualTo(200));
 		}
 	}
 
@@ -94,7 +102,9 @@ class RedisFrozenHealthIT {
 	private static long redisPid() {
 		RedisClient client = RedisClient.create(RedisURI.create(servers.redis().host(), servers.redis().port()));
 		try (StatefulRedisConnection<String, String> connection = client.connect()) {
-			return connection.sync().info("server").lines()
+			return connection.sync()
+				.info("server")
+				.lines()
 				.filter(line -> line.startsWith("process_id:"))
 				.mapToLong(line -> Long.parseLong(line.substring("process_id:".length()).trim()))
 				.findFirst()
@@ -110,4 +120,5 @@ class RedisFrozenHealthIT {
 		assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
 		assertThat(kill.exitValue()).isZero();
 	}
+
 }

@@ -35,12 +35,13 @@ import io.sawmill.testkit.RedisVerifier;
 import io.sawmill.testkit.SampleEvents;
 
 /**
- * While Redis is down, batches fail and nothing is committed; once it is back, the same records are
- * polled again, written and committed.
+ * While Redis is down, batches fail and nothing is committed; once it is back, the same
+ * records are polled again, written and committed.
  */
 class RedisOutageIT {
 
 	private static final String TOPIC = "outage";
+
 	private static final int PARTITIONS = 3;
 
 	@RegisterExtension
@@ -56,12 +57,15 @@ class RedisOutageIT {
 		try (ConfigurableApplicationContext app = SawmillApp.run(properties);
 				Admin admin = Kafka.admin(servers.kafka().bootstrapServers())) {
 			MeterRegistry registry = app.getBean(MeterRegistry.class);
-			Kafka.produce(servers.kafka().bootstrapServers(), TOPIC, 0, 1_000, SampleEvents::userId, SampleEvents::json);
+			Kafka.produce(servers.kafka().bootstrapServers(), TOPIC, 0, 1_000, SampleEvents::userId,
+					SampleEvents::json);
 			Map<TopicPartition, Long> beforeOutage = Kafka.endOffsets(admin, TOPIC, PARTITIONS);
-			await().atMost(Duration.ofMinutes(1)).until(() -> Kafka.committedOffsets(admin, "outage").equals(beforeOutage));
+			await().atMost(Duration.ofMinutes(1))
+				.until(() -> Kafka.committedOffsets(admin, "outage").equals(beforeOutage));
 
 			servers.redis().kill();
-			Kafka.produce(servers.kafka().bootstrapServers(), TOPIC, 1_000, 3_000, SampleEvents::userId, SampleEvents::json);
+			Kafka.produce(servers.kafka().bootstrapServers(), TOPIC, 1_000, 3_000, SampleEvents::userId,
+					SampleEvents::json);
 			await().atMost(Duration.ofMinutes(1))
 				.until(() -> registry.find("sawmill.records").tag("outcome", "retried").counter() != null
 						&& registry.get("sawmill.records").tag("outcome", "retried").counter().count() >= 2_000);
@@ -72,10 +76,12 @@ class RedisOutageIT {
 			Map<TopicPartition, Long> end = Kafka.endOffsets(admin, TOPIC, PARTITIONS);
 			await().atMost(Duration.ofMinutes(1)).until(() -> Kafka.committedOffsets(admin, "outage").equals(end));
 
-			// the restarted redis-server keeps nothing from before the kill: check the records produced during it
+			// the restarted redis-server keeps nothing from before the kill: check the
+			// records produced during it
 			RedisVerifier.Result result = RedisVerifier.verify(servers.redis().host(), servers.redis().port(), 2_000,
 					id -> SampleEvents.key(id + 1_000), id -> SampleEvents.hash(id + 1_000), Duration.ofHours(1));
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
 		}
 	}
+
 }

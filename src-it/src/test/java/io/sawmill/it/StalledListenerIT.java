@@ -45,18 +45,25 @@ import io.sawmill.testkit.RedisVerifier;
 import io.sawmill.testkit.SampleEvents;
 
 /**
- * A listener whose every batch fails (Redis down, the circuit breaker off so that nothing but the
- * redelivery backoff slows the re-polls) polls its batch again only after a growing backoff,
- * reports the stall in health and in its gauges, and commits everything once Redis is back.
+ * A listener whose every batch fails (Redis down, the circuit breaker off so that nothing
+ * but the redelivery backoff slows the re-polls) polls its batch again only after a
+ * growing backoff, reports the stall in health and in its gauges, and commits everything
+ * once Redis is back.
  * <p>
- * Each poll is recorded as it happens ({@link Polls}): every wait between two polls of a partition's
- * same records is checked against the backoff, never a count over a fixed window.
+ * Each poll is recorded as it happens ({@link Polls}): every wait between two polls of a
+ * partition's same records is checked against the backoff, never a count over a fixed
+ * window.
  */
 class StalledListenerIT {
 
 	private static final String TOPIC = "stalled";
+
 	private static final int PARTITIONS = 3;
-	/** Enough failures in a row for the backoff to reach its maximum: 100, 200, 400, 800, 1600, 2000 ms. */
+
+	/**
+	 * Enough failures in a row for the backoff to reach its maximum: 100, 200, 400, 800,
+	 * 1600, 2000 ms.
+	 */
 	private static final int REPOLLS = 6;
 
 	@RegisterExtension
@@ -81,13 +88,16 @@ class StalledListenerIT {
 			await().atMost(Duration.ofMinutes(1)).until(() -> Kafka.committedOffsets(admin, "stalled").equals(before));
 
 			servers.redis().kill();
-			Kafka.produce(servers.kafka().bootstrapServers(), TOPIC, 300, 600, SampleEvents::userId, SampleEvents::json);
+			Kafka.produce(servers.kafka().bootstrapServers(), TOPIC, 300, 600, SampleEvents::userId,
+					SampleEvents::json);
 			await().atMost(Duration.ofMinutes(2)).until(() -> health.check().details().containsKey("stalled"));
 			assertThat(health.check().up()).as("health while no batch can be committed").isFalse();
 			assertThat(gauge(registry, "sawmill.listener.stalled")).isEqualTo(1);
 
-			// every partition's records are polled again after each failure, each time only after the
-			// backoff, which doubles from 100 ms to 2 s: without a backoff a failing batch is polled again
+			// every partition's records are polled again after each failure, each time
+			// only after the
+			// backoff, which doubles from 100 ms to 2 s: without a backoff a failing
+			// batch is polled again
 			// thousands of times a second
 			Map<TopicPartition, Long> end = Kafka.endOffsets(admin, TOPIC, PARTITIONS);
 			List<TopicPartition> refilled = end.keySet().stream().filter(p -> end.get(p) > before.get(p)).toList();
@@ -111,14 +121,18 @@ class StalledListenerIT {
 			await().atMost(Duration.ofSeconds(30)).until(() -> health.check().up());
 			assertThat(gauge(registry, "sawmill.listener.stalled")).isZero();
 			assertThat(gauge(registry, "sawmill.listener.consecutive.failures")).isZero();
-			// the restarted redis-server keeps nothing from before the kill: check the records produced during it
+			// the restarted redis-server keeps nothing from before the kill: check the
+			// records produced during it
 			RedisVerifier.Result result = RedisVerifier.verify(servers.redis().host(), servers.redis().port(), 300,
 					id -> SampleEvents.key(id + 300), id -> SampleEvents.hash(id + 300), Duration.ofHours(1));
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
 		}
 	}
 
-	/** The least wait before a batch is polled again after the thread's {@code failures}-th failure in a row. */
+	/**
+	 * The least wait before a batch is polled again after the thread's
+	 * {@code failures}-th failure in a row.
+	 */
 	private static Duration backoff(int failures) {
 		return Duration.ofMillis(Math.min(100L << (failures - 1), 2_000));
 	}
@@ -128,8 +142,9 @@ class StalledListenerIT {
 	}
 
 	/**
-	 * Records, as the consumer thread polls, when each partition's records were polled and from which
-	 * offset: a batch interceptor on Sawmill's container, called before the listener.
+	 * Records, as the consumer thread polls, when each partition's records were polled
+	 * and from which offset: a batch interceptor on Sawmill's container, called before
+	 * the listener.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	static class Polls {
@@ -139,9 +154,14 @@ class StalledListenerIT {
 
 		private final Map<TopicPartition, List<Poll>> polls = new ConcurrentHashMap<>();
 
-		/** When the records of {@code partition} from {@code offset} on were polled, as {@link System#nanoTime()}, in order. */
+		/**
+		 * When the records of {@code partition} from {@code offset} on were polled, as
+		 * {@link System#nanoTime()}, in order.
+		 */
 		List<Long> from(TopicPartition partition, long offset) {
-			return polls.getOrDefault(partition, List.of()).stream().filter(poll -> poll.firstOffset() == offset)
+			return polls.getOrDefault(partition, List.of())
+				.stream()
+				.filter(poll -> poll.firstOffset() == offset)
 				.map(Poll::nanos)
 				.toList();
 		}
@@ -161,5 +181,7 @@ class StalledListenerIT {
 				}
 			});
 		}
+
 	}
+
 }

@@ -37,7 +37,8 @@ class StartupFailureIT {
 	void shouldFailStartUpNamingRedisWhenItCannotBeReached() {
 		Map<String, Object> properties = SawmillApp.baseProperties(servers, "present", "no-redis");
 		properties.put("spring.data.redis.port", RedisServerProcess.freePort());
-		assertThatThrownBy(() -> SawmillApp.run(properties).close()).hasRootCauseInstanceOf(java.net.ConnectException.class)
+		assertThatThrownBy(() -> SawmillApp.run(properties).close())
+			.hasRootCauseInstanceOf(java.net.ConnectException.class)
 			.satisfies(ex -> org.assertj.core.api.Assertions.assertThat(findSawmill(ex).getMessage())
 				.contains("Redis at 127.0.0.1:" + properties.get("spring.data.redis.port")));
 	}
@@ -67,4 +68,5 @@ class StartupFailureIT {
 		}
 		throw new AssertionError("no SawmillConfigurationException in " + ex, ex);
 	}
+
 }

@@ -64,18 +64,19 @@ import io.sawmill.testkit.RedisClusterProcess;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * The end-to-end benchmark: everything on loopback — a KRaft broker in a JVM of its own, a real
- * redis-server, a {@link LatencyProxy} in this JVM in front of it per RTT, a Redis Cluster of three
- * masters — and three ways of moving JSON records from Kafka to Redis as HSET + EXPIRE, measured in
- * the same run: one command per round trip (sequential), a plain loop with
- * {@code RedisTemplate.executePipelined} (template), and the real Sawmill service with its defaults
- * (sawmill; the only one also run against the cluster). Each runs an idle load (a fixed rate well
- * under capacity) and a busy one (a backlog drained flat out, by Sawmill several times, in rounds),
- * Sawmill also a steady one (half its busy rate); every run is verified against Redis. The consumers
- * run in this JVM, one at a time, so the JVM's CPU time over a drain is the consumer's
- * ({@link ConsumerCpu}). With {@code --capabilities}, a {@link CapabilityComparison} follows; with
- * {@code --routes}, a {@link RouteComparison}.
- * Writes results.md, results.csv and PNG plots to {@code --out}; exits 1 when a run fails to verify.
+ * The end-to-end benchmark: everything on loopback — a KRaft broker in a JVM of its own,
+ * a real redis-server, a {@link LatencyProxy} in this JVM in front of it per RTT, a Redis
+ * Cluster of three masters — and three ways of moving JSON records from Kafka to Redis as
+ * HSET + EXPIRE, measured in the same run: one command per round trip (sequential), a
+ * plain loop with {@code RedisTemplate.executePipelined} (template), and the real Sawmill
+ * service with its defaults (sawmill; the only one also run against the cluster). Each
+ * runs an idle load (a fixed rate well under capacity) and a busy one (a backlog drained
+ * flat out, by Sawmill several times, in rounds), Sawmill also a steady one (half its
+ * busy rate); every run is verified against Redis. The consumers run in this JVM, one at
+ * a time, so the JVM's CPU time over a drain is the consumer's ({@link ConsumerCpu}).
+ * With {@code --capabilities}, a {@link CapabilityComparison} follows; with
+ * {@code --routes}, a {@link RouteComparison}. Writes results.md, results.csv and PNG
+ * plots to {@code --out}; exits 1 when a run fails to verify.
  * <p>
  * {@code java -jar sawmill-bench/target/sawmill-bench.jar [--quick] [--help]}
  */
@@ -84,13 +85,20 @@ public final class EndToEndBenchmark implements Cell.Run {
 	private static final PrintStream OUT = System.out;
 
 	private final BenchOptions options;
+
 	/** The arguments as given, for the report's "Run:" line. */
 	private final List<String> args;
+
 	private final Workload workload;
+
 	private final Status status = new Status(OUT);
+
 	private final List<Row> rows = new ArrayList<>();
+
 	private List<CapabilityRow> capabilities = List.of();
+
 	private List<RouteRow> routes = List.of();
+
 	private final List<String> notes = new ArrayList<>();
 
 	private EndToEndBenchmark(BenchOptions options, List<String> args) {
@@ -126,16 +134,18 @@ public final class EndToEndBenchmark implements Cell.Run {
 						+ "busy backlog %,d records; idle %,d records/s for %d s",
 				options.fields(), options.valueBytes(), options.idSpace(),
 				options.keyDistribution() == KeyDistribution.UNIFORM ? ""
-						: String.format(Locale.ROOT, " drawn from a Zipf distribution (s = %s, seed %d), a version field",
+						: String.format(Locale.ROOT,
+								" drawn from a Zipf distribution (s = %s, seed %d), a version field",
 								options.zipfExponent(), ZipfKeys.SEED),
-				options.ttl().toSeconds(), options.partitions(),
-				options.backlog(), options.idleRate(), options.idleDuration().toSeconds()));
+				options.ttl().toSeconds(), options.partitions(), options.backlog(), options.idleRate(),
+				options.idleDuration().toSeconds()));
 		RedisCeiling.Result ceiling;
 		Path kafkaDir = Files.createTempDirectory("sawmill-bench-kafka-");
 		try (RedisServerProcess redis = RedisServerProcess.startNew();
 				KafkaBrokerProcess kafka = KafkaBrokerProcess.start(kafkaDir)) {
 			note(RunEnvironment.redisVersion() + " on 127.0.0.1:" + redis.port()
-					+ "; Kafka KRaft broker in a JVM of its own (-Xmx512m -XX:+UseSerialGC) at " + kafka.bootstrapServers());
+					+ "; Kafka KRaft broker in a JVM of its own (-Xmx512m -XX:+UseSerialGC) at "
+					+ kafka.bootstrapServers());
 			ceiling = ceiling(redis);
 			Verification.flushAll(Endpoint.standalone(0, null, redis));
 
@@ -152,9 +162,12 @@ public final class EndToEndBenchmark implements Cell.Run {
 				Optional<Endpoint> clusterEndpoint = Optional.ofNullable(cluster).map(Endpoint::cluster);
 				warmUp(kafka, redis, clusterEndpoint);
 				for (double rtt : options.rttsMillis()) {
-					endpoints.add(Endpoint.standalone(rtt, rtt == 0 ? null
-							: LatencyProxy.start(redis.host(), redis.port(), Duration.ofNanos((long) (rtt * 1e6 / 2)),
-									options.proxyPriority()), redis));
+					endpoints
+						.add(Endpoint.standalone(rtt,
+								rtt == 0 ? null
+										: LatencyProxy.start(redis.host(), redis.port(),
+												Duration.ofNanos((long) (rtt * 1e6 / 2)), options.proxyPriority()),
+								redis));
 				}
 				clusterEndpoint.ifPresent(endpoints::add);
 				measure(kafka, redis, endpoints);
@@ -185,12 +198,13 @@ public final class EndToEndBenchmark implements Cell.Run {
 	}
 
 	/**
-	 * Every row, in the table's order: per endpoint (the RTTs, then the cluster), the sequential
-	 * sample, then per batch size the template loop's cell and Sawmill's (idle, the ceiling, a busy
-	 * drain, for Sawmill the steady load); the cluster runs Sawmill only. Then Sawmill's further
-	 * drains, in the {@link DrainRounds}.
+	 * Every row, in the table's order: per endpoint (the RTTs, then the cluster), the
+	 * sequential sample, then per batch size the template loop's cell and Sawmill's
+	 * (idle, the ceiling, a busy drain, for Sawmill the steady load); the cluster runs
+	 * Sawmill only. Then Sawmill's further drains, in the {@link DrainRounds}.
 	 */
-	private void measure(KafkaBrokerProcess kafka, RedisServerProcess redis, List<Endpoint> endpoints) throws Exception {
+	private void measure(KafkaBrokerProcess kafka, RedisServerProcess redis, List<Endpoint> endpoints)
+			throws Exception {
 		List<Supplier<Row>> table = new ArrayList<>();
 		Map<DrainRounds.Slot, Cell> sawmillCells = new LinkedHashMap<>();
 		List<DrainRounds.Slot> slots = new ArrayList<>();
@@ -206,7 +220,8 @@ public final class EndToEndBenchmark implements Cell.Run {
 			}
 			for (int batch : options.batchSizes()) {
 				for (String strategy : List.of("template", "sawmill")) {
-					if (options.strategies().contains(strategy) && (strategy.equals("sawmill") || !endpoint.cluster())) {
+					if (options.strategies().contains(strategy)
+							&& (strategy.equals("sawmill") || !endpoint.cluster())) {
 						Cell cell = new Cell(this, kafka, redis, strategy, endpoint, batch, false);
 						DrainRounds.Slot slot = new DrainRounds.Slot(endpoint.rtt(), endpoint.cluster(), batch);
 						boolean sawmill = strategy.equals("sawmill");
@@ -257,7 +272,10 @@ public final class EndToEndBenchmark implements Cell.Run {
 				options.quick() ? 300_000 : 1_000_000);
 	}
 
-	/** Runs {@link RedisCeiling#measure} and notes the result (or why there is none) under {@code name}. */
+	/**
+	 * Runs {@link RedisCeiling#measure} and notes the result (or why there is none) under
+	 * {@code name}.
+	 */
 	private RedisCeiling.Result measureCeiling(RedisServerProcess redis, String step, String name, int requests) {
 		Optional<Path> redisBenchmark = RedisCeiling.locate();
 		if (redisBenchmark.isEmpty()) {
@@ -268,8 +286,8 @@ public final class EndToEndBenchmark implements Cell.Run {
 			RedisCeiling.Result ceiling = RedisCeiling.measure(redisBenchmark.get(), redis.port(), requests,
 					options.idSpace(), options.fields(), options.valueBytes());
 			note(String.format(Locale.ROOT,
-					"%s (%s, direct): HSET %,.0f/s, EXPIRE %,.0f/s → %,.0f records/s (HSET + EXPIRE)", name, ceiling.how(),
-					ceiling.hsetPerSecond(), ceiling.expirePerSecond(), ceiling.recordsPerSecond()));
+					"%s (%s, direct): HSET %,.0f/s, EXPIRE %,.0f/s → %,.0f records/s (HSET + EXPIRE)", name,
+					ceiling.how(), ceiling.hsetPerSecond(), ceiling.expirePerSecond(), ceiling.recordsPerSecond()));
 			return ceiling;
 		}
 		catch (Exception ex) {
@@ -279,16 +297,19 @@ public final class EndToEndBenchmark implements Cell.Run {
 	}
 
 	/**
-	 * Each consumer strategy the run measures drains a backlog once, unreported, so that the rows
-	 * measure compiled code (a service runs for hours) and JIT warm-up does not favour whichever
-	 * strategy runs later. A strategy left out of {@code --strategies} is not warmed up either: its
-	 * code would only change the JIT's profile of the libraries both use (Lettuce, the Kafka client).
-	 * Then (not with {@code --quick}, which must stay under 2 minutes) each runs one whole cell (idle
-	 * and busy, direct, the first batch size), unreported, because after the drain alone the first
-	 * rows still ran slower than the same cell later in the run (docs/benchmarks.md, Method). Sawmill
-	 * then drains the warm-up backlog into the cluster as well, whose path runs other code.
+	 * Each consumer strategy the run measures drains a backlog once, unreported, so that
+	 * the rows measure compiled code (a service runs for hours) and JIT warm-up does not
+	 * favour whichever strategy runs later. A strategy left out of {@code --strategies}
+	 * is not warmed up either: its code would only change the JIT's profile of the
+	 * libraries both use (Lettuce, the Kafka client). Then (not with {@code --quick},
+	 * which must stay under 2 minutes) each runs one whole cell (idle and busy, direct,
+	 * the first batch size), unreported, because after the drain alone the first rows
+	 * still ran slower than the same cell later in the run (docs/benchmarks.md, Method).
+	 * Sawmill then drains the warm-up backlog into the cluster as well, whose path runs
+	 * other code.
 	 */
-	private void warmUp(KafkaBrokerProcess kafka, RedisServerProcess redis, Optional<Endpoint> cluster) throws Exception {
+	private void warmUp(KafkaBrokerProcess kafka, RedisServerProcess redis, Optional<Endpoint> cluster)
+			throws Exception {
 		int records = options.warmUp();
 		List<String> consumers = Stream.of("template", "sawmill").filter(options.strategies()::contains).toList();
 		if (records == 0 || consumers.isEmpty()) {
@@ -307,15 +328,18 @@ public final class EndToEndBenchmark implements Cell.Run {
 			cell.drain(1);
 		}
 		if (consumers.contains("sawmill") && cluster.isPresent()) {
-			// the cluster path runs other code (Lettuce's cluster API): warm it up too, after the standalone path
+			// the cluster path runs other code (Lettuce's cluster API): warm it up too,
+			// after the standalone path
 			warmUpDrain(kafka, "sawmill", cluster.get(), records);
 			Verification.flushAll(cluster.get());
 		}
 		Verification.flushAll(direct);
 	}
 
-	@SuppressWarnings("try") // the try keeps the consumer running for its body, which never calls it
-	private void warmUpDrain(KafkaBrokerProcess kafka, String strategy, Endpoint endpoint, int records) throws Exception {
+	@SuppressWarnings("try") // the try keeps the consumer running for its body, which
+								// never calls it
+	private void warmUpDrain(KafkaBrokerProcess kafka, String strategy, Endpoint endpoint, int records)
+			throws Exception {
 		BatchRecorder recorder = new BatchRecorder();
 		status.step("warm-up " + strategy + (endpoint.cluster() ? " (cluster)" : ""), records, recorder::records);
 		try (AutoCloseable consumer = consumer(strategy, kafka, "warm-up",
@@ -331,30 +355,32 @@ public final class EndToEndBenchmark implements Cell.Run {
 		AtomicLong done = new AtomicLong();
 		status.step("sequential sample at RTT " + Endpoint.rttLabel(rtt), options.sequentialSample(), done::get);
 		SequentialSample.Result sample = SequentialSample.run(workload, options.sequentialSample(),
-				Duration.ofSeconds(options.quick() ? 5 : 15), endpoint.host(), endpoint.port(), options.ttl(), done::set);
+				Duration.ofSeconds(options.quick() ? 5 : 15), endpoint.host(), endpoint.port(), options.ttl(),
+				done::set);
 		Verification.Result verified = Verification.verify(direct, workload, sample.records(), options.verifySample(),
 				options.ttl());
 		note(String.format(Locale.ROOT,
 				"sequential at RTT %s: measured %,d records (2 round trips each), %.3f ms per record (P50 %.3f, P99 %.3f), "
 						+ "%s CPU per record; batch numbers are that × batch size. Redis %s",
-				Endpoint.rttLabel(rtt), sample.records(), sample.perRecordNanos() / 1e6, sample.p50() / 1e6, sample.p99() / 1e6,
-				Durations.micros(sample.cpuNanosPerRecord()), verified.text()));
+				Endpoint.rttLabel(rtt), sample.records(), sample.perRecordNanos() / 1e6, sample.p50() / 1e6,
+				sample.p99() / 1e6, Durations.micros(sample.cpuNanosPerRecord()), verified.text()));
 		return options.batchSizes()
 			.stream()
-			.map(batch -> new Row("sequential", rtt, false, batch, null, null, null, sample, verified.ok(), verified.text(),
-					0, 0, null))
+			.map(batch -> new Row("sequential", rtt, false, batch, null, null, null, sample, verified.ok(),
+					verified.text(), 0, 0, null))
 			.toList();
 	}
 
 	/**
-	 * The ceiling again, right before a busy run: on a shared machine the speed drifts during a run
-	 * (the template loop moved by up to 30% between two runs of the same code), so a row is
-	 * compared with the ceiling of its own moment. Half the requests of the opening measurement,
-	 * still the best of {@value RedisCeiling#ATTEMPTS}.
+	 * The ceiling again, right before a busy run: on a shared machine the speed drifts
+	 * during a run (the template loop moved by up to 30% between two runs of the same
+	 * code), so a row is compared with the ceiling of its own moment. Half the requests
+	 * of the opening measurement, still the best of {@value RedisCeiling#ATTEMPTS}.
 	 */
 	@Override
 	public RedisCeiling.Result ceilingNextTo(String label, RedisServerProcess redis) {
-		return measureCeiling(redis, "Redis ceiling before busy: " + label, "Redis ceiling before busy " + label, 500_000);
+		return measureCeiling(redis, "Redis ceiling before busy: " + label, "Redis ceiling before busy " + label,
+				500_000);
 	}
 
 	@Override
@@ -383,7 +409,8 @@ public final class EndToEndBenchmark implements Cell.Run {
 		targets.addAll(RouteReport.targets(routes));
 		List<String> plots = Plots.write(options.out(), rows, ceiling);
 		boolean verified = rows.stream().allMatch(Row::verified) && !rows.isEmpty()
-				&& capabilities.stream().allMatch(CapabilityRow::verified) && routes.stream().allMatch(RouteRow::verified);
+				&& capabilities.stream().allMatch(CapabilityRow::verified)
+				&& routes.stream().allMatch(RouteRow::verified);
 		String comparisons = (capabilities.isEmpty() ? "" : CapabilityReport.markdownSection(capabilities))
 				+ (routes.isEmpty() ? "" : (capabilities.isEmpty() ? "" : "\n") + RouteReport.markdownSection(routes));
 		String run = String.format(Locale.ROOT, "`java -jar sawmill-bench/target/sawmill-bench.jar%s`, %.1f min",
@@ -399,7 +426,8 @@ public final class EndToEndBenchmark implements Cell.Run {
 		OUT.print(routes.isEmpty() ? "" : RouteReport.markdownTable(routes) + "\n");
 		targets.forEach(OUT::println);
 		OUT.println();
-		OUT.println("Results: " + options.out().toAbsolutePath() + " (results.md, results.csv, " + String.join(", ", plots) + ")");
+		OUT.println("Results: " + options.out().toAbsolutePath() + " (results.md, results.csv, "
+				+ String.join(", ", plots) + ")");
 		OUT.println(verified ? "VERIFIED: every run left the expected keys, hashes and TTLs in Redis"
 				: "BENCHMARK FAILED: a run did not verify (see the Verification section of results.md)");
 		return verified;
@@ -434,4 +462,5 @@ public final class EndToEndBenchmark implements Cell.Run {
 			System.err.println("could not delete " + dir + ": " + ex);
 		}
 	}
+
 }

@@ -27,8 +27,9 @@ import java.util.stream.Stream;
 /**
  * One way of starting the packaged service: {@code java <arguments> <properties>}, run in
  * {@code directory}. When the arguments name no {@code -jar} or {@code -cp}, {@code -jar
- * sawmill-app-*-exec.jar} is appended; when the first is a path ending in {@code bin/java}, that JVM
- * runs instead of {@code --java}'s. {@code {app}} stands for sawmill-app's build directory.
+ * sawmill-app-*-exec.jar} is appended; when the first is a path ending in
+ * {@code bin/java}, that JVM runs instead of {@code --java}'s. {@code {app}} stands for
+ * sawmill-app's build directory.
  *
  * @param name as printed
  * @param arguments the JVM's arguments before the service's properties
@@ -39,20 +40,25 @@ record LaunchVariant(String name, List<String> arguments, String directory) {
 	/** The packaged jar as built, with no JVM flags. */
 	static final LaunchVariant JAR = new LaunchVariant("jar", List.of(), null);
 
-	/** The start-up layout sawmill-app's build writes: the extracted jar and its CDS archive. */
+	/**
+	 * The start-up layout sawmill-app's build writes: the extracted jar and its CDS
+	 * archive.
+	 */
 	static final LaunchVariant CDS = new LaunchVariant("cds",
 			List.of("-XX:SharedArchiveFile=sawmill-app.jsa", "-jar", "sawmill-app.jar"), "{app}/sawmill-app");
 
 	/**
-	 * The same layout started with the JDK AOT cache a build on Java 25 or later writes next to the CDS
-	 * archive: classes loaded and linked, and method profiles, from the build's training run.
+	 * The same layout started with the JDK AOT cache a build on Java 25 or later writes
+	 * next to the CDS archive: classes loaded and linked, and method profiles, from the
+	 * build's training run.
 	 */
 	static final LaunchVariant AOT = new LaunchVariant("aot",
 			List.of("-XX:AOTCache=sawmill-app.aot", "-jar", "sawmill-app.jar"), "{app}/sawmill-app");
 
 	/**
-	 * The container image's entry point: Jib's flags and its class path of plain jars (no nested-jar
-	 * launcher), with the processor count the chart sets for a one-CPU request.
+	 * The container image's entry point: Jib's flags and its class path of plain jars (no
+	 * nested-jar launcher), with the processor count the chart sets for a one-CPU
+	 * request.
 	 */
 	static final LaunchVariant IMAGE = new LaunchVariant("image",
 			List.of("-XX:ActiveProcessorCount=1", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-cp",
@@ -60,9 +66,10 @@ record LaunchVariant(String name, List<String> arguments, String directory) {
 			"{app}/sawmill-app");
 
 	/**
-	 * jar, cds and image; and aot when the build wrote {@code sawmill-app.aot} and the JVM is of Java
-	 * 25 or later (Java 17 does not start with {@code -XX:AOTCache}).
-	 * @param javaFeature the feature release of the JVM the variants run on, 0 when not known
+	 * jar, cds and image; and aot when the build wrote {@code sawmill-app.aot} and the
+	 * JVM is of Java 25 or later (Java 17 does not start with {@code -XX:AOTCache}).
+	 * @param javaFeature the feature release of the JVM the variants run on, 0 when not
+	 * known
 	 */
 	static List<LaunchVariant> defaults(Path app, int javaFeature) {
 		List<LaunchVariant> variants = new ArrayList<>(List.of(JAR, CDS, IMAGE));
@@ -72,7 +79,10 @@ record LaunchVariant(String name, List<String> arguments, String directory) {
 		return List.copyOf(variants);
 	}
 
-	/** {@code name=arguments…}, e.g. {@code c1=-XX:TieredStopAtLevel=1}, run in this directory. */
+	/**
+	 * {@code name=arguments…}, e.g. {@code c1=-XX:TieredStopAtLevel=1}, run in this
+	 * directory.
+	 */
 	static LaunchVariant parse(String spec) {
 		int equals = spec.indexOf('=');
 		if (equals <= 0) {

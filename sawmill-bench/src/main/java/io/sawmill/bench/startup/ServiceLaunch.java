@@ -33,15 +33,16 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 
 /**
- * One start of the packaged service as a child process, timed from just before the process is
- * forked to the first offset its consumer group commits, with the milestones its log shows on the
- * way (Spring's "Started … in", the partitions assigned), then to the commit of the topic's last
- * record.
+ * One start of the packaged service as a child process, timed from just before the
+ * process is forked to the first offset its consumer group commits, with the milestones
+ * its log shows on the way (Spring's "Started … in", the partitions assigned), then to
+ * the commit of the topic's last record.
  * <p>
- * The first commit is read from the broker ({@link Admin#listConsumerGroupOffsets}), polled every
- * {@link #POLL}: a committed offset is the end of the path a user waits for (the batch is in Redis
- * and will not be consumed again), and the broker is the one place that sees it without reading the
- * child's log, whose lines are written before the work they announce is done.
+ * The first commit is read from the broker ({@link Admin#listConsumerGroupOffsets}),
+ * polled every {@link #POLL}: a committed offset is the end of the path a user waits for
+ * (the batch is in Redis and will not be consumed again), and the broker is the one place
+ * that sees it without reading the child's log, whose lines are written before the work
+ * they announce is done.
  */
 final class ServiceLaunch {
 
@@ -50,16 +51,20 @@ final class ServiceLaunch {
 	private static final Duration TIMEOUT = Duration.ofSeconds(120);
 
 	/**
-	 * A JVM's unified-logging warning or error about its CDS archive or AOT cache, e.g. "[warning][cds]
-	 * … Unable to use shared archive" or, for a missing AOT cache, only "[error  ][aot] An error has
-	 * occurred while processing the AOT cache" (the level padded when other lines have longer tags).
+	 * A JVM's unified-logging warning or error about its CDS archive or AOT cache, e.g.
+	 * "[warning][cds] … Unable to use shared archive" or, for a missing AOT cache, only
+	 * "[error ][aot] An error has occurred while processing the AOT cache" (the level
+	 * padded when other lines have longer tags).
 	 */
 	private static final Pattern ARCHIVE_PROBLEM = Pattern.compile("\\[(warning|error) *\\]\\[(cds|aot)[,\\] ]");
 
 	/**
-	 * What one start took, in milliseconds from the fork; -1 when the log did not show the milestone.
-	 * @param cpuMs the CPU time (user + system, all threads) the service had used at its first commit:
-	 * unlike the wall times, it hardly depends on how busy the rest of the machine is
+	 * What one start took, in milliseconds from the fork; -1 when the log did not show
+	 * the milestone.
+	 *
+	 * @param cpuMs the CPU time (user + system, all threads) the service had used at its
+	 * first commit: unlike the wall times, it hardly depends on how busy the rest of the
+	 * machine is
 	 * @param allCommittedMs when the committed offsets covered every record of the topic
 	 */
 	record Timing(long firstCommitMs, long startedMs, long assignedMs, long cpuMs, long allCommittedMs) {
@@ -69,9 +74,10 @@ final class ServiceLaunch {
 	}
 
 	/**
-	 * Runs {@code command} in {@code directory} ({@code null}: this one), its output to {@code log};
-	 * waits for {@code group}'s first committed offset, then for offsets that add up to {@code records},
-	 * then stops the process (SIGTERM) and waits for it to exit.
+	 * Runs {@code command} in {@code directory} ({@code null}: this one), its output to
+	 * {@code log}; waits for {@code group}'s first committed offset, then for offsets
+	 * that add up to {@code records}, then stops the process (SIGTERM) and waits for it
+	 * to exit.
 	 */
 	static Timing run(List<String> command, Path directory, Path log, Admin admin, String group, long records) {
 		long forked = System.nanoTime();
@@ -104,19 +110,27 @@ final class ServiceLaunch {
 		}
 	}
 
-	/** When {@code group}'s committed offsets first add up to at least {@code records}, in ms since the fork. */
+	/**
+	 * When {@code group}'s committed offsets first add up to at least {@code records}, in
+	 * ms since the fork.
+	 */
 	private static long awaitCommitted(Process process, Admin admin, String group, long forked, long records) {
 		long deadline = forked + TIMEOUT.toNanos();
 		while (System.nanoTime() < deadline) {
 			if (!process.isAlive()) {
-				throw new IllegalStateException("the service exited with " + process.exitValue() + " before committing");
+				throw new IllegalStateException(
+						"the service exited with " + process.exitValue() + " before committing");
 			}
 			try {
 				Map<?, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
 					.partitionsToOffsetAndMetadata()
 					.get(10, TimeUnit.SECONDS);
 				long now = System.nanoTime();
-				long sum = committed.values().stream().filter(offset -> offset != null).mapToLong(OffsetAndMetadata::offset).sum();
+				long sum = committed.values()
+					.stream()
+					.filter(offset -> offset != null)
+					.mapToLong(OffsetAndMetadata::offset)
+					.sum();
 				if (sum >= records) {
 					return TimeUnit.NANOSECONDS.toMillis(now - forked);
 				}
@@ -133,12 +147,18 @@ final class ServiceLaunch {
 		throw new IllegalStateException("offsets adding up to " + records + " not committed within " + TIMEOUT);
 	}
 
-	/** Whether the child's output line says that its JVM could not use the archive or cache it was given. */
+	/**
+	 * Whether the child's output line says that its JVM could not use the archive or
+	 * cache it was given.
+	 */
 	static boolean archiveProblem(String line) {
 		return ARCHIVE_PROBLEM.matcher(line).find();
 	}
 
-	/** utime + stime of {@code /proc/<pid>/stat}, in clock ticks of 10 ms (Linux' USER_HZ); -1 elsewhere. */
+	/**
+	 * utime + stime of {@code /proc/<pid>/stat}, in clock ticks of 10 ms (Linux'
+	 * USER_HZ); -1 elsewhere.
+	 */
 	private static long cpuMs(long pid) {
 		return cpuMs(Path.of("/proc", Long.toString(pid), "stat"));
 	}
@@ -154,7 +174,10 @@ final class ServiceLaunch {
 		}
 	}
 
-	/** CPU per kind of thread (its name without digits: the JIT compilers, GC, main, …), for the log. */
+	/**
+	 * CPU per kind of thread (its name without digits: the JIT compilers, GC, main, …),
+	 * for the log.
+	 */
 	private static Map<String, Long> threadCpuMs(long pid) {
 		Map<String, Long> byKind = new java.util.TreeMap<>();
 		try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
@@ -188,14 +211,22 @@ final class ServiceLaunch {
 		}
 	}
 
-	/** Copies the child's output to its log file and notes when the milestones' lines arrive. */
+	/**
+	 * Copies the child's output to its log file and notes when the milestones' lines
+	 * arrive.
+	 */
 	private static final class LogWatcher extends Thread {
 
 		private final Process process;
+
 		private final Path log;
+
 		private final long forked;
+
 		private volatile long startedMs = -1;
+
 		private volatile long assignedMs = -1;
+
 		private volatile Map<String, Long> threadCpu = Map.of();
 
 		LogWatcher(Process process, Path log, long forked) {
@@ -221,7 +252,8 @@ final class ServiceLaunch {
 						assignedMs = ms;
 					}
 					if (archiveProblem(line)) {
-						// a variant meant to use an archive that did not: its figures are not what they say
+						// a variant meant to use an archive that did not: its figures are
+						// not what they say
 						System.out.println("  warning, " + log.getFileName() + ": " + line);
 					}
 					lines.add(String.format("+%6d ms %s", ms, line));
@@ -231,7 +263,8 @@ final class ServiceLaunch {
 				lines.add("(output ended: " + ex.getMessage() + ")");
 			}
 			lines.add("CPU ms per thread kind at the first commit:");
-			threadCpu.entrySet().stream()
+			threadCpu.entrySet()
+				.stream()
 				.sorted(Map.Entry.<String, Long>comparingByValue().reversed())
 				.forEach(kind -> lines.add(String.format("%8d %s", kind.getValue(), kind.getKey())));
 			try {
@@ -241,5 +274,7 @@ final class ServiceLaunch {
 				System.err.println("could not write " + log + ": " + ex.getMessage());
 			}
 		}
+
 	}
+
 }

@@ -28,10 +28,12 @@ import java.util.List;
  * @param app sawmill-app's build directory, holding the packaged jar
  * @param java the {@code java} launcher the service runs on
  * @param variants the ways of starting it, alternating run by run: by default
- * {@linkplain LaunchVariant#defaults jar, cds, image, and aot where the build and the JVM allow it}
+ * {@linkplain LaunchVariant#defaults jar, cds, image, and aot where the build and the JVM
+ * allow it}
  * @param logs where the children's output goes
- * @param records how many records the topic holds: each start is also timed until it has committed
- * them all, which with a large backlog shows how fast a new pod's consumer gets up to speed
+ * @param records how many records the topic holds: each start is also timed until it has
+ * committed them all, which with a large backlog shows how fast a new pod's consumer gets
+ * up to speed
  */
 record StartupOptions(int runs, Path app, Path java, List<LaunchVariant> variants, Path logs, int records) {
 
@@ -65,12 +67,14 @@ record StartupOptions(int runs, Path app, Path java, List<LaunchVariant> variant
 		if (variants.isEmpty()) {
 			variants.addAll(LaunchVariant.defaults(app, featureVersion(java)));
 		}
-		return new StartupOptions(runs, app.toAbsolutePath(), java, List.copyOf(variants), logs.toAbsolutePath(), records);
+		return new StartupOptions(runs, app.toAbsolutePath(), java, List.copyOf(variants), logs.toAbsolutePath(),
+				records);
 	}
 
 	/**
-	 * The feature release of the JVM at {@code java} ({@code <home>/bin/java}, links followed), read
-	 * from {@code JAVA_VERSION} in its home's {@code release} file; 0 when that cannot be read.
+	 * The feature release of the JVM at {@code java} ({@code <home>/bin/java}, links
+	 * followed), read from {@code JAVA_VERSION} in its home's {@code release} file; 0
+	 * when that cannot be read.
 	 */
 	static int featureVersion(Path java) {
 		try {

@@ -29,15 +29,18 @@ final class StartupReport {
 	static String table(Map<String, List<ServiceLaunch.Timing>> timings, StartupOptions options) {
 		StringBuilder table = new StringBuilder();
 		table.append("java: ").append(options.java()).append('\n');
-		table.append("| variant | first commit, median (min–max) | × first variant | Spring started | partitions assigned "
-				+ "| CPU to first commit | all " + String.format(Locale.ROOT, "%,d", options.records()) + " committed |\n");
+		table.append(
+				"| variant | first commit, median (min–max) | × first variant | Spring started | partitions assigned "
+						+ "| CPU to first commit | all " + String.format(Locale.ROOT, "%,d", options.records())
+						+ " committed |\n");
 		table.append("|---|---|---|---|---|---|---|\n");
 		long base = median(timings.values().iterator().next(), ServiceLaunch.Timing::firstCommitMs);
-		timings.forEach((variant, runs) -> table.append(String.format(Locale.ROOT, "| %s | %,d ms (%,d–%,d) | %.2f | %,d ms | %,d ms | %,d ms | %,d ms |%n",
-				variant, median(runs, ServiceLaunch.Timing::firstCommitMs), min(runs), max(runs),
-				(double) median(runs, ServiceLaunch.Timing::firstCommitMs) / base,
-				median(runs, ServiceLaunch.Timing::startedMs), median(runs, ServiceLaunch.Timing::assignedMs),
-				median(runs, ServiceLaunch.Timing::cpuMs), median(runs, ServiceLaunch.Timing::allCommittedMs))));
+		timings.forEach((variant, runs) -> table
+			.append(String.format(Locale.ROOT, "| %s | %,d ms (%,d–%,d) | %.2f | %,d ms | %,d ms | %,d ms | %,d ms |%n",
+					variant, median(runs, ServiceLaunch.Timing::firstCommitMs), min(runs), max(runs),
+					(double) median(runs, ServiceLaunch.Timing::firstCommitMs) / base,
+					median(runs, ServiceLaunch.Timing::startedMs), median(runs, ServiceLaunch.Timing::assignedMs),
+					median(runs, ServiceLaunch.Timing::cpuMs), median(runs, ServiceLaunch.Timing::allCommittedMs))));
 		options.variants()
 			.forEach(variant -> table.append(variant.name()).append(": ").append(variant.describe()).append('\n'));
 		return table.toString();
@@ -56,4 +59,5 @@ final class StartupReport {
 	private static long max(List<ServiceLaunch.Timing> runs) {
 		return runs.stream().mapToLong(ServiceLaunch.Timing::firstCommitMs).max().orElse(-1);
 	}
+
 }

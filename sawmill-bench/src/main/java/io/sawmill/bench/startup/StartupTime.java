@@ -36,12 +36,13 @@ import io.sawmill.testkit.SampleEvents;
 /**
  * Start-up time of the packaged service: process start to the first committed offset.
  * <p>
- * Starts a real KRaft broker (its own JVM) and a real {@code redis-server}, produces records to a
- * topic, then starts the service {@code --runs} times per launch variant, the variants alternating
- * run by run so that a change in the machine's load hits them alike. Each start uses a fresh consumer
- * group, so it joins, is assigned every partition, reads from the beginning and commits its first
- * batch, then until it has committed every record. Prints each run and the min / median / max per
- * variant; the child's output, with the time of each line since the fork, goes to {@code --logs}.
+ * Starts a real KRaft broker (its own JVM) and a real {@code redis-server}, produces
+ * records to a topic, then starts the service {@code --runs} times per launch variant,
+ * the variants alternating run by run so that a change in the machine's load hits them
+ * alike. Each start uses a fresh consumer group, so it joins, is assigned every
+ * partition, reads from the beginning and commits its first batch, then until it has
+ * committed every record. Prints each run and the min / median / max per variant; the
+ * child's output, with the time of each line since the fork, goes to {@code --logs}.
  * <p>
  * {@code java -cp sawmill-bench/target/sawmill-bench.jar io.sawmill.bench.startup.StartupTime
  * [--runs 5] [--app sawmill-app/target] [--java path/to/bin/java] [--variant name=jvm-arguments]… [--logs dir]
@@ -59,10 +60,12 @@ public final class StartupTime {
 	public static void main(String[] args) throws Exception {
 		StartupOptions options = StartupOptions.parse(args);
 		Path work = Files.createDirectories(options.logs());
-		System.out.println("start-up: process start -> first committed offset, " + options.runs() + " runs per variant");
+		System.out
+			.println("start-up: process start -> first committed offset, " + options.runs() + " runs per variant");
 		try (KafkaBrokerProcess kafka = KafkaBrokerProcess.start(work.resolve("kafka"));
 				RedisServerProcess redis = RedisServerProcess.startNew();
-				Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+				Admin admin = Admin
+					.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
 			kafka.createTopic(TOPIC, PARTITIONS);
 			produce(kafka.bootstrapServers(), options.records());
 			Map<String, List<ServiceLaunch.Timing>> timings = new LinkedHashMap<>();
@@ -73,11 +76,14 @@ public final class StartupTime {
 					List<String> command = variant.command(options.java(), options.app(),
 							properties(kafka.bootstrapServers(), redis, group));
 					ServiceLaunch.Timing timing = ServiceLaunch.run(command, variant.directory(options.app()),
-							work.resolve("startup-" + variant.name() + "-" + run + ".log"), admin, group, options.records());
+							work.resolve("startup-" + variant.name() + "-" + run + ".log"), admin, group,
+							options.records());
 					timings.get(variant.name()).add(timing);
-					System.out.printf("  %-10s run %d: first commit %,6d ms (Spring started %,6d ms, partitions assigned %,6d ms),"
-							+ " CPU %,6d ms, all committed %,6d ms%n", variant.name(), run, timing.firstCommitMs(),
-							timing.startedMs(), timing.assignedMs(), timing.cpuMs(), timing.allCommittedMs());
+					System.out.printf(
+							"  %-10s run %d: first commit %,6d ms (Spring started %,6d ms, partitions assigned %,6d ms),"
+									+ " CPU %,6d ms, all committed %,6d ms%n",
+							variant.name(), run, timing.firstCommitMs(), timing.startedMs(), timing.assignedMs(),
+							timing.cpuMs(), timing.allCommittedMs());
 				}
 			}
 			System.out.println();
@@ -86,8 +92,9 @@ public final class StartupTime {
 	}
 
 	private static List<String> properties(String bootstrapServers, RedisServerProcess redis, String group) {
-		return List.of("--spring.kafka.bootstrap-servers=" + bootstrapServers, "--spring.data.redis.host=" + redis.host(),
-				"--spring.data.redis.port=" + redis.port(), "--sawmill.topics=" + TOPIC, "--sawmill.group-id=" + group,
+		return List.of("--spring.kafka.bootstrap-servers=" + bootstrapServers,
+				"--spring.data.redis.host=" + redis.host(), "--spring.data.redis.port=" + redis.port(),
+				"--sawmill.topics=" + TOPIC, "--sawmill.group-id=" + group,
 				"--sawmill.mapping.key-template=" + SampleEvents.KEY_TEMPLATE, "--sawmill.dead-letter.enabled=false",
 				"--server.port=0");
 	}
@@ -103,4 +110,5 @@ public final class StartupTime {
 			producer.flush();
 		}
 	}
+
 }

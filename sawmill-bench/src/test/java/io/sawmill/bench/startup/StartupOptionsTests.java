@@ -94,7 +94,8 @@ class StartupOptionsTests {
 
 	@Test
 	void shouldTakeAVariantsOwnJavaAndJarWhenItNamesThem() {
-		LaunchVariant variant = LaunchVariant.parse("j25=/opt/jdk25/bin/java -XX:AOTCache={app}/app.aot -jar {app}/x.jar");
+		LaunchVariant variant = LaunchVariant
+			.parse("j25=/opt/jdk25/bin/java -XX:AOTCache={app}/app.aot -jar {app}/x.jar");
 		assertThat(variant.command(Path.of("/jdk/bin/java"), Path.of("/t"), List.of("--a=b")))
 			.containsExactly("/opt/jdk25/bin/java", "-XX:AOTCache=/t/app.aot", "-jar", "/t/x.jar", "--a=b");
 		assertThat(variant.directory(Path.of("/t"))).isNull();
@@ -121,10 +122,13 @@ class StartupOptionsTests {
 	@Test
 	void shouldReportWhenEveryRecordWasCommittedNamingHowMany() {
 		Map<String, List<ServiceLaunch.Timing>> timings = new LinkedHashMap<>();
-		timings.put("aot", List.of(new ServiceLaunch.Timing(2_000, -1, -1, -1, 3_500),
-				new ServiceLaunch.Timing(2_100, -1, -1, -1, 3_300), new ServiceLaunch.Timing(1_900, -1, -1, -1, 3_900)));
+		timings.put("aot",
+				List.of(new ServiceLaunch.Timing(2_000, -1, -1, -1, 3_500),
+						new ServiceLaunch.Timing(2_100, -1, -1, -1, 3_300),
+						new ServiceLaunch.Timing(1_900, -1, -1, -1, 3_900)));
 		String table = StartupReport.table(timings, StartupOptions.parse("--runs", "3", "--records", "200000"));
-		assertThat(table).contains("| all 200,000 committed |", "| aot | 2,000 ms (1,900–2,100) | 1.00 | -1 ms | -1 ms | -1 ms | 3,500 ms |");
+		assertThat(table).contains("| all 200,000 committed |",
+				"| aot | 2,000 ms (1,900–2,100) | 1.00 | -1 ms | -1 ms | -1 ms | 3,500 ms |");
 	}
 
 	@Test
@@ -140,10 +144,12 @@ class StartupOptionsTests {
 		timings.put("jar", List.of(timing(4_000), timing(4_400), timing(4_200)));
 		timings.put("cds", List.of(timing(2_000), timing(2_100), timing(1_900)));
 		String table = StartupReport.table(timings, StartupOptions.parse("--runs", "3"));
-		assertThat(table).contains("| jar | 4,200 ms (4,000–4,400) | 1.00 |", "| cds | 2,000 ms (1,900–2,100) | 0.48 |");
+		assertThat(table).contains("| jar | 4,200 ms (4,000–4,400) | 1.00 |",
+				"| cds | 2,000 ms (1,900–2,100) | 0.48 |");
 	}
 
 	private static ServiceLaunch.Timing timing(long firstCommitMs) {
 		return new ServiceLaunch.Timing(firstCommitMs, -1, -1, -1, -1);
 	}
+
 }

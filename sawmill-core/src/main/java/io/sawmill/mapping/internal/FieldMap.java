@@ -25,16 +25,19 @@ import java.util.Set;
 import java.util.function.BiConsumer;
 
 /**
- * A hash's fields as the built-in mappers hand them to {@code HSET}: names and values in two arrays,
- * in the order they were added. Like a {@code LinkedHashMap<byte[], byte[]>}, a name is one array
- * (arrays are equal only to themselves), and adding a name again replaces its value in place (two
- * paths can read alike: {@code a.b} nested and a name {@code "a.b"}). It keeps what a batch holds
- * until Redis acknowledged it small: two arrays per record instead of a hash table and an entry per
- * field. Read-only once built; not thread-safe while being built.
+ * A hash's fields as the built-in mappers hand them to {@code HSET}: names and values in
+ * two arrays, in the order they were added. Like a {@code LinkedHashMap<byte[], byte[]>},
+ * a name is one array (arrays are equal only to themselves), and adding a name again
+ * replaces its value in place (two paths can read alike: {@code a.b} nested and a name
+ * {@code "a.b"}). It keeps what a batch holds until Redis acknowledged it small: two
+ * arrays per record instead of a hash table and an entry per field. Read-only once built;
+ * not thread-safe while being built.
  */
 public final class FieldMap extends AbstractMap<byte[], byte[]> {
 
-	/** Up to this many fields, a name is found by a scan; beyond, through {@link #index}. */
+	/**
+	 * Up to this many fields, a name is found by a scan; beyond, through {@link #index}.
+	 */
 	static final int SCANNED = 16;
 
 	private byte[][] names;
@@ -43,16 +46,24 @@ public final class FieldMap extends AbstractMap<byte[], byte[]> {
 
 	private int size;
 
-	/** Each name's position, once there are more than {@link #SCANNED} fields; null until then. */
+	/**
+	 * Each name's position, once there are more than {@link #SCANNED} fields; null until
+	 * then.
+	 */
 	private IdentityHashMap<byte[], Integer> index;
 
-	/** @param expected how many fields will be added (more are taken too) */
+	/**
+	 * @param expected how many fields will be added (more are taken too)
+	 */
 	public FieldMap(int expected) {
 		names = new byte[Math.max(1, expected)][];
 		values = new byte[names.length][];
 	}
 
-	/** Adds a field, or replaces the value of {@code name} (the same array) when it was added before. */
+	/**
+	 * Adds a field, or replaces the value of {@code name} (the same array) when it was
+	 * added before.
+	 */
 	void add(byte[] name, byte[] value) {
 		int known = indexOf(name);
 		if (known >= 0) {
@@ -92,7 +103,9 @@ public final class FieldMap extends AbstractMap<byte[], byte[]> {
 		return values[position];
 	}
 
-	/** Whether {@code other} names the same fields as the same arrays, in the same order. */
+	/**
+	 * Whether {@code other} names the same fields as the same arrays, in the same order.
+	 */
 	public boolean sameNames(FieldMap other) {
 		if (other.size != size) {
 			return false;
@@ -168,4 +181,5 @@ public final class FieldMap extends AbstractMap<byte[], byte[]> {
 			}
 		};
 	}
+
 }

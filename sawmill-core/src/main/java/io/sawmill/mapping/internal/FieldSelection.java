@@ -21,12 +21,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Which flattened fields a mapping's {@code fields} option selects, and their names as sent to
- * Redis. Records of a topic repeat the same paths, so the answer for a path is kept for up to
- * {@link #CACHED_NAMES} of them, and each record's writes share the same name arrays, which nothing
- * changes. A record's selected fields are a {@link FieldMap}. A value whose names vary per record (a
- * map keyed by ids, say) stops filling the cache there and has its names encoded per record.
- * Thread-safe.
+ * Which flattened fields a mapping's {@code fields} option selects, and their names as
+ * sent to Redis. Records of a topic repeat the same paths, so the answer for a path is
+ * kept for up to {@link #CACHED_NAMES} of them, and each record's writes share the same
+ * name arrays, which nothing changes. A record's selected fields are a {@link FieldMap}.
+ * A value whose names vary per record (a map keyed by ids, say) stops filling the cache
+ * there and has its names encoded per record. Thread-safe.
  */
 public final class FieldSelection {
 
@@ -36,10 +36,14 @@ public final class FieldSelection {
 	private static final byte[] NOT_SELECTED = new byte[0];
 
 	private final List<String> selected;
+
 	private final String separator;
+
 	private final Map<String, byte[]> names = new ConcurrentHashMap<>();
 
-	/** @param selected the selected top-level fields; empty selects every path */
+	/**
+	 * @param selected the selected top-level fields; empty selects every path
+	 */
 	public FieldSelection(List<String> selected, String separator) {
 		this.selected = List.copyOf(selected);
 		this.separator = separator;
@@ -74,8 +78,9 @@ public final class FieldSelection {
 	}
 
 	/**
-	 * Whether {@code path} is one of the {@code selected} top-level fields or lies inside one of them
-	 * ({@code address.city} inside {@code address}); an empty selection selects every path.
+	 * Whether {@code path} is one of the {@code selected} top-level fields or lies inside
+	 * one of them ({@code address.city} inside {@code address}); an empty selection
+	 * selects every path.
 	 */
 	public static boolean selects(List<String> selected, String path, String separator) {
 		if (selected.isEmpty()) {
@@ -88,4 +93,5 @@ public final class FieldSelection {
 		}
 		return false;
 	}
+
 }

@@ -21,10 +21,11 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The flattened scalar fields of one JSON value, in document order: {@code address.city → Oslo}.
- * Each path occurs once. Values are held as the UTF-8 bytes Redis is sent, so a streamed string is
- * encoded once, straight from the parser's buffer. Small and append-only; a lookup is a scan, which
- * for the few placeholders of a key template costs less than building a hash map per record.
+ * The flattened scalar fields of one JSON value, in document order:
+ * {@code address.city → Oslo}. Each path occurs once. Values are held as the UTF-8 bytes
+ * Redis is sent, so a streamed string is encoded once, straight from the parser's buffer.
+ * Small and append-only; a lookup is a scan, which for the few placeholders of a key
+ * template costs less than building a hash map per record.
  */
 public final class FlatFields {
 
@@ -36,14 +37,20 @@ public final class FlatFields {
 
 	private final boolean readAsTree;
 
-	/** The paths whose value was JSON {@code null}, or null when there were none (the usual case). */
+	/**
+	 * The paths whose value was JSON {@code null}, or null when there were none (the
+	 * usual case).
+	 */
 	private List<String> nulls;
 
 	public FlatFields(boolean readAsTree) {
 		this.readAsTree = readAsTree;
 	}
 
-	/** Whether the value took the slow path: read as a Jackson tree rather than as a token stream. */
+	/**
+	 * Whether the value took the slow path: read as a Jackson tree rather than as a token
+	 * stream.
+	 */
 	public boolean readAsTree() {
 		return readAsTree;
 	}
@@ -52,7 +59,9 @@ public final class FlatFields {
 		add(path, value.getBytes(StandardCharsets.UTF_8));
 	}
 
-	/** @param value UTF-8, owned by these fields from now on */
+	/**
+	 * @param value UTF-8, owned by these fields from now on
+	 */
 	public void add(String path, byte[] value) {
 		if (size == paths.length) {
 			paths = Arrays.copyOf(paths, size * 2);
@@ -76,7 +85,10 @@ public final class FlatFields {
 		return values[index];
 	}
 
-	/** The value at {@code path} as UTF-8, or null when the value has no such scalar field. */
+	/**
+	 * The value at {@code path} as UTF-8, or null when the value has no such scalar
+	 * field.
+	 */
 	public byte[] get(String path) {
 		for (int i = 0; i < size; i++) {
 			if (paths[i].equals(path)) {
@@ -86,7 +98,10 @@ public final class FlatFields {
 		return null;
 	}
 
-	/** Records that the value at {@code path} was JSON {@code null}: not a field, but a mapper may delete it. */
+	/**
+	 * Records that the value at {@code path} was JSON {@code null}: not a field, but a
+	 * mapper may delete it.
+	 */
 	public void addNull(String path) {
 		if (nulls == null) {
 			nulls = new ArrayList<>(2);
@@ -98,4 +113,5 @@ public final class FlatFields {
 	public List<String> nulls() {
 		return nulls == null ? List.of() : nulls;
 	}
+
 }

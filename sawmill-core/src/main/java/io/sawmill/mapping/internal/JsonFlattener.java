@@ -35,15 +35,15 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
 
 /**
- * Flattens a JSON object into hash fields: nested objects become {@code parent.child} fields,
- * scalars become their text (strings without quotes), arrays are kept as compact JSON text, and
- * nulls are left out (a Redis hash has no null).
+ * Flattens a JSON object into hash fields: nested objects become {@code parent.child}
+ * fields, scalars become their text (strings without quotes), arrays are kept as compact
+ * JSON text, and nulls are left out (a Redis hash has no null).
  * <p>
- * The value is read as a token stream, without building a tree. A value in which an object
- * repeats a property name, and any value that is not a valid JSON object, is read again as a
- * Jackson tree, which defines the result (a repeated name: the last value wins, at the first one's
- * position) and the error message. Both paths give the same fields for the same value
- * ({@code JsonFlattenerTests}).
+ * The value is read as a token stream, without building a tree. A value in which an
+ * object repeats a property name, and any value that is not a valid JSON object, is read
+ * again as a Jackson tree, which defines the result (a repeated name: the last value
+ * wins, at the first one's position) and the error message. Both paths give the same
+ * fields for the same value ({@code JsonFlattenerTests}).
  * <p>
  * Thread-safe.
  */
@@ -51,19 +51,24 @@ public final class JsonFlattener {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
-	/** Reads one value (an array) in the middle of the stream, so what follows it is no error. */
-	private static final ObjectReader VALUE = JSON.reader()
-		.without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+	/**
+	 * Reads one value (an array) in the middle of the stream, so what follows it is no
+	 * error.
+	 */
+	private static final ObjectReader VALUE = JSON.reader().without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
 	/**
-	 * Parsers for the stream: straight from the token factory, so a record does not pay for a
-	 * databind context it does not use; buffers recycled per listener thread.
+	 * Parsers for the stream: straight from the token factory, so a record does not pay
+	 * for a databind context it does not use; buffers recycled per listener thread.
 	 */
 	private static final JsonFactory TOKENS = JsonFactory.builder()
 		.recyclerPool(JsonRecyclerPools.threadLocalPool())
 		.build();
 
-	/** Up to this many names per object, a repeated name is found by a scan rather than a hash set. */
+	/**
+	 * Up to this many names per object, a repeated name is found by a scan rather than a
+	 * hash set.
+	 */
 	private static final int SCANNED_NAMES = 32;
 
 	private final String separator;
@@ -73,17 +78,20 @@ public final class JsonFlattener {
 	}
 
 	/**
-	 * @throws RecordMappingException when the value is not valid JSON or not a JSON object
+	 * @throws RecordMappingException when the value is not valid JSON or not a JSON
+	 * object
 	 */
 	public FlatFields flatten(byte[] json) {
 		try (JsonParser parser = TOKENS.createParser(ObjectReadContext.empty(), json)) {
 			JsonToken first = parser.nextToken();
 			if (first != JsonToken.START_OBJECT) {
-				return flattenTree(json); // not an object: the tree reader tells what it is
+				return flattenTree(json); // not an object: the tree reader tells what it
+											// is
 			}
 			FlatFields fields = new FlatFields(false);
 			if (!object(parser, "", fields) || parser.nextToken() != null) {
-				// a repeated name, or content after the object: the tree decides what that means
+				// a repeated name, or content after the object: the tree decides what
+				// that means
 				return flattenTree(json);
 			}
 			return fields;
@@ -102,7 +110,8 @@ public final class JsonFlattener {
 		while ((name = parser.nextName()) != null) {
 			if (count < SCANNED_NAMES) {
 				for (int i = 0; i < count; i++) {
-					// Jackson canonicalizes names, so a repeated name is usually the same instance
+					// Jackson canonicalizes names, so a repeated name is usually the same
+					// instance
 					if (names[i] == name || names[i].equals(name)) {
 						return false;
 					}
@@ -130,13 +139,15 @@ public final class JsonFlattener {
 					}
 				}
 				case START_ARRAY -> into.add(path, VALUE.readTree(parser).toString());
-				// left out of the fields: HSET has no null, and writing "null" would invent a value
+				// left out of the fields: HSET has no null, and writing "null" would
+				// invent a value
 				case VALUE_NULL -> into.addNull(path);
 				case VALUE_STRING -> into.add(path, utf8String(parser));
 				case VALUE_TRUE -> into.add(path, "true");
 				case VALUE_FALSE -> into.add(path, "false");
 				case VALUE_NUMBER_INT -> into.add(path, integer(parser));
-				case VALUE_NUMBER_FLOAT -> into.add(path, JsonNodeFactory.instance.numberNode(parser.getDoubleValue()).asString());
+				case VALUE_NUMBER_FLOAT ->
+					into.add(path, JsonNodeFactory.instance.numberNode(parser.getDoubleValue()).asString());
 				default -> into.add(path, VALUE.readTree(parser).asString());
 			}
 		}
@@ -144,9 +155,10 @@ public final class JsonFlattener {
 	}
 
 	/**
-	 * The current string token as UTF-8. An ASCII string, the common case, is copied straight from
-	 * the parser's buffer, without the {@code String} {@link JsonParser#getString()} would build; any
-	 * other goes through {@code String} as before, so the bytes are exactly the tree reading's.
+	 * The current string token as UTF-8. An ASCII string, the common case, is copied
+	 * straight from the parser's buffer, without the {@code String}
+	 * {@link JsonParser#getString()} would build; any other goes through {@code String}
+	 * as before, so the bytes are exactly the tree reading's.
 	 */
 	private static byte[] utf8String(JsonParser parser) {
 		char[] chars = parser.getStringCharacters();
@@ -163,7 +175,9 @@ public final class JsonFlattener {
 		return bytes;
 	}
 
-	/** The text the tree's integer node would give (e.g. {@code -0} becomes {@code 0}). */
+	/**
+	 * The text the tree's integer node would give (e.g. {@code -0} becomes {@code 0}).
+	 */
 	private static String integer(JsonParser parser) {
 		return switch (parser.getNumberType()) {
 			case INT -> Integer.toString(parser.getIntValue());
@@ -172,7 +186,10 @@ public final class JsonFlattener {
 		};
 	}
 
-	/** The tree reading: for values the stream does not take, and as the reference in tests. */
+	/**
+	 * The tree reading: for values the stream does not take, and as the reference in
+	 * tests.
+	 */
 	public FlatFields flattenTree(byte[] json) {
 		JsonNode root;
 		try {
@@ -185,8 +202,8 @@ public final class JsonFlattener {
 	}
 
 	/**
-	 * Flattens a value already read as a tree (a deserializer's {@code JsonNode}, or a {@code Map} or
-	 * Avro record converted to one).
+	 * Flattens a value already read as a tree (a deserializer's {@code JsonNode}, or a
+	 * {@code Map} or Avro record converted to one).
 	 * @throws RecordMappingException when the value is not an object
 	 */
 	public FlatFields flattenTree(JsonNode root) {
@@ -221,4 +238,5 @@ public final class JsonFlattener {
 	private static RecordMappingException notAnObject(String kind) {
 		return new RecordMappingException("value must be a JSON object, but was " + kind);
 	}
+
 }

@@ -25,16 +25,19 @@ import io.sawmill.mapping.KeyEncoding;
 import io.sawmill.mapping.RecordMappingException;
 
 /**
- * A parsed key template such as {@code user:{userId}}: literal parts and placeholders, resolved
- * per record without re-parsing.
+ * A parsed key template such as {@code user:{userId}}: literal parts and placeholders,
+ * resolved per record without re-parsing.
  */
 public final class KeyTemplate {
 
 	public static final String RECORD_KEY = "@key";
+
 	public static final String RECORD_TOPIC = "@topic";
+
 	public static final String RECORD_PARTITION = "@partition";
 
 	private sealed interface Part permits Literal, Placeholder {
+
 	}
 
 	private record Literal(byte[] utf8) implements Part {
@@ -44,9 +47,13 @@ public final class KeyTemplate {
 	}
 
 	private final String source;
+
 	private final List<Part> parts;
+
 	private final boolean usesValueFields;
+
 	private final boolean usesRecordKey;
+
 	private final KeyEncoding keyEncoding;
 
 	private KeyTemplate(String source, List<Part> parts, KeyEncoding keyEncoding) {
@@ -58,9 +65,11 @@ public final class KeyTemplate {
 	}
 
 	/**
-	 * Parses a template: {@code {name}} is a placeholder, <code>&#123;&#123;</code> and <code>&#125;&#125;</code> are a literal
-	 * brace (so {@code {{user}}:{@key}} gives the Redis Cluster hash tag {@code {user}:42}).
-	 * @throws IllegalArgumentException naming the template and the position of what is wrong
+	 * Parses a template: {@code {name}} is a placeholder, <code>&#123;&#123;</code> and
+	 * <code>&#125;&#125;</code> are a literal brace (so {@code {{user}}:{@key}} gives the
+	 * Redis Cluster hash tag {@code {user}:42}).
+	 * @throws IllegalArgumentException naming the template and the position of what is
+	 * wrong
 	 */
 	public static KeyTemplate parse(String source, KeyEncoding keyEncoding) {
 		List<Part> parts = new ArrayList<>();
@@ -86,7 +95,8 @@ public final class KeyTemplate {
 				throw invalid(source, "placeholder at position " + i + " has no field name");
 			}
 			if (name.indexOf('{') >= 0) {
-				throw invalid(source, "placeholder at position " + i + " contains a '{' (write '{{' for a literal '{')");
+				throw invalid(source,
+						"placeholder at position " + i + " contains a '{' (write '{{' for a literal '{')");
 			}
 			if (name.startsWith("@") && !List.of(RECORD_KEY, RECORD_TOPIC, RECORD_PARTITION).contains(name)) {
 				throw invalid(source, "unknown record placeholder {" + name + "} at position " + i
@@ -116,12 +126,17 @@ public final class KeyTemplate {
 		return source;
 	}
 
-	/** Whether the key needs the record's value (so a tombstone cannot be mapped by it). */
+	/**
+	 * Whether the key needs the record's value (so a tombstone cannot be mapped by it).
+	 */
 	public boolean usesValueFields() {
 		return usesValueFields;
 	}
 
-	/** The value fields the template reads, in order (without {@code {@key}}, {@code {@topic}}, {@code {@partition}}). */
+	/**
+	 * The value fields the template reads, in order (without {@code {@key}},
+	 * {@code {@topic}}, {@code {@partition}}).
+	 */
 	public List<String> fieldNames() {
 		return parts.stream()
 			.filter(p -> p instanceof Placeholder ph && !ph.name().startsWith("@"))
@@ -139,11 +154,11 @@ public final class KeyTemplate {
 	}
 
 	/**
-	 * The key's UTF-8 bytes, joined from the literals' bytes and each placeholder's, without building
-	 * a {@code String} for it.
+	 * The key's UTF-8 bytes, joined from the literals' bytes and each placeholder's,
+	 * without building a {@code String} for it.
 	 * @param fields the record's flattened scalar fields, or none for a tombstone
-	 * @throws RecordMappingException when a placeholder has no value in this record, or the Kafka
-	 *     key cannot be written in the {@link KeyEncoding}
+	 * @throws RecordMappingException when a placeholder has no value in this record, or
+	 * the Kafka key cannot be written in the {@link KeyEncoding}
 	 */
 	public byte[] resolve(ConsumerRecord<byte[], byte[]> record, FlatFields fields) {
 		byte[][] pieces = new byte[parts.size()][];
@@ -165,16 +180,18 @@ public final class KeyTemplate {
 
 	private byte[] valueOf(String name, ConsumerRecord<byte[], byte[]> record, FlatFields fields) {
 		byte[] value = switch (name) {
-			case RECORD_KEY -> record.key() == null || record.key().length == 0 ? null
-					: keyEncoding.encode(record.key());
+			case RECORD_KEY ->
+				record.key() == null || record.key().length == 0 ? null : keyEncoding.encode(record.key());
 			case RECORD_TOPIC -> record.topic().getBytes(StandardCharsets.UTF_8);
 			case RECORD_PARTITION -> Integer.toString(record.partition()).getBytes(StandardCharsets.US_ASCII);
 			default -> fields.get(name);
 		};
 		if (value == null || value.length == 0) {
-			throw new RecordMappingException(RECORD_KEY.equals(name) ? "the record has no Kafka key (null or empty) for {@key}"
-					: "key field '" + name + "' is missing, null or empty");
+			throw new RecordMappingException(
+					RECORD_KEY.equals(name) ? "the record has no Kafka key (null or empty) for {@key}"
+							: "key field '" + name + "' is missing, null or empty");
 		}
 		return value;
 	}
+
 }

@@ -27,15 +27,16 @@ import org.apache.kafka.common.record.TimestampType;
 import io.sawmill.mapping.RecordMappingException;
 
 /**
- * Where a record's version comes from ({@code sawmill.mapping.version}): {@code timestamp}, the Kafka
- * record's timestamp in epoch milliseconds, or {@code field:<path>}, a field of the JSON value (a dot
- * path reaches a nested one). A field holds either a non-negative integer (any unit; versions of one
- * key must share it) or an ISO-8601 instant such as {@code 2024-05-01T12:00:00Z}, read as epoch
- * milliseconds. A tombstone has no value: with {@code field:<path>} its version is read from the
- * Kafka header named {@code <path>}, in the same forms.
+ * Where a record's version comes from ({@code sawmill.mapping.version}):
+ * {@code timestamp}, the Kafka record's timestamp in epoch milliseconds, or
+ * {@code field:<path>}, a field of the JSON value (a dot path reaches a nested one). A
+ * field holds either a non-negative integer (any unit; versions of one key must share it)
+ * or an ISO-8601 instant such as {@code 2024-05-01T12:00:00Z}, read as epoch
+ * milliseconds. A tombstone has no value: with {@code field:<path>} its version is read
+ * from the Kafka header named {@code <path>}, in the same forms.
  * <p>
- * A record whose version cannot be read is rejected ({@link RecordMappingException}, so it is
- * dead-lettered with the reason). Immutable.
+ * A record whose version cannot be read is rejected ({@link RecordMappingException}, so
+ * it is dead-lettered with the reason). Immutable.
  */
 public final class VersionSource {
 
@@ -65,7 +66,8 @@ public final class VersionSource {
 			return new VersionSource(source, source.substring(FIELD.length()).strip());
 		}
 		throw new IllegalArgumentException(
-				"version must be 'timestamp' or 'field:<json field>' (e.g. 'field:updatedAt'), but was '" + source + "'");
+				"version must be 'timestamp' or 'field:<json field>' (e.g. 'field:updatedAt'), but was '" + source
+						+ "'");
 	}
 
 	/** As configured, e.g. {@code field:updatedAt}. */
@@ -81,8 +83,8 @@ public final class VersionSource {
 	public long of(ConsumerRecord<byte[], byte[]> record, FlatFields fields) {
 		if (path == null) {
 			if (record.timestampType() == TimestampType.NO_TIMESTAMP_TYPE || record.timestamp() < 0) {
-				throw new RecordMappingException("the record has no timestamp to version it by (sawmill.mapping.version="
-						+ source + ")");
+				throw new RecordMappingException(
+						"the record has no timestamp to version it by (sawmill.mapping.version=" + source + ")");
 			}
 			return record.timestamp();
 		}
@@ -119,8 +121,10 @@ public final class VersionSource {
 			millis = DateTimeFormatter.ISO_INSTANT.parse(text, Instant::from).toEpochMilli();
 		}
 		catch (DateTimeException | ArithmeticException ex) {
-			throw new RecordMappingException("the version '" + text + "' of '" + path
-					+ "' is neither a non-negative integer nor an ISO-8601 instant (e.g. 2024-05-01T12:00:00Z)", ex);
+			throw new RecordMappingException(
+					"the version '" + text + "' of '" + path
+							+ "' is neither a non-negative integer nor an ISO-8601 instant (e.g. 2024-05-01T12:00:00Z)",
+					ex);
 		}
 		if (millis < 0) {
 			throw new RecordMappingException("the version '" + text + "' of '" + path + "' is before 1970");
@@ -132,4 +136,5 @@ public final class VersionSource {
 	public String toString() {
 		return source;
 	}
+
 }

@@ -31,13 +31,15 @@ import io.sawmill.mapping.internal.KeyTemplate;
 import io.sawmill.mapping.internal.VersionSource;
 
 /**
- * The built-in mapper: a JSON object value becomes one Redis hash, {@code HSET key field value …}
- * followed by {@code EXPIRE key ttl} when a TTL is configured. A tombstone (null value) becomes
- * {@code DEL key}, which needs a key template that does not read the value (e.g. {@code {@key}}).
+ * The built-in mapper: a JSON object value becomes one Redis hash,
+ * {@code HSET key field value …} followed by {@code EXPIRE key ttl} when a TTL is
+ * configured. A tombstone (null value) becomes {@code DEL key}, which needs a key
+ * template that does not read the value (e.g. {@code {@key}}).
  * <p>
- * With a {@linkplain JsonHashMapperConfig#version() version}, each record becomes one version-guarded
- * call instead ({@link VersionGuard#upsert}, fields and TTL together; a tombstone
- * {@link VersionGuard#delete}), applied only when the record is not older than the key.
+ * With a {@linkplain JsonHashMapperConfig#version() version}, each record becomes one
+ * version-guarded call instead ({@link VersionGuard#upsert}, fields and TTL together; a
+ * tombstone {@link VersionGuard#delete}), applied only when the record is not older than
+ * the key.
  * <p>
  * Thread-safe; create with {@link #of(JsonHashMapperConfig)}.
  */
@@ -47,7 +49,9 @@ public final class JsonHashMapper implements RecordMapper {
 	static final int CACHED_FIELD_NAMES = FieldSelection.CACHED_NAMES;
 
 	private final JsonHashMapperConfig config;
+
 	private final JsonFlattener flattener;
+
 	private final FieldSelection selection;
 
 	private JsonHashMapper(JsonHashMapperConfig config) {
@@ -88,11 +92,13 @@ public final class JsonHashMapper implements RecordMapper {
 			try {
 				return List.of(VersionGuard.upsert(key, version.of(record, all), config.ttl(), fields));
 			}
-			catch (IllegalArgumentException ex) { // the record writes the reserved version field
+			catch (IllegalArgumentException ex) { // the record writes the reserved
+													// version field
 				throw new RecordMappingException(ex.getMessage(), ex);
 			}
 		}
 		RedisWrite hset = RedisWrite.hset(key, fields);
 		return config.ttl().isZero() ? List.of(hset) : List.of(hset, RedisWrite.expire(key, config.ttl()));
 	}
+
 }

@@ -25,9 +25,10 @@ import io.sawmill.mapping.internal.KeyTemplate;
 import io.sawmill.mapping.internal.VersionSource;
 
 /**
- * Immutable configuration of {@link JsonHashMapper}: which key each record goes to, which fields
- * it writes, how long the hash lives, and whether its writes are version-guarded. Build with {@link #custom()}; invalid values fail at
- * {@link Builder#build()} with a message naming the value.
+ * Immutable configuration of {@link JsonHashMapper}: which key each record goes to, which
+ * fields it writes, how long the hash lives, and whether its writes are version-guarded.
+ * Build with {@link #custom()}; invalid values fail at {@link Builder#build()} with a
+ * message naming the value.
  */
 public final class JsonHashMapperConfig {
 
@@ -41,11 +42,17 @@ public final class JsonHashMapperConfig {
 	public static final Duration DEFAULT_TOMBSTONE_RETENTION = Duration.ofHours(1);
 
 	private final KeyTemplate keyTemplate;
+
 	private final KeyEncoding keyEncoding;
+
 	private final List<String> fields;
+
 	private final Duration ttl;
+
 	private final String pathSeparator;
+
 	private final VersionSource version;
+
 	private final Duration tombstoneRetention;
 
 	private JsonHashMapperConfig(Builder builder) {
@@ -89,9 +96,9 @@ public final class JsonHashMapperConfig {
 	}
 
 	/**
-	 * Whether the key template contains {@code {@key}}. A template that does not, on a topic
-	 * partitioned by another key, can send one Redis key's records through several partitions, whose
-	 * order Kafka does not keep (docs/reliability.md).
+	 * Whether the key template contains {@code {@key}}. A template that does not, on a
+	 * topic partitioned by another key, can send one Redis key's records through several
+	 * partitions, whose order Kafka does not keep (docs/reliability.md).
 	 */
 	public boolean keyTemplateUsesRecordKey() {
 		return keyTemplate.usesRecordKey();
@@ -111,7 +118,10 @@ public final class JsonHashMapperConfig {
 		return pathSeparator;
 	}
 
-	/** Where each record's version comes from ({@code timestamp} or {@code field:<path>}); empty when writes are not version-guarded. */
+	/**
+	 * Where each record's version comes from ({@code timestamp} or {@code field:<path>});
+	 * empty when writes are not version-guarded.
+	 */
 	public Optional<String> version() {
 		return Optional.ofNullable(version).map(VersionSource::source);
 	}
@@ -120,7 +130,10 @@ public final class JsonHashMapperConfig {
 		return version;
 	}
 
-	/** How long a deleted key's version is kept as a tombstone marker, with version-guarded writes. */
+	/**
+	 * How long a deleted key's version is kept as a tombstone marker, with
+	 * version-guarded writes.
+	 */
 	public Duration tombstoneRetention() {
 		return tombstoneRetention;
 	}
@@ -128,29 +141,39 @@ public final class JsonHashMapperConfig {
 	public static final class Builder {
 
 		private String keyTemplate;
+
 		private KeyEncoding keyEncoding = KeyEncoding.DEFAULT;
+
 		private List<String> fields = List.of();
+
 		private Duration ttl = DEFAULT_TTL;
+
 		private String pathSeparator = DEFAULT_PATH_SEPARATOR;
+
 		private String version;
+
 		private Duration tombstoneRetention = DEFAULT_TOMBSTONE_RETENTION;
 
 		private Builder() {
 		}
 
 		/**
-		 * The Redis key of each record: literal text with {@code {field}} placeholders taken from the
-		 * JSON value (dot paths reach into nested objects) and {@code {@key}}, {@code {@topic}},
-		 * {@code {@partition}} taken from the record, e.g. {@code user:{userId}}. <code>&#123;&#123;</code> and
-		 * <code>&#125;&#125;</code> are literal braces, e.g. {@code {{user}}:{userId}} for the Redis Cluster hash tag
-		 * {@code {user}}.
+		 * The Redis key of each record: literal text with {@code {field}} placeholders
+		 * taken from the JSON value (dot paths reach into nested objects) and
+		 * {@code {@key}}, {@code {@topic}}, {@code {@partition}} taken from the record,
+		 * e.g. {@code user:{userId}}. <code>&#123;&#123;</code> and
+		 * <code>&#125;&#125;</code> are literal braces, e.g. {@code {{user}}:{userId}}
+		 * for the Redis Cluster hash tag {@code {user}}.
 		 */
 		public Builder keyTemplate(String keyTemplate) {
 			this.keyTemplate = keyTemplate;
 			return this;
 		}
 
-		/** How {@code {@key}} writes the Kafka key as text; {@link KeyEncoding#UTF8} by default. */
+		/**
+		 * How {@code {@key}} writes the Kafka key as text; {@link KeyEncoding#UTF8} by
+		 * default.
+		 */
 		public Builder keyEncoding(KeyEncoding keyEncoding) {
 			if (keyEncoding == null) {
 				throw new IllegalArgumentException("keyEncoding must be one of UTF8, HEX or BASE64, but was null");
@@ -159,7 +182,10 @@ public final class JsonHashMapperConfig {
 			return this;
 		}
 
-		/** The top-level fields to write (each flattened if it is an object); empty writes all. */
+		/**
+		 * The top-level fields to write (each flattened if it is an object); empty writes
+		 * all.
+		 */
 		public Builder fields(List<String> fields) {
 			Objects.requireNonNull(fields, "fields");
 			for (String field : fields) {
@@ -190,9 +216,10 @@ public final class JsonHashMapperConfig {
 		}
 
 		/**
-		 * Version-guards every write ({@link io.sawmill.mapping.VersionGuard}): {@code timestamp} (the Kafka
-		 * record timestamp) or {@code field:<path>} (a JSON field holding a non-negative integer or an
-		 * ISO-8601 instant; a tombstone carries it in a Kafka header of that name); null turns it off.
+		 * Version-guards every write ({@link io.sawmill.mapping.VersionGuard}):
+		 * {@code timestamp} (the Kafka record timestamp) or {@code field:<path>} (a JSON
+		 * field holding a non-negative integer or an ISO-8601 instant; a tombstone
+		 * carries it in a Kafka header of that name); null turns it off.
 		 */
 		public Builder version(String version) {
 			if (version != null) {
@@ -203,8 +230,9 @@ public final class JsonHashMapperConfig {
 		}
 
 		/**
-		 * How long a deleted key keeps its version, with version-guarded writes, so that an older record
-		 * arriving within that time cannot bring it back; zero keeps none.
+		 * How long a deleted key keeps its version, with version-guarded writes, so that
+		 * an older record arriving within that time cannot bring it back; zero keeps
+		 * none.
 		 */
 		public Builder tombstoneRetention(Duration tombstoneRetention) {
 			if (tombstoneRetention == null || tombstoneRetention.isNegative()) {
@@ -222,5 +250,7 @@ public final class JsonHashMapperConfig {
 			}
 			return new JsonHashMapperConfig(this);
 		}
+
 	}
+
 }

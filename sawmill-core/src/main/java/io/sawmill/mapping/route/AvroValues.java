@@ -36,9 +36,10 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Avro values as JSON trees, so they are flattened like JSON objects. Loaded only by routes that
- * read Avro ({@code org.apache.avro:avro} is an optional dependency). Bytes and fixed values become
- * Base64 text, enums their symbol, maps objects and arrays JSON arrays. Thread-safe.
+ * Avro values as JSON trees, so they are flattened like JSON objects. Loaded only by
+ * routes that read Avro ({@code org.apache.avro:avro} is an optional dependency). Bytes
+ * and fixed values become Base64 text, enums their symbol, maps objects and arrays JSON
+ * arrays. Thread-safe.
  */
 final class AvroValues {
 
@@ -46,10 +47,16 @@ final class AvroValues {
 
 	private final Schema schema;
 
-	/** A reader per listener thread: Avro does not document its datum readers as thread-safe. */
+	/**
+	 * A reader per listener thread: Avro does not document its datum readers as
+	 * thread-safe.
+	 */
 	private final ThreadLocal<GenericDatumReader<Object>> readers;
 
-	/** @throws org.apache.avro.SchemaParseException when {@code schemaJson} is not a valid schema */
+	/**
+	 * @throws org.apache.avro.SchemaParseException when {@code schemaJson} is not a valid
+	 * schema
+	 */
 	AvroValues(String schemaJson) {
 		this.schema = new Schema.Parser().parse(schemaJson);
 		this.readers = ThreadLocal.withInitial(() -> new GenericDatumReader<>(schema));
@@ -70,7 +77,8 @@ final class AvroValues {
 			if (ex instanceof RecordMappingException mapping) {
 				throw mapping;
 			}
-			throw new RecordMappingException("value is not Avro of the route's schema " + schema.getFullName() + ": " + ex, ex);
+			throw new RecordMappingException(
+					"value is not Avro of the route's schema " + schema.getFullName() + ": " + ex, ex);
 		}
 		return toTree(datum);
 	}
@@ -119,4 +127,5 @@ final class AvroValues {
 		}
 		return NODES.stringNode(value.toString()); // Utf8, String, enum symbols
 	}
+
 }

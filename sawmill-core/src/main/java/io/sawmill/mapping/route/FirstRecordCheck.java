@@ -29,17 +29,20 @@ import io.sawmill.mapping.internal.FieldSelection;
 import io.sawmill.mapping.internal.FlatFields;
 
 /**
- * Checks the first record a route maps against the value fields its configuration names, and logs
- * one WARN naming those the record lacks: a misspelt field is noticed on the first record rather than
- * as a stream of dead letters or silently unwritten fields. A record is only an example (an optional
- * field may be absent from it), so this never fails the route. Thread-safe.
+ * Checks the first record a route maps against the value fields its configuration names,
+ * and logs one WARN naming those the record lacks: a misspelt field is noticed on the
+ * first record rather than as a stream of dead letters or silently unwritten fields. A
+ * record is only an example (an optional field may be absent from it), so this never
+ * fails the route. Thread-safe.
  */
 final class FirstRecordCheck {
 
 	private static final Logger log = LoggerFactory.getLogger(FirstRecordCheck.class);
 
 	private final RouteConfig config;
+
 	private final Set<String> named = new LinkedHashSet<>();
+
 	private final AtomicBoolean checked = new AtomicBoolean();
 
 	FirstRecordCheck(RouteConfig config) {
@@ -87,4 +90,5 @@ final class FirstRecordCheck {
 		}
 		return fields.nulls().contains(field);
 	}
+
 }

@@ -27,10 +27,11 @@ import io.sawmill.mapping.KeyEncoding;
 import io.sawmill.mapping.internal.KeyTemplate;
 
 /**
- * Immutable configuration of one route: which topics it reads, how it reads their values, and which
- * Redis type it writes with which key. Build with {@link #custom(String)}; {@link Builder#build()}
- * fails on an invalid or contradictory value with a message naming the route, the option (as
- * written in YAML) and the value. docs/mapping.md describes every option.
+ * Immutable configuration of one route: which topics it reads, how it reads their values,
+ * and which Redis type it writes with which key. Build with {@link #custom(String)};
+ * {@link Builder#build()} fails on an invalid or contradictory value with a message
+ * naming the route, the option (as written in YAML) and the value. docs/mapping.md
+ * describes every option.
  */
 public final class RouteConfig {
 
@@ -43,25 +44,45 @@ public final class RouteConfig {
 	private static final String PATH_SEPARATOR = ".";
 
 	private final String name;
+
 	private final List<String> topics;
+
 	private final Pattern topicPattern;
+
 	private final RedisType type;
+
 	private final KeyTemplate keyTemplate;
+
 	private final List<String> fields;
+
 	private final Duration ttl;
+
 	private final String ttlField;
+
 	private final String ttlHeader;
+
 	private final NullFields nullFields;
+
 	private final HashUpdate hashUpdate;
+
 	private final String valueField;
+
 	private final String scoreField;
+
 	private final KeyTemplate member;
+
 	private final ListEnd listEnd;
+
 	private final long maxLength;
+
 	private final ValueFormat valueFormat;
+
 	private final String avroSchema;
+
 	private final String valueDeserializer;
+
 	private final Map<String, String> valueDeserializerProperties;
+
 	private final String deadLetterTopic;
 
 	private RouteConfig(Builder b) {
@@ -93,12 +114,14 @@ public final class RouteConfig {
 			return KeyTemplate.parse(source, b.keyEncoding);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException("route '" + b.name + "': " + option + " " + ex.getMessage()
-				.replaceFirst("^keyTemplate ", ""), ex);
+			throw new IllegalArgumentException(
+					"route '" + b.name + "': " + option + " " + ex.getMessage().replaceFirst("^keyTemplate ", ""), ex);
 		}
 	}
 
-	/** @param name the route's name, used in log lines and errors, e.g. {@code orders} */
+	/**
+	 * @param name the route's name, used in log lines and errors, e.g. {@code orders}
+	 */
 	public static Builder custom(String name) {
 		return new Builder(name);
 	}
@@ -107,14 +130,17 @@ public final class RouteConfig {
 		return name;
 	}
 
-	/** The topics whose records this route maps; a topic belongs to one route only. Empty when the route has a {@link #topicPattern()}. */
+	/**
+	 * The topics whose records this route maps; a topic belongs to one route only. Empty
+	 * when the route has a {@link #topicPattern()}.
+	 */
 	public List<String> topics() {
 		return topics;
 	}
 
 	/**
-	 * The pattern (a Java regular expression matched against the whole topic name) of the topics
-	 * this route maps, or {@code null} when the route names its {@link #topics()}.
+	 * The pattern (a Java regular expression matched against the whole topic name) of the
+	 * topics this route maps, or {@code null} when the route names its {@link #topics()}.
 	 */
 	public Pattern topicPattern() {
 		return topicPattern;
@@ -129,7 +155,10 @@ public final class RouteConfig {
 		return keyTemplate;
 	}
 
-	/** The top-level value fields written by {@link RedisType#HASH} and {@link RedisType#STREAM}; empty means all. */
+	/**
+	 * The top-level value fields written by {@link RedisType#HASH} and
+	 * {@link RedisType#STREAM}; empty means all.
+	 */
 	public List<String> fields() {
 		return fields;
 	}
@@ -138,7 +167,10 @@ public final class RouteConfig {
 		return PATH_SEPARATOR;
 	}
 
-	/** The TTL of every key written, or of records without {@link #ttlField()} / {@link #ttlHeader()}; zero means none. */
+	/**
+	 * The TTL of every key written, or of records without {@link #ttlField()} /
+	 * {@link #ttlHeader()}; zero means none.
+	 */
 	public Duration ttl() {
 		return ttl;
 	}
@@ -161,7 +193,10 @@ public final class RouteConfig {
 		return hashUpdate;
 	}
 
-	/** The field written by {@link RedisType#STRING} and {@link RedisType#LIST}, or null for the whole value. */
+	/**
+	 * The field written by {@link RedisType#STRING} and {@link RedisType#LIST}, or null
+	 * for the whole value.
+	 */
 	public String valueField() {
 		return valueField;
 	}
@@ -171,7 +206,10 @@ public final class RouteConfig {
 		return scoreField;
 	}
 
-	/** The member of a {@link RedisType#SET} or {@link RedisType#SORTED_SET}, or null for other types. */
+	/**
+	 * The member of a {@link RedisType#SET} or {@link RedisType#SORTED_SET}, or null for
+	 * other types.
+	 */
 	KeyTemplate member() {
 		return member;
 	}
@@ -194,7 +232,9 @@ public final class RouteConfig {
 		return avroSchema;
 	}
 
-	/** The Kafka {@code Deserializer} class of {@link ValueFormat#DESERIALIZER}, or null. */
+	/**
+	 * The Kafka {@code Deserializer} class of {@link ValueFormat#DESERIALIZER}, or null.
+	 */
 	public String valueDeserializer() {
 		return valueDeserializer;
 	}
@@ -203,16 +243,20 @@ public final class RouteConfig {
 		return valueDeserializerProperties;
 	}
 
-	/** The route's own dead-letter topic, or null for the default {@code <source topic><suffix>}. */
+	/**
+	 * The route's own dead-letter topic, or null for the default
+	 * {@code <source topic><suffix>}.
+	 */
 	public String deadLetterTopic() {
 		return deadLetterTopic;
 	}
 
 	/**
-	 * Whether what a record updates is named by its Kafka key, so Kafka's per-partition order is
-	 * the order of its updates: the key template (or, for a set or sorted set, the member) uses
-	 * {@code {@key}}. Always true for lists, streams and deletes, whose result does not depend on the
-	 * order of records of different partitions beyond what Kafka defines.
+	 * Whether what a record updates is named by its Kafka key, so Kafka's per-partition
+	 * order is the order of its updates: the key template (or, for a set or sorted set,
+	 * the member) uses {@code {@key}}. Always true for lists, streams and deletes, whose
+	 * result does not depend on the order of records of different partitions beyond what
+	 * Kafka defines.
 	 */
 	public boolean ordersByRecordKey() {
 		return switch (type) {
@@ -227,7 +271,10 @@ public final class RouteConfig {
 		return keyTemplate.source();
 	}
 
-	/** The options this route sets to other than their default, by their name in YAML, for {@link RouteRules}. */
+	/**
+	 * The options this route sets to other than their default, by their name in YAML, for
+	 * {@link RouteRules}.
+	 */
 	private Map<String, Object> setOptions() {
 		Map<String, Object> set = new LinkedHashMap<>();
 		set.put("member", member == null ? null : member.source());
@@ -248,38 +295,60 @@ public final class RouteConfig {
 
 	@Override
 	public String toString() {
-		return "route '" + name + "' " + (topicPattern != null ? "/" + topicPattern + "/" : topics) + " -> " + type + " " + keyTemplate.source();
+		return "route '" + name + "' " + (topicPattern != null ? "/" + topicPattern + "/" : topics) + " -> " + type
+				+ " " + keyTemplate.source();
 	}
 
 	public static final class Builder {
 
 		private final String name;
+
 		private List<String> topics = List.of();
+
 		private Pattern topicPattern;
+
 		private RedisType type = RedisType.HASH;
+
 		private String keyTemplate;
+
 		private KeyEncoding keyEncoding = KeyEncoding.DEFAULT;
+
 		private List<String> fields = List.of();
+
 		private Duration ttl = DEFAULT_TTL;
+
 		private String ttlField;
+
 		private String ttlHeader;
+
 		private NullFields nullFields = NullFields.SKIP;
+
 		private HashUpdate hashUpdate = HashUpdate.MERGE;
+
 		private String valueField;
+
 		private String scoreField;
+
 		private String member;
+
 		private ListEnd listEnd = ListEnd.LEFT;
+
 		private long maxLength = DEFAULT_MAX_LENGTH;
+
 		private ValueFormat valueFormat = ValueFormat.JSON;
+
 		private String avroSchema;
+
 		private String valueDeserializer;
+
 		private Map<String, String> valueDeserializerProperties = Map.of();
+
 		private String deadLetterTopic;
 
 		private Builder(String name) {
 			if (name == null || !name.matches("[a-zA-Z0-9._-]+")) {
-				throw new IllegalArgumentException("route name must be non-empty and use only a-z A-Z 0-9 . _ -, but was '"
-						+ name + "'");
+				throw new IllegalArgumentException(
+						"route name must be non-empty and use only a-z A-Z 0-9 . _ -, but was '" + name + "'");
 			}
 			this.name = name;
 		}
@@ -292,14 +361,18 @@ public final class RouteConfig {
 			return this;
 		}
 
-		/** A Java regular expression the whole topic name must match; a route has topics or a topic pattern, not both. */
+		/**
+		 * A Java regular expression the whole topic name must match; a route has topics
+		 * or a topic pattern, not both.
+		 */
 		public Builder topicPattern(String topicPattern) {
 			String regex = blankToNull(topicPattern);
 			try {
 				this.topicPattern = regex == null ? null : Pattern.compile(regex);
 			}
 			catch (PatternSyntaxException e) {
-				throw invalid("topic-pattern", topicPattern, "must be a Java regular expression (" + e.getDescription() + ")");
+				throw invalid("topic-pattern", topicPattern,
+						"must be a Java regular expression (" + e.getDescription() + ")");
 			}
 			return this;
 		}
@@ -366,7 +439,10 @@ public final class RouteConfig {
 			return this;
 		}
 
-		/** The member template of a set or sorted set, in key-template syntax, e.g. {@code {@key}}. */
+		/**
+		 * The member template of a set or sorted set, in key-template syntax, e.g.
+		 * {@code {@key}}.
+		 */
 		public Builder member(String member) {
 			this.member = blankToNull(member);
 			return this;
@@ -414,7 +490,10 @@ public final class RouteConfig {
 			return this;
 		}
 
-		/** @throws IllegalArgumentException naming the route, the option and the value, as {@link RouteRules} says */
+		/**
+		 * @throws IllegalArgumentException naming the route, the option and the value, as
+		 * {@link RouteRules} says
+		 */
 		public RouteConfig build() {
 			if (topics.isEmpty() == (topicPattern == null)) {
 				throw invalid("topics", topics, "name at least one topic, or set topic-pattern instead (one of the two"
@@ -424,8 +503,8 @@ public final class RouteConfig {
 				throw invalid("key-template", keyTemplate, "must be set, e.g. 'user:{userId}' or '{@key}'");
 			}
 			RouteConfig route = new RouteConfig(this);
-			RouteRules.check(name, type, valueFormat, route.setOptions(), route.keyTemplate.usesValueFields()
-					|| (route.member != null && route.member.usesValueFields()));
+			RouteRules.check(name, type, valueFormat, route.setOptions(),
+					route.keyTemplate.usesValueFields() || (route.member != null && route.member.usesValueFields()));
 			return route;
 		}
 
@@ -436,5 +515,7 @@ public final class RouteConfig {
 		private static String blankToNull(String value) {
 			return value == null || value.isBlank() ? null : value;
 		}
+
 	}
+
 }

@@ -33,8 +33,8 @@ import io.sawmill.mapping.internal.FlatFields;
 import io.sawmill.mapping.internal.KeyTemplate;
 
 /**
- * One route's mapping: decodes the value, resolves the key and returns the writes of the route's
- * {@link RedisType}. Thread-safe.
+ * One route's mapping: decodes the value, resolves the key and returns the writes of the
+ * route's {@link RedisType}. Thread-safe.
  */
 final class RouteMapper implements RecordMapper {
 
@@ -43,10 +43,15 @@ final class RouteMapper implements RecordMapper {
 	private static final byte[] TEMP_SUFFIX = ":sawmill-replace".getBytes(StandardCharsets.US_ASCII);
 
 	private final RouteConfig config;
+
 	private final KeyTemplate key;
+
 	private final KeyTemplate member;
+
 	private final ValueDecoder decoder;
+
 	private final FirstRecordCheck firstRecord;
+
 	private final FieldSelection selection;
 
 	RouteMapper(RouteConfig config) {
@@ -76,10 +81,12 @@ final class RouteMapper implements RecordMapper {
 		byte[] redisKey = key.resolve(record, fields);
 		Duration ttl = ttl(record, fields);
 		List<RedisWrite> writes = switch (config.type()) {
-			case HASH -> config.hashUpdate() == HashUpdate.MERGE ? hashMerge(redisKey, fields) : hashReplace(redisKey, fields);
+			case HASH ->
+				config.hashUpdate() == HashUpdate.MERGE ? hashMerge(redisKey, fields) : hashReplace(redisKey, fields);
 			case STRING -> ttl.isZero() ? List.of(RedisWrite.command("SET", redisKey, element(value)))
 					: List.of(RedisWrite.command("SET", redisKey, element(value), ascii("PX"), ascii(ttl.toMillis())));
-			case SORTED_SET -> List.of(RedisWrite.idempotentCommand("ZADD", redisKey, score(fields), member.resolve(record, fields)));
+			case SORTED_SET ->
+				List.of(RedisWrite.idempotentCommand("ZADD", redisKey, score(fields), member.resolve(record, fields)));
 			case SET -> List.of(RedisWrite.command("SADD", redisKey, member.resolve(record, fields)));
 			case LIST -> list(redisKey, element(value));
 			case STREAM -> stream(redisKey, fields);
@@ -95,7 +102,8 @@ final class RouteMapper implements RecordMapper {
 
 	private List<RedisWrite> tombstone(ConsumerRecord<byte[], byte[]> record) {
 		if (config.type() == RedisType.LIST || config.type() == RedisType.STREAM) {
-			return List.of(); // nothing to remove: the element a tombstone stands for is not known
+			return List.of(); // nothing to remove: the element a tombstone stands for is
+								// not known
 		}
 		if (key.usesValueFields() || (member != null && member.usesValueFields())) {
 			throw new RecordMappingException("route '" + config.name() + "': a tombstone has no value, but the "
@@ -118,7 +126,8 @@ final class RouteMapper implements RecordMapper {
 			writes.add(RedisWrite.hset(redisKey, selected));
 		}
 		if (config.nullFields() == NullFields.DELETE) {
-			byte[][] nulls = fields.nulls().stream()
+			byte[][] nulls = fields.nulls()
+				.stream()
 				.filter(selection::selects)
 				.map(path -> path.getBytes(StandardCharsets.UTF_8))
 				.toArray(byte[][]::new);
@@ -129,21 +138,25 @@ final class RouteMapper implements RecordMapper {
 		return writes;
 	}
 
-	/** The hash becomes exactly these fields: written aside, then renamed over the key atomically. */
+	/**
+	 * The hash becomes exactly these fields: written aside, then renamed over the key
+	 * atomically.
+	 */
 	private List<RedisWrite> hashReplace(byte[] redisKey, FlatFields fields) {
 		Map<byte[], byte[]> selected = selection.select(fields);
 		if (selected.isEmpty()) {
 			return List.of(RedisWrite.del(redisKey));
 		}
 		byte[] temp = tempKey(redisKey);
-		return List.of(RedisWrite.del(temp), RedisWrite.hset(temp, selected), RedisWrite.idempotentCommand("RENAME", temp, redisKey));
+		return List.of(RedisWrite.del(temp), RedisWrite.hset(temp, selected),
+				RedisWrite.idempotentCommand("RENAME", temp, redisKey));
 	}
 
 	/**
-	 * A key in the same Redis Cluster slot as {@code key}, as {@code RENAME} requires: the key plus a
-	 * suffix when it has a hash tag (the first {@code {…}} decides the slot, and the suffix comes
-	 * after it); otherwise the whole key becomes the hash tag, which hashes exactly as the key does,
-	 * which needs a key without '}'.
+	 * A key in the same Redis Cluster slot as {@code key}, as {@code RENAME} requires:
+	 * the key plus a suffix when it has a hash tag (the first {@code {…}} decides the
+	 * slot, and the suffix comes after it); otherwise the whole key becomes the hash tag,
+	 * which hashes exactly as the key does, which needs a key without '}'.
 	 */
 	static byte[] tempKey(byte[] key) {
 		int open = indexOf(key, (byte) '{', 0);
@@ -153,8 +166,8 @@ final class RouteMapper implements RecordMapper {
 		}
 		if (indexOf(key, (byte) '}', 0) >= 0) {
 			throw new RecordMappingException("hash-update REPLACE cannot place a temporary key in the slot of '"
-					+ new String(key, StandardCharsets.UTF_8) + "', which has a '}' but no hash tag; give the key a hash tag, "
-					+ "e.g. '{{{@key}}}'");
+					+ new String(key, StandardCharsets.UTF_8)
+					+ "', which has a '}' but no hash tag; give the key a hash tag, " + "e.g. '{{{@key}}}'");
 		}
 		return concat(concat(new byte[] { '{' }, key), concat(new byte[] { '}' }, TEMP_SUFFIX));
 	}
@@ -190,7 +203,8 @@ final class RouteMapper implements RecordMapper {
 	}
 
 	private byte[] element(ValueDecoder.Decoded value) {
-		return config.valueField() == null ? value.whole() : required(value.fields(), config.valueField(), "value-field");
+		return config.valueField() == null ? value.whole()
+				: required(value.fields(), config.valueField(), "value-field");
 	}
 
 	private byte[] score(FlatFields fields) {
@@ -204,7 +218,8 @@ final class RouteMapper implements RecordMapper {
 			return score;
 		}
 		catch (NumberFormatException ex) {
-			throw new RecordMappingException("score-field '" + config.scoreField() + "' must be a number, but was '" + text + "'");
+			throw new RecordMappingException(
+					"score-field '" + config.scoreField() + "' must be a number, but was '" + text + "'");
 		}
 	}
 
@@ -233,7 +248,8 @@ final class RouteMapper implements RecordMapper {
 		catch (NumberFormatException ex) {
 			// reported below
 		}
-		throw new RecordMappingException(source + " must be a positive whole number of seconds, but was '" + text + "'");
+		throw new RecordMappingException(
+				source + " must be a positive whole number of seconds, but was '" + text + "'");
 	}
 
 	private static byte[] required(FlatFields fields, String name, String option) {
@@ -263,4 +279,5 @@ final class RouteMapper implements RecordMapper {
 		System.arraycopy(b, 0, joined, a.length, b.length);
 		return joined;
 	}
+
 }

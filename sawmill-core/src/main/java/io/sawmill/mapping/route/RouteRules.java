@@ -22,10 +22,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The rules between a route's options, checked once its values are each valid: which options
- * apply to which {@link RedisType}, which a type needs, and which {@link ValueFormat} can feed which
- * type. A pure function of the options a route sets, by their name in YAML. Each broken rule is an
- * {@link IllegalArgumentException} naming the route, the option as written in YAML, and the value.
+ * The rules between a route's options, checked once its values are each valid: which
+ * options apply to which {@link RedisType}, which a type needs, and which
+ * {@link ValueFormat} can feed which type. A pure function of the options a route sets,
+ * by their name in YAML. Each broken rule is an {@link IllegalArgumentException} naming
+ * the route, the option as written in YAML, and the value.
  */
 final class RouteRules {
 
@@ -38,16 +39,18 @@ final class RouteRules {
 	}
 
 	/**
-	 * @param set every option the route sets to other than its default, by its name in YAML
-	 * @param usesValueFields whether the key template or the member reads a field of the value
+	 * @param set every option the route sets to other than its default, by its name in
+	 * YAML
+	 * @param usesValueFields whether the key template or the member reads a field of the
+	 * value
 	 */
 	static void check(String route, RedisType type, ValueFormat format, Map<String, Object> set,
 			boolean usesValueFields) {
 		ONLY_FOR.forEach((option, types) -> {
 			if (set.containsKey(option) && !types.contains(type)) {
-				throw invalid(route, option, set.get(option), "applies to type "
-						+ String.join(" or ", types.stream().map(Enum::name).toList()) + " only, and this route's type is "
-						+ type);
+				throw invalid(route, option, set.get(option),
+						"applies to type " + String.join(" or ", types.stream().map(Enum::name).toList())
+								+ " only, and this route's type is " + type);
 			}
 		});
 		if (WITH_MEMBER.contains(type) && !set.containsKey("member")) {
@@ -120,4 +123,5 @@ final class RouteRules {
 		return new IllegalArgumentException("route '" + route + "': " + option + " " + why + ", but was "
 				+ (value instanceof String ? "'" + value + "'" : value));
 	}
+
 }

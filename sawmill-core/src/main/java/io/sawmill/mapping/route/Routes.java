@@ -29,19 +29,23 @@ import io.sawmill.mapping.RecordMappingException;
 import io.sawmill.mapping.RedisWrite;
 
 /**
- * The {@link RecordMapper} of a service with several routes: each record is mapped by the route that
- * names its topic; a topic no route names goes to the first route (in configuration order) whose
- * {@link RouteConfig#topicPattern() topic pattern} matches it. A topic named by one route and
- * matched by another's pattern is rejected by {@link #of}; a topic that only appears later and
- * matches two patterns goes to the first. All routes share one consumer group and one listener container, so the listener's
- * batching, retries and offset commits are the same for every route. Thread-safe; create with
+ * The {@link RecordMapper} of a service with several routes: each record is mapped by the
+ * route that names its topic; a topic no route names goes to the first route (in
+ * configuration order) whose {@link RouteConfig#topicPattern() topic pattern} matches it.
+ * A topic named by one route and matched by another's pattern is rejected by {@link #of};
+ * a topic that only appears later and matches two patterns goes to the first. All routes
+ * share one consumer group and one listener container, so the listener's batching,
+ * retries and offset commits are the same for every route. Thread-safe; create with
  * {@link #of(List)}.
  */
 public final class Routes implements RecordMapper {
 
 	private final List<RouteConfig> routes;
+
 	private final Map<String, RouteMapper> byTopic;
+
 	private final List<RouteMapper> byPattern;
+
 	private final Map<String, RouteMapper> matched = new ConcurrentHashMap<>();
 
 	private Routes(List<RouteConfig> routes, Map<String, RouteMapper> byTopic, List<RouteMapper> byPattern) {
@@ -51,9 +55,10 @@ public final class Routes implements RecordMapper {
 	}
 
 	/**
-	 * @throws IllegalArgumentException when two routes share a name or a topic, a topic one route
-	 *     names matches another route's topic pattern, or a route's value
-	 *     format cannot be set up (an invalid Avro schema, a deserializer class that cannot be created)
+	 * @throws IllegalArgumentException when two routes share a name or a topic, a topic
+	 * one route names matches another route's topic pattern, or a route's value format
+	 * cannot be set up (an invalid Avro schema, a deserializer class that cannot be
+	 * created)
 	 */
 	public static Routes of(List<RouteConfig> routes) {
 		if (routes.isEmpty()) {
@@ -64,7 +69,8 @@ public final class Routes implements RecordMapper {
 		List<RouteMapper> byPattern = new ArrayList<>();
 		for (RouteConfig route : routes) {
 			if (names.put(route.name(), route.name()) != null) {
-				throw new IllegalArgumentException("route names must be unique, but '" + route.name() + "' is used twice");
+				throw new IllegalArgumentException(
+						"route names must be unique, but '" + route.name() + "' is used twice");
 			}
 			RouteMapper mapper = new RouteMapper(route);
 			if (route.topicPattern() != null) {
@@ -73,8 +79,8 @@ public final class Routes implements RecordMapper {
 			for (String topic : route.topics()) {
 				RouteMapper other = byTopic.put(topic, mapper);
 				if (other != null) {
-					throw new IllegalArgumentException("topic '" + topic + "' is read by routes '" + other.config().name()
-							+ "' and '" + route.name() + "'; a topic belongs to one route");
+					throw new IllegalArgumentException("topic '" + topic + "' is read by routes '"
+							+ other.config().name() + "' and '" + route.name() + "'; a topic belongs to one route");
 				}
 			}
 		}
@@ -103,14 +109,20 @@ public final class Routes implements RecordMapper {
 	}
 
 	private RouteMapper firstPatternMatching(String topic) {
-		return byPattern.stream().filter(r -> r.config().topicPattern().matcher(topic).matches()).findFirst().orElse(null);
+		return byPattern.stream()
+			.filter(r -> r.config().topicPattern().matcher(topic).matches())
+			.findFirst()
+			.orElse(null);
 	}
 
 	public List<RouteConfig> routes() {
 		return routes;
 	}
 
-	/** Every route's named topics, in the order of the routes (topics a pattern matches are not among them). */
+	/**
+	 * Every route's named topics, in the order of the routes (topics a pattern matches
+	 * are not among them).
+	 */
 	public List<String> topics() {
 		List<String> topics = new ArrayList<>();
 		routes.forEach(route -> topics.addAll(route.topics()));
@@ -127,4 +139,5 @@ public final class Routes implements RecordMapper {
 		}
 		return topics;
 	}
+
 }

@@ -29,12 +29,14 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Reads a record's value in the route's {@link ValueFormat}: its flattened fields and the whole
- * value as the bytes a {@code SET} or {@code LPUSH} writes. Thread-safe.
+ * Reads a record's value in the route's {@link ValueFormat}: its flattened fields and the
+ * whole value as the bytes a {@code SET} or {@code LPUSH} writes. Thread-safe.
  */
 final class ValueDecoder {
 
-	/** A record's value: its fields (empty when the format has none) and the whole value. */
+	/**
+	 * A record's value: its fields (empty when the format has none) and the whole value.
+	 */
 	record Decoded(FlatFields fields, byte[] whole) {
 	}
 
@@ -43,12 +45,19 @@ final class ValueDecoder {
 	private static final boolean AVRO_PRESENT = isPresent("org.apache.avro.generic.GenericRecord");
 
 	private final RouteConfig config;
+
 	private final JsonFlattener flattener;
+
 	private final boolean needsFields;
+
 	private final AvroValues avro;
+
 	private final ThreadLocal<Deserializer<?>> deserializer;
 
-	/** @throws IllegalArgumentException naming the route when the schema or deserializer cannot be loaded */
+	/**
+	 * @throws IllegalArgumentException naming the route when the schema or deserializer
+	 * cannot be loaded
+	 */
 	ValueDecoder(RouteConfig config, boolean needsFields) {
 		this.config = config;
 		this.flattener = new JsonFlattener(config.pathSeparator());
@@ -65,21 +74,22 @@ final class ValueDecoder {
 
 	private static AvroValues avro(RouteConfig config) {
 		if (!AVRO_PRESENT) {
-			throw new IllegalArgumentException("route '" + config.name()
-					+ "': value-format AVRO needs org.apache.avro:avro on the class path");
+			throw new IllegalArgumentException(
+					"route '" + config.name() + "': value-format AVRO needs org.apache.avro:avro on the class path");
 		}
 		try {
 			return new AvroValues(config.avroSchema());
 		}
 		catch (RuntimeException ex) {
-			throw new IllegalArgumentException("route '" + config.name() + "': avro-schema is not a valid Avro schema: "
-					+ ex.getMessage(), ex);
+			throw new IllegalArgumentException(
+					"route '" + config.name() + "': avro-schema is not a valid Avro schema: " + ex.getMessage(), ex);
 		}
 	}
 
 	private Deserializer<?> newDeserializer() {
 		try {
-			Class<?> type = Class.forName(config.valueDeserializer(), true, Thread.currentThread().getContextClassLoader());
+			Class<?> type = Class.forName(config.valueDeserializer(), true,
+					Thread.currentThread().getContextClassLoader());
 			if (!Deserializer.class.isAssignableFrom(type)) {
 				throw new IllegalArgumentException("it is not a " + Deserializer.class.getName());
 			}
@@ -110,7 +120,8 @@ final class ValueDecoder {
 			value = deserializer.get().deserialize(record.topic(), record.headers(), record.value());
 		}
 		catch (RuntimeException ex) {
-			throw new RecordMappingException("value-deserializer " + config.valueDeserializer() + " failed: " + ex.getMessage(), ex);
+			throw new RecordMappingException(
+					"value-deserializer " + config.valueDeserializer() + " failed: " + ex.getMessage(), ex);
 		}
 		if (value instanceof byte[] bytes) {
 			return bytes.length > 0 && bytes[0] == '{' ? new Decoded(flattener.flatten(bytes), bytes)
@@ -118,7 +129,8 @@ final class ValueDecoder {
 		}
 		if (value instanceof String text) {
 			byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-			return text.startsWith("{") ? new Decoded(flattener.flatten(bytes), bytes) : new Decoded(new FlatFields(false), bytes);
+			return text.startsWith("{") ? new Decoded(flattener.flatten(bytes), bytes)
+					: new Decoded(new FlatFields(false), bytes);
 		}
 		if (value instanceof JsonNode node) {
 			return tree(node);
@@ -147,4 +159,5 @@ final class ValueDecoder {
 			return false;
 		}
 	}
+
 }

@@ -16,8 +16,9 @@
 package io.sawmill.mapping.route;
 
 /**
- * How a route reads a record's value. The listener consumes raw bytes, so every format is decoded
- * by the route's mapper; a value that does not decode is dead-lettered with the reason.
+ * How a route reads a record's value. The listener consumes raw bytes, so every format is
+ * decoded by the route's mapper; a value that does not decode is dead-lettered with the
+ * reason.
  */
 public enum ValueFormat {
 
@@ -31,18 +32,20 @@ public enum ValueFormat {
 	STRING,
 
 	/**
-	 * Avro binary encoding of the route's {@code avro-schema} (no schema registry framing), read
-	 * with Avro's {@code GenericDatumReader}; records are flattened like JSON objects. Needs
-	 * {@code org.apache.avro:avro} on the class path.
+	 * Avro binary encoding of the route's {@code avro-schema} (no schema registry
+	 * framing), read with Avro's {@code GenericDatumReader}; records are flattened like
+	 * JSON objects. Needs {@code org.apache.avro:avro} on the class path.
 	 */
 	AVRO,
 
 	/**
-	 * The route's {@code value-deserializer}, any Kafka {@code Deserializer} (e.g. a schema
-	 * registry's Avro deserializer), configured with {@code value-deserializer-properties}. What it
-	 * returns is mapped when it is a {@code Map}, a Jackson {@code JsonNode}, an Avro
-	 * {@code GenericRecord}, a {@code String} or a {@code byte[]} (each read as JSON when it is an
-	 * object, else as a whole value).
+	 * The route's {@code value-deserializer}, any Kafka {@code Deserializer} (e.g. a
+	 * schema registry's Avro deserializer), configured with
+	 * {@code value-deserializer-properties}. What it returns is mapped when it is a
+	 * {@code Map}, a Jackson {@code JsonNode}, an Avro {@code GenericRecord}, a
+	 * {@code String} or a {@code byte[]} (each read as JSON when it is an object, else as
+	 * a whole value).
 	 */
 	DESERIALIZER;
+
 }

@@ -28,17 +28,20 @@ import io.sawmill.mapping.VersionGuard;
 
 /**
  * One {@code FCALL sawmill_apply} carrying a run of consecutive version-guarded writes
- * ({@link VersionGuard#batchable}), each of which keeps a {@link ReplySlot} of its own: the reply's
- * elements complete them in order (1 applied, 0 stale, a string the write's error), so every write
- * keeps its own outcome. An error reply to the whole call is each write's reply; a write failure or
- * a cancellation fails each of them alike.
+ * ({@link VersionGuard#batchable}), each of which keeps a {@link ReplySlot} of its own:
+ * the reply's elements complete them in order (1 applied, 0 stale, a string the write's
+ * error), so every write keeps its own outcome. An error reply to the whole call is each
+ * write's reply; a write failure or a cancellation fails each of them alike.
  * <p>
- * Only this slot is written to the channel; its members are not, and its own completion counts
- * nothing.
+ * Only this slot is written to the channel; its members are not, and its own completion
+ * counts nothing.
  */
 final class ApplySlot extends ReplySlot {
 
-	/** The most writes one call carries: beyond a few dozen a longer call saves the server nothing more. */
+	/**
+	 * The most writes one call carries: beyond a few dozen a longer call saves the server
+	 * nothing more.
+	 */
 	static final int MAX_WRITES = 64;
 
 	private static final Replies UNCOUNTED = (slot, afterRedirect) -> {
@@ -55,8 +58,8 @@ final class ApplySlot extends ReplySlot {
 	}
 
 	/**
-	 * How many writes from {@code from} (up to {@code to}, exclusive) one call can carry: the run of
-	 * consecutive batchable writes there, at most {@link #MAX_WRITES}.
+	 * How many writes from {@code from} (up to {@code to}, exclusive) one call can carry:
+	 * the run of consecutive batchable writes there, at most {@link #MAX_WRITES}.
 	 */
 	static int run(List<RedisWrite> writes, int from, int to) {
 		int end = Math.min(to, from + MAX_WRITES);
@@ -68,8 +71,8 @@ final class ApplySlot extends ReplySlot {
 	}
 
 	/**
-	 * Appends one call of {@code writes[from, from + count)} to {@code encoding}, and puts each write's
-	 * own slot into {@code slots} at its position.
+	 * Appends one call of {@code writes[from, from + count)} to {@code encoding}, and
+	 * puts each write's own slot into {@code slots} at its position.
 	 */
 	static ApplySlot of(List<RedisWrite> writes, int from, int count, RespEncoder encoding, ReplySlot[] slots,
 			Replies replies) {
@@ -118,8 +121,8 @@ final class ApplySlot extends ReplySlot {
 			super.completeExceptionally(ExceptionFactory.createExecutionException(getError()));
 		}
 		else if (next < members.length) {
-			completeExceptionally(new RedisException(VersionGuard.APPLY + " replied " + next + " elements for "
-					+ members.length + " writes"));
+			completeExceptionally(new RedisException(
+					VersionGuard.APPLY + " replied " + next + " elements for " + members.length + " writes"));
 		}
 		else {
 			super.complete();
@@ -138,4 +141,5 @@ final class ApplySlot extends ReplySlot {
 	public String toString() {
 		return "ApplySlot[" + members.length + " writes]";
 	}
+
 }

@@ -25,12 +25,12 @@ import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.RedisBatchWriter.Sent;
 
 /**
- * Counts the replies of one batch down and keeps the time the last one arrived, so that the round
- * trip is timed to the reply rather than to the moment the writing thread came back for it (with a
- * batch in flight, that is after it mapped and sent the next one).
+ * Counts the replies of one batch down and keeps the time the last one arrived, so that
+ * the round trip is timed to the reply rather than to the moment the writing thread came
+ * back for it (with a batch in flight, that is after it mapped and sent the next one).
  * <p>
- * Counted down on Lettuce's event loop (or by a write's failure listener); awaited by the writing
- * thread, for which the latch orders the time's write before its read.
+ * Counted down on Lettuce's event loop (or by a write's failure listener); awaited by the
+ * writing thread, for which the latch orders the time's write before its read.
  */
 final class BatchReplies implements BiConsumer<Object, Throwable>, ReplySlot.Replies {
 
@@ -72,21 +72,27 @@ final class BatchReplies implements BiConsumer<Object, Throwable>, ReplySlot.Rep
 		return remaining.get() == 0;
 	}
 
-	/** @return whether every reply arrived within the time given */
+	/**
+	 * @return whether every reply arrived within the time given
+	 */
 	boolean await(long nanos) throws InterruptedException {
 		return all.await(nanos, TimeUnit.NANOSECONDS);
 	}
 
 	/**
-	 * When the last reply arrived ({@link System#nanoTime()}); while some are still missing (the
-	 * batch timed out, or a callback has not run yet), the time of this call.
+	 * When the last reply arrived ({@link System#nanoTime()}); while some are still
+	 * missing (the batch timed out, or a callback has not run yet), the time of this
+	 * call.
 	 */
 	long lastArrivedNanos() {
 		long last = lastArrivedNanos;
 		return last != 0 ? last : System.nanoTime();
 	}
 
-	/** The batch on the wire whose replies land here; {@code collect} waits for them and reads their outcome. */
+	/**
+	 * The batch on the wire whose replies land here; {@code collect} waits for them and
+	 * reads their outcome.
+	 */
 	Sent sent(Supplier<PipelineResult> collect) {
 		return new Sent() {
 			@Override
@@ -100,4 +106,5 @@ final class BatchReplies implements BiConsumer<Object, Throwable>, ReplySlot.Rep
 			}
 		};
 	}
+
 }

@@ -29,12 +29,12 @@ import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.RedisBatchWriter.Sent;
 
 /**
- * Sends a batch on a standalone (or Sentinel-managed) connection: each chunk is written to the
- * connection's channel as one message of {@link ReplySlot}s, encoded up front by {@link RespEncoder}.
- * Lettuce's command handler puts a chunk's commands on its reply stack in order and encodes them into
- * one buffer: one event loop task, one buffer and one flush per chunk, one small object per command.
- * A run of consecutive version-guarded writes goes as one {@link ApplySlot}, each write keeping its
- * own outcome.
+ * Sends a batch on a standalone (or Sentinel-managed) connection: each chunk is written
+ * to the connection's channel as one message of {@link ReplySlot}s, encoded up front by
+ * {@link RespEncoder}. Lettuce's command handler puts a chunk's commands on its reply
+ * stack in order and encodes them into one buffer: one event loop task, one buffer and
+ * one flush per chunk, one small object per command. A run of consecutive version-guarded
+ * writes goes as one {@link ApplySlot}, each write keeping its own outcome.
  * <p>
  * Shared by the writing threads; each batch's state is its own.
  */
@@ -46,8 +46,9 @@ final class ChannelSend {
 	private final PipelineConfig config;
 
 	/**
-	 * The average encoded size of the last batch's commands, to size the next chunk's array so it
-	 * rarely grows. Shared by the threads without locking: a stale value only costs a regrowth.
+	 * The average encoded size of the last batch's commands, to size the next chunk's
+	 * array so it rarely grows. Shared by the threads without locking: a stale value only
+	 * costs a regrowth.
 	 */
 	private volatile int bytesPerCommand = 128;
 
@@ -55,7 +56,10 @@ final class ChannelSend {
 		this.config = config;
 	}
 
-	/** Writes the batch's chunks to {@code channel}; the returned batch awaits their replies until {@code deadline}. */
+	/**
+	 * Writes the batch's chunks to {@code channel}; the returned batch awaits their
+	 * replies until {@code deadline}.
+	 */
 	Sent send(Channel channel, List<RedisWrite> writes, long deadline) {
 		int count = writes.size();
 		int max = config.maxCommandsPerChunk();
@@ -90,8 +94,8 @@ final class ChannelSend {
 	}
 
 	/**
-	 * Writes {@code message} to {@code channel} as one message: one event-loop task, one buffer, one
-	 * flush. When the write fails, every slot of it fails with the cause.
+	 * Writes {@code message} to {@code channel} as one message: one event-loop task, one
+	 * buffer, one flush. When the write fails, every slot of it fails with the cause.
 	 */
 	static void write(Channel channel, List<ReplySlot> message) {
 		ChannelPromise written = channel.newPromise();
@@ -110,14 +114,15 @@ final class ChannelSend {
 	}
 
 	/**
-	 * Waits for the replies of {@code slots} until {@code deadline}, in slices: replies that cannot
-	 * arrive, because the channel died, fail at once.
+	 * Waits for the replies of {@code slots} until {@code deadline}, in slices: replies
+	 * that cannot arrive, because the channel died, fail at once.
 	 * @return false when the thread was interrupted (its interrupt flag is set again)
 	 */
 	static boolean awaitReplies(Channel channel, ReplySlot[] slots, BatchReplies replies, long deadline) {
 		try {
 			long left;
-			while (!replies.await(Math.min(DeadLinks.CHECK_INTERVAL_NANOS, Math.max(0, left = deadline - System.nanoTime())))
+			while (!replies
+				.await(Math.min(DeadLinks.CHECK_INTERVAL_NANOS, Math.max(0, left = deadline - System.nanoTime())))
 					&& left > 0) {
 				DeadLinks.failIfInactive(channel, slots);
 			}
@@ -129,7 +134,10 @@ final class ChannelSend {
 		}
 	}
 
-	/** The stale writes that are not among {@code failures} (a failed write is sent again). */
+	/**
+	 * The stale writes that are not among {@code failures} (a failed write is sent
+	 * again).
+	 */
 	static List<Integer> notFailed(List<Integer> stale, List<PipelineResult.Failure> failures) {
 		if (stale.isEmpty()) {
 			return List.of();
@@ -140,8 +148,8 @@ final class ChannelSend {
 	}
 
 	/**
-	 * Each slot's outcome, after the batch's await: its failure, or a timeout (an interruption) when it
-	 * has none yet; and the stale writes.
+	 * Each slot's outcome, after the batch's await: its failure, or a timeout (an
+	 * interruption) when it has none yet; and the stale writes.
 	 */
 	static PipelineResult outcomes(List<RedisWrite> writes, ReplySlot[] slots, int flushes, boolean interrupted,
 			PipelineConfig config) {
@@ -160,4 +168,5 @@ final class ChannelSend {
 		}
 		return new PipelineResult(slots.length, flushes, failures, stale);
 	}
+
 }

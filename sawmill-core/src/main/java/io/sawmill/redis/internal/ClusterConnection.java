@@ -40,12 +40,12 @@ import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.RedisBatchWriter.Sent;
 
 /**
- * A writer thread's connection to a Redis Cluster: Lettuce routes each command sent through its
- * API to its slot's master and flushes every master's connection at once. A batch goes to the
- * masters' channels, grouped per master ({@link SlotSend}, which needs {@link #masterChannel} and
- * {@link #routeOf}), or through Lettuce's API when the channels cannot be reached
- * ({@link EndpointSend}). Redirects can reorder a key's writes, which {@link #keyOrder} and
- * {@link #slotOrder} detect.
+ * A writer thread's connection to a Redis Cluster: Lettuce routes each command sent
+ * through its API to its slot's master and flushes every master's connection at once. A
+ * batch goes to the masters' channels, grouped per master ({@link SlotSend}, which needs
+ * {@link #masterChannel} and {@link #routeOf}), or through Lettuce's API when the
+ * channels cannot be reached ({@link EndpointSend}). Redirects can reorder a key's
+ * writes, which {@link #keyOrder} and {@link #slotOrder} detect.
  */
 final class ClusterConnection extends DedicatedConnection implements SlotRouting {
 
@@ -62,10 +62,15 @@ final class ClusterConnection extends DedicatedConnection implements SlotRouting
 
 	private final SlotReplies.Sequence slotOrder = new SlotReplies.Sequence();
 
-	/** When the topology was last refreshed for a down master ({@link System#nanoTime()}). */
+	/**
+	 * When the topology was last refreshed for a down master ({@link System#nanoTime()}).
+	 */
 	private long refreshedNanos = System.nanoTime() - REFRESH_INTERVAL_NANOS;
 
-	/** The last refresh {@link #refreshTopologyNow} started, whose answer a later call may still wait for. */
+	/**
+	 * The last refresh {@link #refreshTopologyNow} started, whose answer a later call may
+	 * still wait for.
+	 */
 	private @Nullable CompletableFuture<Void> refreshing;
 
 	private final SendPaths paths;
@@ -97,41 +102,47 @@ final class ClusterConnection extends DedicatedConnection implements SlotRouting
 	}
 
 	/**
-	 * Connects to every master not yet connected. Lettuce connects to a master on the first command
-	 * routed to it and writes the commands queued meanwhile from the connect's callback: out of
-	 * order, and possibly after the writer's last flush, where they wait for the next one
-	 * (redis/lettuce#1111). Called when the connection opens and before each batch, so a master that
-	 * a topology refresh added is connected before commands go to it. Connections already open are
-	 * looked up, not opened again.
+	 * Connects to every master not yet connected. Lettuce connects to a master on the
+	 * first command routed to it and writes the commands queued meanwhile from the
+	 * connect's callback: out of order, and possibly after the writer's last flush, where
+	 * they wait for the next one (redis/lettuce#1111). Called when the connection opens
+	 * and before each batch, so a master that a topology refresh added is connected
+	 * before commands go to it. Connections already open are looked up, not opened again.
 	 */
 	@Override
 	public void connectMasters() {
 		for (RedisClusterNode node : connection.getPartitions()) {
 			if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
 				try {
-					// by host and port, the connection that slot-routed commands use (not by node id)
+					// by host and port, the connection that slot-routed commands use (not
+					// by node id)
 					connection.getConnection(node.getUri().getHost(), node.getUri().getPort());
 				}
 				catch (RuntimeException ex) {
-					// the commands routed to it fail on their own and are retried; the others go ahead
+					// the commands routed to it fail on their own and are retried; the
+					// others go ahead
 					log.debug("Could not connect to Redis master {}", node.getUri(), ex);
 				}
 			}
 		}
 	}
 
-	/** The master a command to {@code key} is routed to now, or null when no master serves the slot. */
+	/**
+	 * The master a command to {@code key} is routed to now, or null when no master serves
+	 * the slot.
+	 */
 	@Override
 	public @Nullable RedisClusterNode routeOf(byte[] key) {
 		return connection.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
 	}
 
 	/**
-	 * The commands of the connection to {@code master} that slot-routed commands use, looked up by
-	 * host and port, as Lettuce routes them.
+	 * The commands of the connection to {@code master} that slot-routed commands use,
+	 * looked up by host and port, as Lettuce routes them.
 	 */
 	@Override
-	public @Nullable RedisClusterAsyncCommands<byte[], byte[]> commandsTo(@Nullable RedisClusterNode master, long deadline) {
+	public @Nullable RedisClusterAsyncCommands<byte[], byte[]> commandsTo(@Nullable RedisClusterNode master,
+			long deadline) {
 		if (master == null) {
 			return null; // no master served the slot
 		}
@@ -151,10 +162,11 @@ final class ClusterConnection extends DedicatedConnection implements SlotRouting
 	}
 
 	/**
-	 * The channel of the connection to {@code master} that slot-routed commands use (looked up by host
-	 * and port, as Lettuce routes them, so that what the writer sends on that connection through
-	 * Lettuce's API follows the chunks written here); null for a null master, or while that
-	 * connection is being opened or is reconnecting. Never blocks.
+	 * The channel of the connection to {@code master} that slot-routed commands use
+	 * (looked up by host and port, as Lettuce routes them, so that what the writer sends
+	 * on that connection through Lettuce's API follows the chunks written here); null for
+	 * a null master, or while that connection is being opened or is reconnecting. Never
+	 * blocks.
 	 */
 	@Override
 	public @Nullable Channel masterChannel(@Nullable RedisClusterNode master) {
@@ -167,7 +179,8 @@ final class ClusterConnection extends DedicatedConnection implements SlotRouting
 			return link.isDone() && !link.isCompletedExceptionally() ? EndpointChannel.ofMaster(link.join()) : null;
 		}
 		catch (RuntimeException ex) {
-			return null; // not a master of the cluster's view any more: the command goes through the API
+			return null; // not a master of the cluster's view any more: the command goes
+							// through the API
 		}
 	}
 
@@ -185,16 +198,19 @@ final class ClusterConnection extends DedicatedConnection implements SlotRouting
 		List<RedisClusterNode> nodes = List.copyOf(connection.getPartitions().getPartitions());
 		List<RedisClusterNode> masters = masters();
 		// is(REPLICA) also matches the flag's old name, SLAVE
-		return !masters.isEmpty() && masters.stream()
-			.allMatch(master -> nodes.stream()
-				.anyMatch(node -> node.is(RedisClusterNode.NodeFlag.REPLICA)
-						&& !node.is(RedisClusterNode.NodeFlag.FAIL) && master.getNodeId().equals(node.getSlaveOf())));
+		return !masters.isEmpty()
+				&& masters.stream()
+					.allMatch(master -> nodes.stream()
+						.anyMatch(node -> node.is(RedisClusterNode.NodeFlag.REPLICA)
+								&& !node.is(RedisClusterNode.NodeFlag.FAIL)
+								&& master.getNodeId().equals(node.getSlaveOf())));
 	}
 
 	/**
-	 * Whether the link to {@code master} is known to be down: its connection lost its channel
-	 * (Lettuce is reconnecting) or could not be opened, or it is no master of the topology any more.
-	 * A null master (a write routed before the topology knew its slot): whether the connection is.
+	 * Whether the link to {@code master} is known to be down: its connection lost its
+	 * channel (Lettuce is reconnecting) or could not be opened, or it is no master of the
+	 * topology any more. A null master (a write routed before the topology knew its
+	 * slot): whether the connection is.
 	 */
 	@Override
 	public boolean isDown(@Nullable RedisClusterNode master) {
@@ -224,9 +240,9 @@ final class ClusterConnection extends DedicatedConnection implements SlotRouting
 	}
 
 	/**
-	 * Asks the cluster for its topology again and waits for the answer until {@code deadline}, so that
-	 * commands sent next go to the masters that serve their slots now; at most once a second (a
-	 * refresh still running is waited for).
+	 * Asks the cluster for its topology again and waits for the answer until
+	 * {@code deadline}, so that commands sent next go to the masters that serve their
+	 * slots now; at most once a second (a refresh still running is waited for).
 	 */
 	@Override
 	public void refreshTopologyNow(long deadline) {
@@ -251,13 +267,19 @@ final class ClusterConnection extends DedicatedConnection implements SlotRouting
 		}
 	}
 
-	/** Whether each key's writes were applied in the order they were queued (redirects can reorder them). */
+	/**
+	 * Whether each key's writes were applied in the order they were queued (redirects can
+	 * reorder them).
+	 */
 	@Override
 	public KeyOrder keyOrder() {
 		return keyOrder;
 	}
 
-	/** The batches {@link SlotSend} sent on this connection, to tell which writes sent again after a redirect were overtaken. */
+	/**
+	 * The batches {@link SlotSend} sent on this connection, to tell which writes sent
+	 * again after a redirect were overtaken.
+	 */
 	@Override
 	public SlotReplies.Sequence slotOrder() {
 		return slotOrder;
@@ -277,4 +299,5 @@ final class ClusterConnection extends DedicatedConnection implements SlotRouting
 		}
 		awaitLoads(loads, deadline);
 	}
+
 }

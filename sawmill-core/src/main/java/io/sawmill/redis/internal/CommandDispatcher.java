@@ -29,7 +29,10 @@ import java.nio.charset.StandardCharsets;
 
 import org.jspecify.annotations.Nullable;
 
-/** Queues one {@link RedisWrite} on a connection whose auto-flush is off; nothing is sent yet. */
+/**
+ * Queues one {@link RedisWrite} on a connection whose auto-flush is off; nothing is sent
+ * yet.
+ */
 final class CommandDispatcher {
 
 	private CommandDispatcher() {
@@ -48,7 +51,8 @@ final class CommandDispatcher {
 			return commands.del(delete.key());
 		}
 		if (write instanceof RedisWrite.Function function) {
-			// the key added as a key, so that a cluster connection routes the call by its slot
+			// the key added as a key, so that a cluster connection routes the call by its
+			// slot
 			CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE).add(function.function())
 				.add(1)
 				.addKey(function.key());
@@ -65,17 +69,25 @@ final class CommandDispatcher {
 		return commands.dispatch(keyword(command), new ErrorOnlyOutput(), args);
 	}
 
-	/** Whether a write's reply says it was not applied: a {@link RedisWrite.Function}'s reply 0. */
+	/**
+	 * Whether a write's reply says it was not applied: a {@link RedisWrite.Function}'s
+	 * reply 0.
+	 */
 	static boolean stale(@Nullable RedisWrite write, @Nullable Object reply) {
 		return write instanceof RedisWrite.Function && reply instanceof Long integer && integer == 0;
 	}
 
-	/** A {@link RedisWrite.Function}'s reply: its integer, when it is one; any other shape is kept as null. */
+	/**
+	 * A {@link RedisWrite.Function}'s reply: its integer, when it is one; any other shape
+	 * is kept as null.
+	 */
 	private static final class FunctionReply extends ErrorOnlyOutput {
+
 		@Override
 		public void set(long integer) {
 			output = integer;
 		}
+
 	}
 
 	static ProtocolKeyword keyword(RedisWrite.Command command) {
@@ -94,4 +106,5 @@ final class CommandDispatcher {
 			return command;
 		}
 	}
+
 }

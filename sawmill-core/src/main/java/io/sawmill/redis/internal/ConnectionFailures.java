@@ -27,9 +27,10 @@ import io.sawmill.redis.FailureClass;
 import io.sawmill.redis.PipelineResult;
 
 /**
- * The writer's side of failure classification, next to {@link FailureClass} (which says whether a
- * failed command may be sent again): whether a failure left the connection in an unknown state, so
- * that it must be replaced, and the failures the writer makes itself.
+ * The writer's side of failure classification, next to {@link FailureClass} (which says
+ * whether a failed command may be sent again): whether a failure left the connection in
+ * an unknown state, so that it must be replaced, and the failures the writer makes
+ * itself.
  */
 final class ConnectionFailures {
 
@@ -37,9 +38,10 @@ final class ConnectionFailures {
 	}
 
 	/**
-	 * Whether a failure left the connection in an unknown state: anything but an error reply (after
-	 * which the connection carries on) or an overtaken write ({@link KeyOrder.Overtaken}). The
-	 * connection is then replaced, and a batch waiting for replicas is not confirmed.
+	 * Whether a failure left the connection in an unknown state: anything but an error
+	 * reply (after which the connection carries on) or an overtaken write
+	 * ({@link KeyOrder.Overtaken}). The connection is then replaced, and a batch waiting
+	 * for replicas is not confirmed.
 	 */
 	static boolean isConnectionFailure(List<PipelineResult.Failure> failures) {
 		for (PipelineResult.Failure failure : failures) {
@@ -51,7 +53,9 @@ final class ConnectionFailures {
 		return false;
 	}
 
-	/** Every write failed with {@code cause}; the replies already queued are cancelled. */
+	/**
+	 * Every write failed with {@code cause}; the replies already queued are cancelled.
+	 */
 	static List<PipelineResult.Failure> failAll(List<RedisWrite> writes, List<? extends RedisFuture<?>> replies,
 			RuntimeException cause) {
 		List<PipelineResult.Failure> failures = new ArrayList<>(writes.size());
@@ -72,4 +76,5 @@ final class ConnectionFailures {
 	static RedisCommandTimeoutException timeout(Duration timeout) {
 		return new RedisCommandTimeoutException("no reply within " + timeout + " (sawmill.pipeline.timeout)");
 	}
+
 }

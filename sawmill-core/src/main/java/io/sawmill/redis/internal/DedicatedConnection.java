@@ -30,51 +30,53 @@ import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.RedisBatchWriter.Sent;
 
 /**
- * A connection owned by one writer thread, with auto-flush off so that commands queue until the
- * writer flushes them. One type per Redis topology, each owning its send path:
+ * A connection owned by one writer thread, with auto-flush off so that commands queue
+ * until the writer flushes them. One type per Redis topology, each owning its send path:
  * {@link StandaloneConnection} (a standalone or Sentinel-managed master) and
- * {@link ClusterConnection} (a Redis Cluster, routed per slot). What both do (PING, MGET, flush,
- * close) is here.
+ * {@link ClusterConnection} (a Redis Cluster, routed per slot). What both do (PING, MGET,
+ * flush, close) is here.
  * <p>
  * Used by one writer thread at a time ({@link ThreadConnections}).
  */
-abstract sealed class DedicatedConnection implements Link, AutoCloseable permits StandaloneConnection, ClusterConnection {
+abstract sealed class DedicatedConnection implements Link, AutoCloseable
+		permits StandaloneConnection, ClusterConnection {
 
 	private final StatefulConnection<byte[], byte[]> connection;
 
 	private final RedisClusterAsyncCommands<byte[], byte[]> commands;
 
-	DedicatedConnection(StatefulConnection<byte[], byte[]> connection, RedisClusterAsyncCommands<byte[], byte[]> commands) {
+	DedicatedConnection(StatefulConnection<byte[], byte[]> connection,
+			RedisClusterAsyncCommands<byte[], byte[]> commands) {
 		this.connection = connection;
 		this.commands = commands;
 		connection.setAutoFlushCommands(false);
 	}
 
 	/**
-	 * Puts a batch's writes on the wire by this topology's path; the returned batch awaits their
-	 * replies until {@code deadline}.
+	 * Puts a batch's writes on the wire by this topology's path; the returned batch
+	 * awaits their replies until {@code deadline}.
 	 */
 	abstract Sent send(List<RedisWrite> writes, long deadline);
 
 	/**
-	 * Puts transactions on the wire ({@link TransactionSend}), {@code writes} being their writes
-	 * concatenated.
-	 * @throws UnsupportedOperationException on a Redis Cluster, where one transaction cannot span the
-	 *     slots of a partition's share (start-up refuses exactly-once there)
+	 * Puts transactions on the wire ({@link TransactionSend}), {@code writes} being their
+	 * writes concatenated.
+	 * @throws UnsupportedOperationException on a Redis Cluster, where one transaction
+	 * cannot span the slots of a partition's share (start-up refuses exactly-once there)
 	 */
 	abstract Sent sendTransactions(List<List<RedisWrite>> transactions, List<RedisWrite> writes, long deadline);
 
 	/**
-	 * {@code FUNCTION LOAD REPLACE source} on the master, or on every master of a cluster (a function
-	 * is called on the master of its key's slot), and waits for the replies.
+	 * {@code FUNCTION LOAD REPLACE source} on the master, or on every master of a cluster
+	 * (a function is called on the master of its key's slot), and waits for the replies.
 	 * @throws IllegalStateException when a master did not load it within {@code timeout}
 	 */
 	abstract void loadFunction(String source, Duration timeout);
 
 	/**
-	 * Whether every master that serves slots has at least one replica in the topology: then a
-	 * replica can take a master over, and a batch should wait for one. False on a standalone
-	 * connection, whose topology Sawmill does not see.
+	 * Whether every master that serves slots has at least one replica in the topology:
+	 * then a replica can take a master over, and a batch should wait for one. False on a
+	 * standalone connection, whose topology Sawmill does not see.
 	 */
 	abstract boolean everyMasterReplicated();
 
@@ -83,7 +85,9 @@ abstract sealed class DedicatedConnection implements Link, AutoCloseable permits
 		return commands;
 	}
 
-	/** Sends PING and waits for its answer; throws when none comes within {@code timeout}. */
+	/**
+	 * Sends PING and waits for its answer; throws when none comes within {@code timeout}.
+	 */
 	void ping(Duration timeout) {
 		RedisFuture<String> pong = commands.ping();
 		flush();
@@ -100,8 +104,8 @@ abstract sealed class DedicatedConnection implements Link, AutoCloseable permits
 	}
 
 	/**
-	 * {@code MGET keys} and waits for the reply; it goes after every command sent on this connection
-	 * before it.
+	 * {@code MGET keys} and waits for the reply; it goes after every command sent on this
+	 * connection before it.
 	 * @return each key's value, null where it does not exist
 	 * @throws IllegalStateException when no reply came within {@code timeout}
 	 */
@@ -146,7 +150,10 @@ abstract sealed class DedicatedConnection implements Link, AutoCloseable permits
 		}
 	}
 
-	/** What a failed wait for a reply failed with: the command's own error, or the timeout. */
+	/**
+	 * What a failed wait for a reply failed with: the command's own error, or the
+	 * timeout.
+	 */
 	static Throwable causeOf(Exception ex) {
 		return ex instanceof ExecutionException && ex.getCause() != null ? ex.getCause() : ex;
 	}
@@ -164,4 +171,5 @@ abstract sealed class DedicatedConnection implements Link, AutoCloseable permits
 	public void close() {
 		connection.close();
 	}
+
 }

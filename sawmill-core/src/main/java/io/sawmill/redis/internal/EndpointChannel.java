@@ -30,15 +30,16 @@ import io.lettuce.core.protocol.DefaultEndpoint;
 import io.netty.channel.Channel;
 
 /**
- * The Netty channel under a standalone Lettuce connection, so that a whole chunk of commands can be
- * written as one message: Lettuce's {@code CommandHandler} takes a list of commands as one write
- * (one task on the event loop, one buffer, one flush), where the endpoint's own flush writes — and
- * promises, and schedules — each command on its own.
+ * The Netty channel under a standalone Lettuce connection, so that a whole chunk of
+ * commands can be written as one message: Lettuce's {@code CommandHandler} takes a list
+ * of commands as one write (one task on the event loop, one buffer, one flush), where the
+ * endpoint's own flush writes — and promises, and schedules — each command on its own.
  * <p>
- * Lettuce has no public accessor for the channel; it is read from {@link DefaultEndpoint}'s
- * {@code channel} field, the one the endpoint itself writes to. If a Lettuce version changes that,
- * {@link #of} returns null and the writer queues commands through the endpoint ({@link EndpointSend}) — slower,
- * never wrong. {@code LettucePipelinedWriterTests} fails on such an upgrade.
+ * Lettuce has no public accessor for the channel; it is read from
+ * {@link DefaultEndpoint}'s {@code channel} field, the one the endpoint itself writes to.
+ * If a Lettuce version changes that, {@link #of} returns null and the writer queues
+ * commands through the endpoint ({@link EndpointSend}) — slower, never wrong.
+ * {@code LettucePipelinedWriterTests} fails on such an upgrade.
  */
 final class EndpointChannel {
 
@@ -64,26 +65,30 @@ final class EndpointChannel {
 		}
 	}
 
-	/** Whether this Lettuce version lets the writer write chunks to the channel directly. */
+	/**
+	 * Whether this Lettuce version lets the writer write chunks to the channel directly.
+	 */
 	static boolean available() {
 		return CHANNEL != null;
 	}
 
 	/**
-	 * The active channel of a standalone connection, or null: for a cluster connection (whose commands
-	 * must be routed by slot), while reconnecting, or when the channel cannot be reached.
+	 * The active channel of a standalone connection, or null: for a cluster connection
+	 * (whose commands must be routed by slot), while reconnecting, or when the channel
+	 * cannot be reached.
 	 */
 	static @Nullable Channel of(StatefulConnection<?, ?> connection) {
 		return of(connection, false);
 	}
 
 	/**
-	 * The active channel of a Redis Cluster master's connection (one a cluster connection routes that
-	 * master's slots to), or null while it reconnects or when the channel cannot be reached. Its
-	 * endpoint is Lettuce's {@code ClusterNodeEndpoint}, a {@link DefaultEndpoint} that, when the
-	 * connection is closed, hands the commands it still buffers to the cluster connection to be routed
-	 * again; commands written to the channel itself are Lettuce's like any other. Lettuce redirects
-	 * nothing written there: a {@code MOVED} or {@code ASK} comes back as the command's error reply.
+	 * The active channel of a Redis Cluster master's connection (one a cluster connection
+	 * routes that master's slots to), or null while it reconnects or when the channel
+	 * cannot be reached. Its endpoint is Lettuce's {@code ClusterNodeEndpoint}, a
+	 * {@link DefaultEndpoint} that, when the connection is closed, hands the commands it
+	 * still buffers to the cluster connection to be routed again; commands written to the
+	 * channel itself are Lettuce's like any other. Lettuce redirects nothing written
+	 * there: a {@code MOVED} or {@code ASK} comes back as the command's error reply.
 	 */
 	static @Nullable Channel ofMaster(StatefulConnection<?, ?> connection) {
 		return of(connection, true);
@@ -107,4 +112,5 @@ final class EndpointChannel {
 		Channel channel = (Channel) CHANNEL.getVolatile(endpoint);
 		return channel != null && channel.isActive() ? channel : null;
 	}
+
 }

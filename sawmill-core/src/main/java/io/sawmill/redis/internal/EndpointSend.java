@@ -30,12 +30,13 @@ import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.RedisBatchWriter.Sent;
 
 /**
- * Sends a batch through Lettuce's async API, its commands queued on the connection's endpoint and
- * flushed once per chunk: when the writer cannot reach the channels (a standalone connection that is
- * reconnecting, or a Lettuce that hides the channel; on Redis Cluster {@link SlotSend} writes to the
- * masters' channels otherwise). On a
- * cluster connection, a write that a MOVED or ASK redirect let a later write to its key overtake is
- * reported as a transient failure ({@link KeyOrder}), so that it is written again in order.
+ * Sends a batch through Lettuce's async API, its commands queued on the connection's
+ * endpoint and flushed once per chunk: when the writer cannot reach the channels (a
+ * standalone connection that is reconnecting, or a Lettuce that hides the channel; on
+ * Redis Cluster {@link SlotSend} writes to the masters' channels otherwise). On a cluster
+ * connection, a write that a MOVED or ASK redirect let a later write to its key overtake
+ * is reported as a transient failure ({@link KeyOrder}), so that it is written again in
+ * order.
  * <p>
  * Shared by the writing threads; each batch's state is its own.
  */
@@ -47,14 +48,19 @@ final class EndpointSend {
 		this.config = config;
 	}
 
-	/** Queues the batch's commands on the connection, flushing once per chunk; the returned batch awaits their replies until {@code deadline}. */
+	/**
+	 * Queues the batch's commands on the connection, flushing once per chunk; the
+	 * returned batch awaits their replies until {@code deadline}.
+	 */
 	Sent send(Link connection, List<RedisWrite> writes, long deadline) {
 		List<RedisFuture<?>> replies = new ArrayList<>(writes.size());
 		BatchReplies arrivals = new BatchReplies(writes.size());
 		SlotRouting cluster = connection instanceof SlotRouting routing ? routing : null;
-		// on a cluster connection, whether redirects let a write to a key overtake an earlier one
+		// on a cluster connection, whether redirects let a write to a key overtake an
+		// earlier one
 		KeyOrder.Batch ordered = cluster != null ? cluster.keyOrder().batch(writes.size(), arrivals) : null;
-		// on a cluster connection, the master each command went to, whose link may go down
+		// on a cluster connection, the master each command went to, whose link may go
+		// down
 		@Nullable RedisClusterNode @Nullable [] routes = cluster != null ? new RedisClusterNode[writes.size()] : null;
 		int chunks = 0;
 		int inChunk = 0;
@@ -90,7 +96,8 @@ final class EndpointSend {
 		return arrivals.sent(() -> {
 			Arrival arrival = awaitArrivals(connection, arrivals, replies, routes, deadline);
 			List<PipelineResult.Failure> failures = outcomes(writes, replies, arrival);
-			// when some reply never arrived, the connection is replaced, and its key order with it
+			// when some reply never arrived, the connection is replaced, and its key
+			// order with it
 			if (ordered != null && arrival == Arrival.ALL) {
 				failures = ordered.completed(writes, failures);
 			}
@@ -100,22 +107,26 @@ final class EndpointSend {
 
 	/** How the wait for a batch's replies ended. */
 	private enum Arrival {
+
 		ALL, TIMED_OUT, INTERRUPTED
+
 	}
 
 	/**
-	 * Waits until every reply's callback ran, in slices. Between them it fails the replies whose link
-	 * is down ({@link DeadLinks}), and flushes: a command that Lettuce sends again after a MOVED or ASK
-	 * redirect (while slots move between masters) is queued on the other master's connection, whose
-	 * auto-flush is off as well, and would otherwise wait there until the timeout. It waits on the
-	 * callbacks' count, never on the replies' futures: a thread waiting on a future may run that
-	 * future's callbacks itself, later than the event loop runs those of the replies after it, and
+	 * Waits until every reply's callback ran, in slices. Between them it fails the
+	 * replies whose link is down ({@link DeadLinks}), and flushes: a command that Lettuce
+	 * sends again after a MOVED or ASK redirect (while slots move between masters) is
+	 * queued on the other master's connection, whose auto-flush is off as well, and would
+	 * otherwise wait there until the timeout. It waits on the callbacks' count, never on
+	 * the replies' futures: a thread waiting on a future may run that future's callbacks
+	 * itself, later than the event loop runs those of the replies after it, and
 	 * {@link KeyOrder} needs them in the order each master replied.
 	 */
-	private static Arrival awaitArrivals(Link connection, BatchReplies arrivals,
-			List<RedisFuture<?>> replies, @Nullable RedisClusterNode @Nullable [] routes, long deadline) {
+	private static Arrival awaitArrivals(Link connection, BatchReplies arrivals, List<RedisFuture<?>> replies,
+			@Nullable RedisClusterNode @Nullable [] routes, long deadline) {
 		try {
-			while (!arrivals.await(Math.max(0, Math.min(DeadLinks.CHECK_INTERVAL_NANOS, deadline - System.nanoTime())))) {
+			while (!arrivals
+				.await(Math.max(0, Math.min(DeadLinks.CHECK_INTERVAL_NANOS, deadline - System.nanoTime())))) {
 				if (deadline - System.nanoTime() <= 0) {
 					return Arrival.TIMED_OUT;
 				}
@@ -130,7 +141,10 @@ final class EndpointSend {
 		}
 	}
 
-	/** The positions of the writes that succeeded with a reply that says they were not applied. */
+	/**
+	 * The positions of the writes that succeeded with a reply that says they were not
+	 * applied.
+	 */
 	private static List<Integer> stale(List<RedisWrite> writes, List<RedisFuture<?>> replies,
 			List<PipelineResult.Failure> failures) {
 		List<Integer> stale = new ArrayList<>(0);
@@ -140,8 +154,8 @@ final class EndpointSend {
 				f++;
 			}
 			boolean failed = f < failures.size() && failures.get(f).index() == i;
-			if (!failed && writes.get(i) instanceof RedisWrite.Function && CommandDispatcher.stale(writes.get(i),
-					replies.get(i).toCompletableFuture().getNow(null))) {
+			if (!failed && writes.get(i) instanceof RedisWrite.Function
+					&& CommandDispatcher.stale(writes.get(i), replies.get(i).toCompletableFuture().getNow(null))) {
 				stale.add(i);
 			}
 		}
@@ -156,7 +170,8 @@ final class EndpointSend {
 			RedisFuture<?> reply = replies.get(i);
 			Throwable cause;
 			if (!reply.isDone()) {
-				cause = arrival == Arrival.INTERRUPTED ? new InterruptedException() : ConnectionFailures.timeout(config.timeout());
+				cause = arrival == Arrival.INTERRUPTED ? new InterruptedException()
+						: ConnectionFailures.timeout(config.timeout());
 			}
 			else {
 				try {
@@ -174,4 +189,5 @@ final class EndpointSend {
 		}
 		return failures;
 	}
+
 }

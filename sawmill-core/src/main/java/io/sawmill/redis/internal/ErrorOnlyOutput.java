@@ -21,8 +21,8 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.CommandOutput;
 
 /**
- * Accepts a reply of any shape (integer, status, bulk, array…) and keeps none of it: a write's
- * reply matters only when it is an error, which the base class records.
+ * Accepts a reply of any shape (integer, status, bulk, array…) and keeps none of it: a
+ * write's reply matters only when it is an error, which the base class records.
  */
 class ErrorOnlyOutput extends CommandOutput<byte[], byte[], Object> {
 
@@ -53,4 +53,5 @@ class ErrorOnlyOutput extends CommandOutput<byte[], byte[], Object> {
 	@Override
 	public void set(boolean value) {
 	}
+
 }

@@ -23,16 +23,18 @@ import io.lettuce.core.protocol.CommandType;
 import io.sawmill.mapping.RedisWrite;
 
 /**
- * The {@code EXEC} of one transaction written straight to the channel, and the place its reply
- * lands. The reply is either an error ({@code EXECABORT} after a command was refused at queue time,
- * or {@code EXEC} itself refused), which fails this slot as any error fails a {@link ReplySlot},
- * or an array with one element per queued command, in order. An error element means that command
- * failed when the transaction ran, and the others applied: it is kept by its index
- * ({@link #errorOf}). An integer 0 from a {@link RedisWrite.Function} marks that write stale
- * ({@link #staleAt}), as {@link ReplySlot} does outside a transaction.
+ * The {@code EXEC} of one transaction written straight to the channel, and the place its
+ * reply lands. The reply is either an error ({@code EXECABORT} after a command was
+ * refused at queue time, or {@code EXEC} itself refused), which fails this slot as any
+ * error fails a {@link ReplySlot}, or an array with one element per queued command, in
+ * order. An error element means that command failed when the transaction ran, and the
+ * others applied: it is kept by its index ({@link #errorOf}). An integer 0 from a
+ * {@link RedisWrite.Function} marks that write stale ({@link #staleAt}), as
+ * {@link ReplySlot} does outside a transaction.
  * <p>
- * Lettuce's decoder calls {@link #multi} when an array starts and {@link #complete(int)} with the
- * depth left after each element, so an element of the top-level array ends at depth 1.
+ * Lettuce's decoder calls {@link #multi} when an array starts and {@link #complete(int)}
+ * with the depth left after each element, so an element of the top-level array ends at
+ * depth 1.
  * <p>
  * Filled by Lettuce's event loop; read by the writing thread after the batch's await.
  */
@@ -42,7 +44,9 @@ final class ExecSlot extends ReplySlot {
 
 	private final List<RedisWrite> writes;
 
-	/** Per queued command, its error when the transaction ran; null where it succeeded. */
+	/**
+	 * Per queued command, its error when the transaction ran; null where it succeeded.
+	 */
 	private final Throwable[] errors;
 
 	private final boolean[] stale;
@@ -55,7 +59,9 @@ final class ExecSlot extends ReplySlot {
 	/** The element of the top-level array being read. */
 	private int element;
 
-	/** @param writes the transaction's queued commands, in order */
+	/**
+	 * @param writes the transaction's queued commands, in order
+	 */
 	ExecSlot(List<RedisWrite> writes, RespEncoder encoding, BatchReplies replies) {
 		super(CommandType.EXEC, EXEC, encoding, replies);
 		this.writes = writes;
@@ -64,14 +70,17 @@ final class ExecSlot extends ReplySlot {
 	}
 
 	/**
-	 * The error of the {@code index}th queued command when the transaction ran, or null; call after
-	 * the batch's await, when {@link #succeeded()}.
+	 * The error of the {@code index}th queued command when the transaction ran, or null;
+	 * call after the batch's await, when {@link #succeeded()}.
 	 */
 	Throwable errorOf(int index) {
 		return errors[index];
 	}
 
-	/** Whether the {@code index}th queued command, a {@link RedisWrite.Function}, replied 0. */
+	/**
+	 * Whether the {@code index}th queued command, a {@link RedisWrite.Function}, replied
+	 * 0.
+	 */
 	boolean staleAt(int index) {
 		return stale[index];
 	}
@@ -118,7 +127,8 @@ final class ExecSlot extends ReplySlot {
 
 	@Override
 	public void set(long integer) {
-		if (open == 1 && integer == 0 && element < writes.size() && writes.get(element) instanceof RedisWrite.Function) {
+		if (open == 1 && integer == 0 && element < writes.size()
+				&& writes.get(element) instanceof RedisWrite.Function) {
 			stale[element] = true;
 		}
 	}
@@ -127,4 +137,5 @@ final class ExecSlot extends ReplySlot {
 	public String toString() {
 		return "ExecSlot[" + writes.size() + " commands]";
 	}
+
 }

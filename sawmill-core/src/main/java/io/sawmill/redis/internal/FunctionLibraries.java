@@ -26,11 +26,13 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.sawmill.redis.PipelineResult;
 
 /**
- * The Redis Function libraries the writer's {@link io.sawmill.mapping.RedisWrite.Function} writes call:
- * loaded ({@code FUNCTION LOAD REPLACE}) on every master when the writer opens, and again when a
- * write's reply says its function is not found (the master restarted without persistence, a
- * failover promoted a node that never had it, or someone flushed the functions). That reply is a
- * transient failure, so the records are retried after the backoff and find the library loaded.
+ * The Redis Function libraries the writer's
+ * {@link io.sawmill.mapping.RedisWrite.Function} writes call: loaded
+ * ({@code FUNCTION LOAD REPLACE}) on every master when the writer opens, and again when a
+ * write's reply says its function is not found (the master restarted without persistence,
+ * a failover promoted a node that never had it, or someone flushed the functions). That
+ * reply is a transient failure, so the records are retried after the backoff and find the
+ * library loaded.
  * <p>
  * Immutable; shared by the writing threads.
  */
@@ -60,15 +62,19 @@ final class FunctionLibraries {
 		}
 	}
 
-	/** After a round trip: loads the libraries again when some write's function was not found. */
+	/**
+	 * After a round trip: loads the libraries again when some write's function was not
+	 * found.
+	 */
 	void reloadIfMissing(DedicatedConnection connection, PipelineResult result, Duration timeout) {
 		if (sources.isEmpty() || !anyNotFound(result.failures())) {
 			return;
 		}
 		try {
 			load(connection, timeout);
-			log.warn("Redis did not know a function the batch called (it restarted without persistence, failed over, or "
-					+ "its functions were flushed); the Function libraries are loaded again and the writes retried");
+			log.warn(
+					"Redis did not know a function the batch called (it restarted without persistence, failed over, or "
+							+ "its functions were flushed); the Function libraries are loaded again and the writes retried");
 		}
 		catch (RuntimeException ex) {
 			log.warn("Loading the Redis Function libraries again failed; the next failed batch tries again: {}",
@@ -85,4 +91,5 @@ final class FunctionLibraries {
 		}
 		return false;
 	}
+
 }

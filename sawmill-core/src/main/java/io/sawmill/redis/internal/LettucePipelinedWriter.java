@@ -31,29 +31,31 @@ import io.sawmill.redis.RedisBatchWriter;
 import io.sawmill.redis.TransactionalBatchWriter;
 
 /**
- * The default {@link RedisBatchWriter}: the native Lettuce client behind Spring Data Redis'
- * connection factory, one auto-flush-off connection per listener thread ({@link ThreadConnections}),
- * one flush per chunk.
+ * The default {@link RedisBatchWriter}: the native Lettuce client behind Spring Data
+ * Redis' connection factory, one auto-flush-off connection per listener thread
+ * ({@link ThreadConnections}), one flush per chunk.
  * <p>
  * Each thread's connection is of its Redis topology, and sends by that topology's path
  * ({@link DedicatedConnection}): on a standalone (or Sentinel-managed) connection
- * ({@link StandaloneConnection}) each chunk goes to the connection's channel as one message
- * ({@link ChannelSend}); on a cluster connection ({@link ClusterConnection}), each chunk's commands
- * are grouped by the master that serves their slot and each group goes to that master's channel as
- * one message ({@link SlotSend}), and only the commands Redis redirected go again through Lettuce's
- * cluster API. When Lettuce hides the channels, commands are queued through its async API and
- * flushed per chunk ({@link EndpointSend}). {@link #sendTransactions} sends each partition's share of
- * an exactly-once batch as {@code MULTI … EXEC} on a standalone (or Sentinel-managed) channel
- * ({@link TransactionSend}); a cluster connection refuses it.
- * With {@link PipelineConfig#waitForReplicas()}, a batch counts as written once replicas confirmed it
- * ({@link ReplicaWait}; on a cluster, per master).
+ * ({@link StandaloneConnection}) each chunk goes to the connection's channel as one
+ * message ({@link ChannelSend}); on a cluster connection ({@link ClusterConnection}),
+ * each chunk's commands are grouped by the master that serves their slot and each group
+ * goes to that master's channel as one message ({@link SlotSend}), and only the commands
+ * Redis redirected go again through Lettuce's cluster API. When Lettuce hides the
+ * channels, commands are queued through its async API and flushed per chunk
+ * ({@link EndpointSend}). {@link #sendTransactions} sends each partition's share of an
+ * exactly-once batch as {@code MULTI … EXEC} on a standalone (or Sentinel-managed)
+ * channel ({@link TransactionSend}); a cluster connection refuses it. With
+ * {@link PipelineConfig#waitForReplicas()}, a batch counts as written once replicas
+ * confirmed it ({@link ReplicaWait}; on a cluster, per master).
  * <p>
- * Connections are opened up front ({@link #open(int)}) and handed to threads on first use, so
- * the data path never connects. {@link #send} returns once the batch is on the wire, so a thread
- * can send its next batch before it awaits this one's replies. A connection is replaced only after
- * a timeout or a connection failure ({@link ConnectionFailures}): its queued commands (the next
- * batch's too) are then cancelled by closing it, so a late command of a failed batch can never
- * overwrite a newer value. Replies that cannot arrive, because their link is known to be down, fail
+ * Connections are opened up front ({@link #open(int)}) and handed to threads on first
+ * use, so the data path never connects. {@link #send} returns once the batch is on the
+ * wire, so a thread can send its next batch before it awaits this one's replies. A
+ * connection is replaced only after a timeout or a connection failure
+ * ({@link ConnectionFailures}): its queued commands (the next batch's too) are then
+ * cancelled by closing it, so a late command of a failed batch can never overwrite a
+ * newer value. Replies that cannot arrive, because their link is known to be down, fail
  * at once rather than at the timeout ({@link DeadLinks}).
  * <p>
  * Public for the auto-configuration and sawmill-bench; not an API for users.
@@ -63,10 +65,17 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 	private static final Logger log = LoggerFactory.getLogger(LettucePipelinedWriter.class);
 
 	private final PipelineConfig config;
+
 	private final boolean waitIfClusterReplicated;
-	/** {@link #config}, or with one replica to wait for once {@link #open} found a replicated cluster. */
+
+	/**
+	 * {@link #config}, or with one replica to wait for once {@link #open} found a
+	 * replicated cluster.
+	 */
 	private volatile PipelineConfig replicas;
+
 	private final ThreadConnections connections;
+
 	private final FunctionLibraries functions;
 
 	public LettucePipelinedWriter(Supplier<AbstractRedisClient> client, PipelineConfig config) {
@@ -79,13 +88,14 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 	}
 
 	/**
-	 * @param waitIfClusterReplicated whether, when {@code config} waits for no replica and Redis is a
-	 *     Cluster whose every master has a replica when the writer {@link #open opens}, each batch waits
-	 *     for one replica anyway: a replica can then take a master over, and what the master alone
-	 *     acknowledged would not survive that (docs/reliability.md)
-	 * @param functionLibraries the Lua sources of the Redis Function libraries that writes call
-	 *     ({@code #!lua name=…}): loaded on every master when the writer {@link #open opens}, and again
-	 *     when a write's reply says its function is not found
+	 * @param waitIfClusterReplicated whether, when {@code config} waits for no replica
+	 * and Redis is a Cluster whose every master has a replica when the writer
+	 * {@link #open opens}, each batch waits for one replica anyway: a replica can then
+	 * take a master over, and what the master alone acknowledged would not survive that
+	 * (docs/reliability.md)
+	 * @param functionLibraries the Lua sources of the Redis Function libraries that
+	 * writes call ({@code #!lua name=…}): loaded on every master when the writer
+	 * {@link #open opens}, and again when a write's reply says its function is not found
 	 */
 	public LettucePipelinedWriter(Supplier<AbstractRedisClient> client, PipelineConfig config,
 			boolean waitIfClusterReplicated, List<String> functionLibraries) {
@@ -97,9 +107,10 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 	}
 
 	/**
-	 * Opens one connection per listener thread now, so that a Redis that cannot be reached fails
-	 * start-up, and loads the Function libraries.
-	 * @throws IllegalStateException when a library cannot be loaded (e.g. Redis older than 7)
+	 * Opens one connection per listener thread now, so that a Redis that cannot be
+	 * reached fails start-up, and loads the Function libraries.
+	 * @throws IllegalStateException when a library cannot be loaded (e.g. Redis older
+	 * than 7)
 	 */
 	@Override
 	public void open(int threads) {
@@ -115,12 +126,16 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 				.replicaTimeout(config.replicaTimeout())
 				.waitForReplicas(1)
 				.build();
-			log.info("Every master of the Redis Cluster has a replica: each batch waits for 1 replica on each master it "
-					+ "wrote to before its offsets are committed (sawmill.pipeline.wait-for-replicas)");
+			log.info(
+					"Every master of the Redis Cluster has a replica: each batch waits for 1 replica on each master it "
+							+ "wrote to before its offsets are committed (sawmill.pipeline.wait-for-replicas)");
 		}
 	}
 
-	/** How many replicas confirm each batch: as configured, or as decided by {@link #open} on a replicated cluster. */
+	/**
+	 * How many replicas confirm each batch: as configured, or as decided by {@link #open}
+	 * on a replicated cluster.
+	 */
 	public int waitForReplicas() {
 		return replicas.waitForReplicas();
 	}
@@ -131,8 +146,9 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 	}
 
 	/**
-	 * Puts the batch on the wire. Its replies land while the caller does other work (maps and sends
-	 * the next batch); {@link Sent#await} collects them, and replaces the connection when it failed.
+	 * Puts the batch on the wire. Its replies land while the caller does other work (maps
+	 * and sends the next batch); {@link Sent#await} collects them, and replaces the
+	 * connection when it failed.
 	 */
 	@Override
 	public Sent send(List<RedisWrite> writes) {
@@ -145,7 +161,8 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 
 	/**
 	 * Puts the transactions on the wire, on a standalone or Sentinel-managed connection
-	 * ({@link TransactionSend}); while the connection is reconnecting, every write fails at once.
+	 * ({@link TransactionSend}); while the connection is reconnecting, every write fails
+	 * at once.
 	 * @throws UnsupportedOperationException on a Redis Cluster
 	 */
 	@Override
@@ -159,7 +176,10 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 		return sendOn(writes, (connection, deadline) -> connection.sendTransactions(transactions, writes, deadline));
 	}
 
-	/** The writes sent by {@code send} on the calling thread's connection, waiting for replicas as configured. */
+	/**
+	 * The writes sent by {@code send} on the calling thread's connection, waiting for
+	 * replicas as configured.
+	 */
 	private Sent sendOn(List<RedisWrite> writes, BiFunction<DedicatedConnection, Long, Sent> send) {
 		DedicatedConnection connection;
 		try {
@@ -172,7 +192,8 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 		long deadline = System.nanoTime() + config.timeout().toNanos();
 		Sent batch = send.apply(connection, deadline);
 		PipelineConfig waiting = replicas;
-		Sent sent = waiting.waitForReplicas() > 0 ? ReplicaWait.after(batch, connection, writes, waiting, deadline) : batch;
+		Sent sent = waiting.waitForReplicas() > 0 ? ReplicaWait.after(batch, connection, writes, waiting, deadline)
+				: batch;
 		return new Sent() {
 			@Override
 			public PipelineResult await() {
@@ -194,8 +215,9 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 	}
 
 	/**
-	 * {@code MGET} on the calling thread's connection, after everything the thread sent on it. When
-	 * the connection does not answer in time it is replaced, as after a failed batch.
+	 * {@code MGET} on the calling thread's connection, after everything the thread sent
+	 * on it. When the connection does not answer in time it is replaced, as after a
+	 * failed batch.
 	 */
 	@Override
 	public List<byte[]> read(List<byte[]> keys) {
@@ -213,9 +235,9 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 	}
 
 	/**
-	 * PINGs the calling thread's connection if it has one, otherwise every connection not yet handed
-	 * to a thread, without handing any to the caller (a start-up check on the main thread must not
-	 * take a listener thread's connection).
+	 * PINGs the calling thread's connection if it has one, otherwise every connection not
+	 * yet handed to a thread, without handing any to the caller (a start-up check on the
+	 * main thread must not take a listener thread's connection).
 	 */
 	@Override
 	public void ping() {
@@ -228,4 +250,5 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 	public void close() {
 		connections.close();
 	}
+
 }

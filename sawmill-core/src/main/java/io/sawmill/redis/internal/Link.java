@@ -21,10 +21,11 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 
 /**
- * What a send path needs of the connection it sends on, whatever the topology: the commands to
- * queue on, the flush, and whether a link is down. A {@link DedicatedConnection} is one; the send
- * paths ({@link EndpointSend}, {@link DeadLinks}, {@link ReplicaWait}) see it only through this,
- * so the connection that owns them is not also their dependency.
+ * What a send path needs of the connection it sends on, whatever the topology: the
+ * commands to queue on, the flush, and whether a link is down. A
+ * {@link DedicatedConnection} is one; the send paths ({@link EndpointSend},
+ * {@link DeadLinks}, {@link ReplicaWait}) see it only through this, so the connection
+ * that owns them is not also their dependency.
  * <p>
  * A standalone or Sentinel-managed connection has one link, passed as a null master.
  */
@@ -37,20 +38,23 @@ interface Link {
 	void flush();
 
 	/**
-	 * The commands of the link that carried the writes routed to {@code master}, so that a command
-	 * sent on it follows them; null when that link is not open by {@code deadline}.
+	 * The commands of the link that carried the writes routed to {@code master}, so that
+	 * a command sent on it follows them; null when that link is not open by
+	 * {@code deadline}.
 	 */
 	@Nullable RedisClusterAsyncCommands<byte[], byte[]> commandsTo(@Nullable RedisClusterNode master, long deadline);
 
 	/**
-	 * Whether the link to {@code master} is known to be down. Never blocks: a connection still being
-	 * opened counts as up.
+	 * Whether the link to {@code master} is known to be down. Never blocks: a connection
+	 * still being opened counts as up.
 	 */
 	boolean isDown(@Nullable RedisClusterNode master);
 
 	/**
-	 * Asks for the topology again, at most once a second, so that commands go to the master a
-	 * failover promoted; does not wait for the answer. Nothing to ask on a standalone connection.
+	 * Asks for the topology again, at most once a second, so that commands go to the
+	 * master a failover promoted; does not wait for the answer. Nothing to ask on a
+	 * standalone connection.
 	 */
 	void refreshTopology();
+
 }

@@ -37,22 +37,24 @@ import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.RedisBatchWriter.Sent;
 
 /**
- * A batch counts as written only once {@link PipelineConfig#waitForReplicas()} replicas confirmed
- * it: the batch's await sends Redis {@code WAIT} after the batch's commands, on the connection that
- * carried them, so it covers all of them, and reads its reply. On a standalone or Sentinel-managed
- * connection that is one {@code WAIT}; on Redis Cluster, one on each master connection that carried
- * part of the batch (the connection slot-routed commands go to), and each master's reply decides
- * for its share of the batch only. When fewer replicas confirmed a share in
- * {@link PipelineConfig#replicaTimeout()}, or its link failed first, every command of that share
- * fails with {@link NotConfirmed}, a transient failure: it is written again and its offsets are not
- * committed. That is what keeps a failover from losing committed records. The replica that is
- * promoted (by a Sentinel, or by the cluster's vote) stops replicating from the old master, so
- * whatever the old master acknowledges after that is never confirmed, and the old master drops it
+ * A batch counts as written only once {@link PipelineConfig#waitForReplicas()} replicas
+ * confirmed it: the batch's await sends Redis {@code WAIT} after the batch's commands, on
+ * the connection that carried them, so it covers all of them, and reads its reply. On a
+ * standalone or Sentinel-managed connection that is one {@code WAIT}; on Redis Cluster,
+ * one on each master connection that carried part of the batch (the connection
+ * slot-routed commands go to), and each master's reply decides for its share of the batch
+ * only. When fewer replicas confirmed a share in {@link PipelineConfig#replicaTimeout()},
+ * or its link failed first, every command of that share fails with {@link NotConfirmed},
+ * a transient failure: it is written again and its offsets are not committed. That is
+ * what keeps a failover from losing committed records. The replica that is promoted (by a
+ * Sentinel, or by the cluster's vote) stops replicating from the old master, so whatever
+ * the old master acknowledges after that is never confirmed, and the old master drops it
  * when it becomes the new master's replica.
  * <p>
- * On a cluster, a command is counted in the share of the master its slot was routed to when the
- * batch was sent. A command that a MOVED or ASK redirect sent on to another master is confirmed by
- * that master's {@code WAIT} when the batch also carried commands to it.
+ * On a cluster, a command is counted in the share of the master its slot was routed to
+ * when the batch was sent. A command that a MOVED or ASK redirect sent on to another
+ * master is confirmed by that master's {@code WAIT} when the batch also carried commands
+ * to it.
  */
 final class ReplicaWait {
 
@@ -60,13 +62,13 @@ final class ReplicaWait {
 	}
 
 	/**
-	 * The batch {@code sent}, awaited with {@code WAIT}s that go out when the batch is awaited, not
-	 * when it is sent: by then the thread has usually sent its next batch, and Redis works on that one
-	 * while the replicas apply this one ({@code WAIT} covers every write the connection sent before it).
-	 * Called right after the batch was sent, while the routing is the one its commands took.
+	 * The batch {@code sent}, awaited with {@code WAIT}s that go out when the batch is
+	 * awaited, not when it is sent: by then the thread has usually sent its next batch,
+	 * and Redis works on that one while the replicas apply this one ({@code WAIT} covers
+	 * every write the connection sent before it). Called right after the batch was sent,
+	 * while the routing is the one its commands took.
 	 */
-	static Sent after(Sent sent, Link connection, List<RedisWrite> writes, PipelineConfig config,
-			long deadline) {
+	static Sent after(Sent sent, Link connection, List<RedisWrite> writes, PipelineConfig config, long deadline) {
 		Shares shares = Shares.of(connection, writes);
 		AtomicLong waited = new AtomicLong();
 		return new Sent() {
@@ -80,8 +82,9 @@ final class ReplicaWait {
 			}
 
 			/**
-			 * The batch's last reply, moved on by how long {@code WAIT} took: the round trip is the
-			 * batch's plus its replication, without the work the thread did in between.
+			 * The batch's last reply, moved on by how long {@code WAIT} took: the round
+			 * trip is the batch's plus its replication, without the work the thread did
+			 * in between.
 			 */
 			@Override
 			public long lastReplyNanos() {
@@ -91,8 +94,8 @@ final class ReplicaWait {
 	}
 
 	/**
-	 * The batch's own failures, and for every other command of a share that was not confirmed, that
-	 * share's cause; in index order.
+	 * The batch's own failures, and for every other command of a share that was not
+	 * confirmed, that share's cause; in index order.
 	 */
 	private static PipelineResult failUnconfirmed(PipelineResult result, List<RedisWrite> writes, Shares shares,
 			NotConfirmed[] causes) {
@@ -115,16 +118,20 @@ final class ReplicaWait {
 				failures.add(new PipelineResult.Failure(i, writes.get(i), cause));
 			}
 		}
-		return new PipelineResult(result.commands(), result.chunks(), failures, ChannelSend.notFailed(result.stale(), failures));
+		return new PipelineResult(result.commands(), result.chunks(), failures,
+				ChannelSend.notFailed(result.stale(), failures));
 	}
 
 	/**
-	 * The parts of a batch that one {@code WAIT} each confirms: the whole batch on a standalone
-	 * connection, each master's commands on a cluster connection.
+	 * The parts of a batch that one {@code WAIT} each confirms: the whole batch on a
+	 * standalone connection, each master's commands on a cluster connection.
 	 */
 	private static final class Shares {
 
-		/** The master of each share, or a single null for the one link of a standalone connection. */
+		/**
+		 * The master of each share, or a single null for the one link of a standalone
+		 * connection.
+		 */
 		private final List<@Nullable RedisClusterNode> masters;
 
 		/** The share of each command; null when there is one share. */
@@ -136,10 +143,13 @@ final class ReplicaWait {
 		}
 
 		static Shares of(Link connection, List<RedisWrite> writes) {
-			if (!(connection instanceof SlotRouting cluster)) { // standalone or Sentinel-managed: one link
+			if (!(connection instanceof SlotRouting cluster)) { // standalone or
+																// Sentinel-managed: one
+																// link
 				return new Shares(Collections.singletonList(null), null);
 			}
-			// by host and port: the routing's node objects change with each topology refresh
+			// by host and port: the routing's node objects change with each topology
+			// refresh
 			Map<String, Integer> byAddress = new LinkedHashMap<>();
 			List<RedisClusterNode> masters = new ArrayList<>(3);
 			int[] shareOf = new int[writes.size()];
@@ -162,28 +172,32 @@ final class ReplicaWait {
 		}
 
 		/**
-		 * Sends a {@code WAIT} for each share whose link did not fail, then reads their replies.
-		 * @return per share, why it is not confirmed, or null when enough replicas confirmed it
+		 * Sends a {@code WAIT} for each share whose link did not fail, then reads their
+		 * replies.
+		 * @return per share, why it is not confirmed, or null when enough replicas
+		 * confirmed it
 		 */
-		@Nullable NotConfirmed[] confirm(Link connection, PipelineResult result, PipelineConfig config,
-				long deadline) {
+		@Nullable NotConfirmed[] confirm(Link connection, PipelineResult result, PipelineConfig config, long deadline) {
 			NotConfirmed[] causes = new NotConfirmed[masters.size()];
 			boolean[] linkFailed = new boolean[masters.size()];
-			result.failures().forEach(failure -> linkFailed[of(failure.index())] |= ConnectionFailures
-				.isConnectionFailure(List.of(failure)));
+			result.failures()
+				.forEach(failure -> linkFailed[of(failure.index())] |= ConnectionFailures
+					.isConnectionFailure(List.of(failure)));
 			List<RedisFuture<Long>> confirmed = new ArrayList<>(masters.size());
 			try {
 				for (int share = 0; share < masters.size(); share++) {
 					RedisClusterNode master = masters.get(share);
 					if (linkFailed[share]) {
-						// the connection is replaced; what it wrote before it failed is not known to be replicated
-						causes[share] = new NotConfirmed("the connection" + to(master)
-								+ " failed before the batch could be confirmed", null);
+						// the connection is replaced; what it wrote before it failed is
+						// not known to be replicated
+						causes[share] = new NotConfirmed(
+								"the connection" + to(master) + " failed before the batch could be confirmed", null);
 						confirmed.add(null);
 						continue;
 					}
 					if (master == null && shareOf != null) {
-						causes[share] = new NotConfirmed("no Redis master served the slot when the batch was sent", null);
+						causes[share] = new NotConfirmed("no Redis master served the slot when the batch was sent",
+								null);
 						confirmed.add(null);
 						continue;
 					}
@@ -193,7 +207,8 @@ final class ReplicaWait {
 						confirmed.add(null);
 						continue;
 					}
-					confirmed.add(commands.waitForReplication(config.waitForReplicas(), config.replicaTimeout().toMillis()));
+					confirmed
+						.add(commands.waitForReplication(config.waitForReplicas(), config.replicaTimeout().toMillis()));
 				}
 				connection.flush();
 			}
@@ -224,8 +239,9 @@ final class ReplicaWait {
 				return new NotConfirmed("WAIT failed" + on(master) + ": " + ex.getCause(), ex.getCause());
 			}
 			catch (TimeoutException ex) {
-				return new NotConfirmed("no reply to WAIT" + on(master) + " within " + config.timeout()
-						+ " (sawmill.pipeline.timeout)", ex);
+				return new NotConfirmed(
+						"no reply to WAIT" + on(master) + " within " + config.timeout() + " (sawmill.pipeline.timeout)",
+						ex);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
@@ -248,12 +264,14 @@ final class ReplicaWait {
 		private static String address(RedisClusterNode master) {
 			return master.getUri().getHost() + ":" + master.getUri().getPort();
 		}
+
 	}
 
 	/**
-	 * Fewer replicas than {@code sawmill.pipeline.wait-for-replicas} confirmed (a share of) a batch: a
-	 * transient failure, which also replaces the connection, so that a Sentinel-managed one is opened
-	 * to the master the Sentinels name now, and a cluster one routes by a refreshed topology.
+	 * Fewer replicas than {@code sawmill.pipeline.wait-for-replicas} confirmed (a share
+	 * of) a batch: a transient failure, which also replaces the connection, so that a
+	 * Sentinel-managed one is opened to the master the Sentinels name now, and a cluster
+	 * one routes by a refreshed topology.
 	 */
 	static final class NotConfirmed extends RuntimeException {
 
@@ -262,5 +280,7 @@ final class ReplicaWait {
 		NotConfirmed(String message, @Nullable Throwable cause) {
 			super(message, cause);
 		}
+
 	}
+
 }

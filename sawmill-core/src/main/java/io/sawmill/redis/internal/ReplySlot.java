@@ -33,19 +33,20 @@ import io.lettuce.core.protocol.RedisCommand;
 import io.sawmill.mapping.RedisWrite;
 
 /**
- * One command of a batch written straight to the channel, and the place its reply lands: it is its
- * own {@link CommandOutput}, so a command costs one object instead of Lettuce's command, async
- * future and output. Its bytes are encoded up front by {@link RespEncoder}. Only the outcome is kept — done,
- * or failed with the error reply, the cancellation or the write failure — and the batch's replies are
- * counted down exactly once, on the first of them.
+ * One command of a batch written straight to the channel, and the place its reply lands:
+ * it is its own {@link CommandOutput}, so a command costs one object instead of Lettuce's
+ * command, async future and output. Its bytes are encoded up front by
+ * {@link RespEncoder}. Only the outcome is kept — done, or failed with the error reply,
+ * the cancellation or the write failure — and the batch's replies are counted down
+ * exactly once, on the first of them.
  * <p>
- * Completed by Lettuce's event loop (or by the write's failure listener); read by the writing
- * thread after the batch's await, which orders the reads after the writes.
+ * Completed by Lettuce's event loop (or by the write's failure listener); read by the
+ * writing thread after the batch's await, which orders the reads after the writes.
  * <p>
- * On a cluster master's connection, whose replies Lettuce does not redirect, a {@code MOVED} or
- * {@code ASK} reply does not complete the slot when its {@link Replies} take redirects: the slot is
- * then <em>redirected</em>, and completed later with the outcome of the command sent again
- * ({@link #completeWith}) or with a failure.
+ * On a cluster master's connection, whose replies Lettuce does not redirect, a
+ * {@code MOVED} or {@code ASK} reply does not complete the slot when its {@link Replies}
+ * take redirects: the slot is then <em>redirected</em>, and completed later with the
+ * outcome of the command sent again ({@link #completeWith}) or with a failure.
  */
 class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], Object> {
 
@@ -69,29 +70,39 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 	private static final int REDIRECTED = 3;
 
 	/**
-	 * Where a slot's outcome goes. {@link #completed} is called exactly once per slot, on the thread
-	 * that completed it; {@link #redirected} at most once, before it.
+	 * Where a slot's outcome goes. {@link #completed} is called exactly once per slot, on
+	 * the thread that completed it; {@link #redirected} at most once, before it.
 	 */
 	interface Replies {
 
 		/**
-		 * The slot has its outcome ({@link ReplySlot#succeeded()}, {@link ReplySlot#failure()}).
+		 * The slot has its outcome ({@link ReplySlot#succeeded()},
+		 * {@link ReplySlot#failure()}).
 		 * @param afterRedirect whether it was {@link #redirected} first
 		 */
 		void completed(ReplySlot slot, boolean afterRedirect);
 
-		/** Whether a {@code MOVED} or {@code ASK} reply makes the slot {@link #redirected} rather than failed. */
+		/**
+		 * Whether a {@code MOVED} or {@code ASK} reply makes the slot {@link #redirected}
+		 * rather than failed.
+		 */
 		default boolean takesRedirects() {
 			return false;
 		}
 
-		/** Redis answered {@code MOVED} or {@code ASK}: the command was not applied, and is to be sent again. */
+		/**
+		 * Redis answered {@code MOVED} or {@code ASK}: the command was not applied, and
+		 * is to be sent again.
+		 */
 		default void redirected(ReplySlot slot) {
 			throw new UnsupportedOperationException("redirects are not taken");
 		}
+
 	}
 
-	/** The write, or null for a command of the writer's own ({@code MULTI}, {@code EXEC}). */
+	/**
+	 * The write, or null for a command of the writer's own ({@code MULTI}, {@code EXEC}).
+	 */
 	private final @Nullable RedisWrite write;
 
 	private final @Nullable ProtocolKeyword type;
@@ -112,13 +123,16 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 	private @Nullable Throwable failure;
 
 	/**
-	 * The sequence number of Redis' acknowledgement among its connection's, when its {@link Replies}
-	 * number them; 0 while there is none. Written on the event loop, read by the writing thread (of
-	 * the next batch's slots too, while their replies arrive).
+	 * The sequence number of Redis' acknowledgement among its connection's, when its
+	 * {@link Replies} number them; 0 while there is none. Written on the event loop, read
+	 * by the writing thread (of the next batch's slots too, while their replies arrive).
 	 */
 	private volatile long acknowledgement;
 
-	/** Whether a {@link RedisWrite.Function}'s reply was the integer 0; set before the reply completes the slot. */
+	/**
+	 * Whether a {@link RedisWrite.Function}'s reply was the integer 0; set before the
+	 * reply completes the slot.
+	 */
 	private boolean stale;
 
 	/**
@@ -136,16 +150,17 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 	}
 
 	/**
-	 * Appends a command of the writer's own, already encoded ({@code command}), to the chunk's
-	 * encoding; it has no write and no position in the batch ({@link #index()} is -1).
+	 * Appends a command of the writer's own, already encoded ({@code command}), to the
+	 * chunk's encoding; it has no write and no position in the batch ({@link #index()} is
+	 * -1).
 	 */
 	ReplySlot(ProtocolKeyword type, byte[] command, RespEncoder encoding, Replies replies) {
 		this(type, encoding, encoding.appendEncoded(command), command.length, replies);
 	}
 
 	/**
-	 * A write sent within another command ({@link ApplySlot}), which completes it: it is never written
-	 * to a channel itself.
+	 * A write sent within another command ({@link ApplySlot}), which completes it: it is
+	 * never written to a channel itself.
 	 * @param index the write's position in its batch
 	 */
 	ReplySlot(RedisWrite write, int index, Replies replies) {
@@ -158,7 +173,10 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 		this.replies = replies;
 	}
 
-	/** A command of the writer's own that its subclass appended to {@code encoding} at {@code offset}. */
+	/**
+	 * A command of the writer's own that its subclass appended to {@code encoding} at
+	 * {@code offset}.
+	 */
 	ReplySlot(ProtocolKeyword type, RespEncoder encoding, int offset, int length, Replies replies) {
 		this.write = null;
 		this.type = type;
@@ -169,7 +187,10 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 		this.replies = replies;
 	}
 
-	/** The write this slot carries; only a write's slot is asked (a command of the writer's own has none). */
+	/**
+	 * The write this slot carries; only a write's slot is asked (a command of the
+	 * writer's own has none).
+	 */
 	RedisWrite write() {
 		return Objects.requireNonNull(write, "a command of the writer's own carries no write");
 	}
@@ -179,22 +200,34 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 		return index;
 	}
 
-	/** Notes Redis' acknowledgement's sequence number; by the {@link Replies} that number them. */
+	/**
+	 * Notes Redis' acknowledgement's sequence number; by the {@link Replies} that number
+	 * them.
+	 */
 	void acknowledgedAs(long sequence) {
 		acknowledgement = sequence;
 	}
 
-	/** The sequence number of Redis' acknowledgement, or 0 while there is none (or it is not numbered). */
+	/**
+	 * The sequence number of Redis' acknowledgement, or 0 while there is none (or it is
+	 * not numbered).
+	 */
 	long acknowledgement() {
 		return acknowledgement;
 	}
 
-	/** The failure, or null when Redis acknowledged the command (or nothing arrived yet); call after the batch's await. */
+	/**
+	 * The failure, or null when Redis acknowledged the command (or nothing arrived yet);
+	 * call after the batch's await.
+	 */
 	@Nullable Throwable failure() {
 		return failure;
 	}
 
-	/** Whether Redis acknowledged a {@link RedisWrite.Function} with 0: not applied; call after the batch's await. */
+	/**
+	 * Whether Redis acknowledged a {@link RedisWrite.Function} with 0: not applied; call
+	 * after the batch's await.
+	 */
 	boolean stale() {
 		return stale && state == SUCCEEDED;
 	}
@@ -202,7 +235,8 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 	@Override
 	public void set(long integer) {
 		if (integer == 0 && write instanceof RedisWrite.Function) {
-			stale = true; // published to the writing thread with the state, by the batch's await
+			stale = true; // published to the writing thread with the state, by the
+							// batch's await
 		}
 	}
 
@@ -211,7 +245,10 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 		return state == SUCCEEDED;
 	}
 
-	/** Whether the slot has its outcome: a reply, a failure or a cancellation (a redirect is none). */
+	/**
+	 * Whether the slot has its outcome: a reply, a failure or a cancellation (a redirect
+	 * is none).
+	 */
 	@Override
 	public boolean isDone() {
 		int now = state;
@@ -220,8 +257,10 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 
 	@Override
 	public void encode(io.netty.buffer.ByteBuf buf) {
-		// also when Lettuce replays the command after a reconnect: each slot writes only its own bytes
-		Objects.requireNonNull(encoding, "a write sent within another command is not encoded").copyTo(buf, offset, length);
+		// also when Lettuce replays the command after a reconnect: each slot writes only
+		// its own bytes
+		Objects.requireNonNull(encoding, "a write sent within another command is not encoded")
+			.copyTo(buf, offset, length);
 	}
 
 	@Override
@@ -238,8 +277,9 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 	}
 
 	/**
-	 * Hands the slot over to be sent through Lettuce's API rather than written to a channel, as if
-	 * Redis had redirected it: its master's channel could not be reached when the batch was sent.
+	 * Hands the slot over to be sent through Lettuce's API rather than written to a
+	 * channel, as if Redis had redirected it: its master's channel could not be reached
+	 * when the batch was sent.
 	 */
 	void redirect() {
 		if (STATE.compareAndSet(this, PENDING, REDIRECTED)) {
@@ -247,14 +287,19 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 		}
 	}
 
-	/** Completes a redirected slot with the outcome of the command sent again (a Lettuce future's callback). */
+	/**
+	 * Completes a redirected slot with the outcome of the command sent again (a Lettuce
+	 * future's callback).
+	 */
 	void completeWith(@Nullable Object reply, @Nullable Throwable cause) {
 		if (cause != null) {
-			completeExceptionally(cause instanceof CompletionException && cause.getCause() != null ? cause.getCause() : cause);
+			completeExceptionally(
+					cause instanceof CompletionException && cause.getCause() != null ? cause.getCause() : cause);
 			return;
 		}
 		if (CommandDispatcher.stale(write, reply)) {
-			stale = true; // published to the writing thread with the state, by the batch's await
+			stale = true; // published to the writing thread with the state, by the
+							// batch's await
 		}
 		finish(SUCCEEDED, null);
 	}
@@ -322,11 +367,13 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 		if (write instanceof RedisWrite.Function) {
 			return CommandType.FCALL;
 		}
-		return write instanceof RedisWrite.Delete ? CommandType.DEL : CommandDispatcher.keyword((RedisWrite.Command) write);
+		return write instanceof RedisWrite.Delete ? CommandType.DEL
+				: CommandDispatcher.keyword((RedisWrite.Command) write);
 	}
 
 	@Override
 	public String toString() {
 		return "ReplySlot[" + (write != null ? write : type) + "]";
 	}
+
 }

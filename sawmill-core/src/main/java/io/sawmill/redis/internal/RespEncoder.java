@@ -30,13 +30,13 @@ import io.sawmill.mapping.VersionGuard;
 import io.sawmill.mapping.internal.FieldMap;
 
 /**
- * The RESP encoding of one chunk of commands (each an array of bulk strings), built by the writing
- * thread into one growing byte array: no per-argument objects, and every length header copied from a
- * table. Each {@link ReplySlot} later copies its own slice into Lettuce's outgoing buffer, one copy
- * per command instead of a dozen small writes.
+ * The RESP encoding of one chunk of commands (each an array of bulk strings), built by
+ * the writing thread into one growing byte array: no per-argument objects, and every
+ * length header copied from a table. Each {@link ReplySlot} later copies its own slice
+ * into Lettuce's outgoing buffer, one copy per command instead of a dozen small writes.
  * <p>
- * Not thread-safe: filled by the writing thread before the chunk is handed to the channel, which
- * publishes it to the event loop.
+ * Not thread-safe: filled by the writing thread before the chunk is handed to the
+ * channel, which publishes it to the event loop.
  */
 final class RespEncoder {
 
@@ -58,7 +58,9 @@ final class RespEncoder {
 
 	private static final byte[] DELETE_OPERATION = bulk("d");
 
-	/** {@code *N\r\n} and {@code $N\r\n} for the common sizes, so a header is one copy. */
+	/**
+	 * {@code *N\r\n} and {@code $N\r\n} for the common sizes, so a header is one copy.
+	 */
 	private static final byte[][] ARRAY_HEADERS = headers('*', 256);
 
 	private static final byte[][] BULK_HEADERS = headers('$', 1024);
@@ -72,7 +74,9 @@ final class RespEncoder {
 
 	private byte @Nullable [] lastNumberBytes;
 
-	/** @param expectedBytes the array's first size; it grows as the commands need */
+	/**
+	 * @param expectedBytes the array's first size; it grows as the commands need
+	 */
 	RespEncoder(int expectedBytes) {
 		this.bytes = new byte[Math.max(64, expectedBytes)];
 	}
@@ -95,9 +99,9 @@ final class RespEncoder {
 	}
 
 	/**
-	 * Appends one {@code FCALL sawmill_apply} of version-guarded writes ({@link VersionGuard#batchable})
-	 * and returns the offset it starts at: their keys, then per write its operation, the number of its
-	 * arguments and those arguments.
+	 * Appends one {@code FCALL sawmill_apply} of version-guarded writes
+	 * ({@link VersionGuard#batchable}) and returns the offset it starts at: their keys,
+	 * then per write its operation, the number of its arguments and those arguments.
 	 */
 	int appendApply(List<RedisWrite.Function> writes) {
 		int start = size;
@@ -129,7 +133,10 @@ final class RespEncoder {
 		return start;
 	}
 
-	/** A command without arguments ({@code MULTI}, {@code EXEC}), encoded once for {@link #appendEncoded}. */
+	/**
+	 * A command without arguments ({@code MULTI}, {@code EXEC}), encoded once for
+	 * {@link #appendEncoded}.
+	 */
 	static byte[] encodedCommand(String name) {
 		byte[] bulk = bulk(name);
 		byte[] command = new byte[ARRAY_HEADERS[1].length + bulk.length];
@@ -250,4 +257,5 @@ final class RespEncoder {
 		byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
 		return ("$" + bytes.length + "\r\n" + text + "\r\n").getBytes(StandardCharsets.US_ASCII);
 	}
+
 }

@@ -31,25 +31,27 @@ import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.PipelineResult;
 
 /**
- * Where the replies of one batch sent by {@link SlotSend} land: each write's first reply (its
- * outcome, or a {@code MOVED} / {@code ASK} redirect) is counted in {@link #first()}; a redirected
- * write waits to be sent again, and the outcome of that is counted in {@link #resent()}.
+ * Where the replies of one batch sent by {@link SlotSend} land: each write's first reply
+ * (its outcome, or a {@code MOVED} / {@code ASK} redirect) is counted in
+ * {@link #first()}; a redirected write waits to be sent again, and the outcome of that is
+ * counted in {@link #resent()}.
  * <p>
- * <b>Overtaken writes.</b> Only a write sent again can be applied later than it was sent (two
- * writes to one key sent to masters' channels are applied in the order sent: a master that applies
- * the later one serves the key then, so the earlier one was applied before the key moved there, or
- * on that master before it). So each acknowledgement of the connection gets a sequence number, in
- * the order the event loops handle them, and when the batch is complete every write it sent again
- * and Redis acknowledged is compared with the later writes to its key that its connection had sent
- * by then: the rest of its batch, and the next batch if it is in flight (a thread sends at most one
- * batch before it awaits the one before). When one of those was acknowledged first, the write was
- * overtaken ({@link KeyOrder.Overtaken}). That is {@link KeyOrder}'s rule, evaluated for the writes
- * sent again only, so that the common batch, which no redirect touched, costs one counter per
- * acknowledgement instead of a concurrent map entry per write.
+ * <b>Overtaken writes.</b> Only a write sent again can be applied later than it was sent
+ * (two writes to one key sent to masters' channels are applied in the order sent: a
+ * master that applies the later one serves the key then, so the earlier one was applied
+ * before the key moved there, or on that master before it). So each acknowledgement of
+ * the connection gets a sequence number, in the order the event loops handle them, and
+ * when the batch is complete every write it sent again and Redis acknowledged is compared
+ * with the later writes to its key that its connection had sent by then: the rest of its
+ * batch, and the next batch if it is in flight (a thread sends at most one batch before
+ * it awaits the one before). When one of those was acknowledged first, the write was
+ * overtaken ({@link KeyOrder.Overtaken}). That is {@link KeyOrder}'s rule, evaluated for
+ * the writes sent again only, so that the common batch, which no redirect touched, costs
+ * one counter per acknowledgement instead of a concurrent map entry per write.
  * <p>
- * Completed on Lettuce's event loops, which complete one master's replies in the order it applied
- * the writes; read by the writing thread after it awaited {@link #first()} (and {@link #resent()}),
- * which orders the reads after the writes.
+ * Completed on Lettuce's event loops, which complete one master's replies in the order it
+ * applied the writes; read by the writing thread after it awaited {@link #first()} (and
+ * {@link #resent()}), which orders the reads after the writes.
  */
 final class SlotReplies implements ReplySlot.Replies {
 
@@ -69,9 +71,10 @@ final class SlotReplies implements ReplySlot.Replies {
 	private List<ReplySlot> again = List.of();
 
 	/**
-	 * The batch its connection sent next, if any; set and read by the writing thread, and cleared
-	 * when this batch is done ({@link #done()}): a finished batch that the collector already moved to
-	 * the old generation would otherwise keep every later batch reachable, one through the next.
+	 * The batch its connection sent next, if any; set and read by the writing thread, and
+	 * cleared when this batch is done ({@link #done()}): a finished batch that the
+	 * collector already moved to the old generation would otherwise keep every later
+	 * batch reachable, one through the next.
 	 */
 	private @Nullable SlotReplies next;
 
@@ -86,8 +89,9 @@ final class SlotReplies implements ReplySlot.Replies {
 	}
 
 	/**
-	 * The replies of a batch of {@code slots.length} writes, sent on a connection after {@code previous}
-	 * (its batch before, or null), whose acknowledgements {@code acknowledgements} counts.
+	 * The replies of a batch of {@code slots.length} writes, sent on a connection after
+	 * {@code previous} (its batch before, or null), whose acknowledgements
+	 * {@code acknowledgements} counts.
 	 */
 	private static SlotReplies after(@Nullable SlotReplies previous, AtomicLong acknowledgements, ReplySlot[] slots) {
 		SlotReplies batch = new SlotReplies(acknowledgements, new BatchReplies(slots.length), slots);
@@ -133,19 +137,25 @@ final class SlotReplies implements ReplySlot.Replies {
 		first.arrived();
 	}
 
-	/** Whether some write was answered {@code MOVED}: the topology is stale. Call after {@link #first()} completed. */
+	/**
+	 * Whether some write was answered {@code MOVED}: the topology is stale. Call after
+	 * {@link #first()} completed.
+	 */
 	boolean moved() {
 		return moved;
 	}
 
-	/** Whether some write waits to be sent again. Call after {@link #first()} completed. */
+	/**
+	 * Whether some write waits to be sent again. Call after {@link #first()} completed.
+	 */
 	boolean anyRedirected() {
 		return !redirected.isEmpty();
 	}
 
 	/**
-	 * The redirected writes still without an outcome, in batch order; from now on their outcomes are
-	 * counted in {@link #resent()}. Called once, by the writing thread, before it sends them again.
+	 * The redirected writes still without an outcome, in batch order; from now on their
+	 * outcomes are counted in {@link #resent()}. Called once, by the writing thread,
+	 * before it sends them again.
 	 */
 	List<ReplySlot> resending() {
 		List<ReplySlot> sending = new ArrayList<>(redirected.size());
@@ -162,20 +172,25 @@ final class SlotReplies implements ReplySlot.Replies {
 		return sending;
 	}
 
-	/** Counts the outcomes of the writes sent again; null until {@link #resending()} found any. */
+	/**
+	 * Counts the outcomes of the writes sent again; null until {@link #resending()} found
+	 * any.
+	 */
 	@Nullable BatchReplies resent() {
 		return resent;
 	}
 
 	/**
-	 * Once every write of the batch has its outcome: the failures and, as transient failures in index
-	 * order, the writes sent again that a later write to their key overtook.
+	 * Once every write of the batch has its outcome: the failures and, as transient
+	 * failures in index order, the writes sent again that a later write to their key
+	 * overtook.
 	 */
 	List<PipelineResult.Failure> completed(List<RedisWrite> writes, List<PipelineResult.Failure> failures) {
 		Map<ByteBuffer, List<ReplySlot>> acknowledgedAgain = new HashMap<>();
 		for (ReplySlot slot : again) {
 			if (slot.succeeded()) {
-				acknowledgedAgain.computeIfAbsent(ByteBuffer.wrap(slot.write().key()), key -> new ArrayList<>(2)).add(slot);
+				acknowledgedAgain.computeIfAbsent(ByteBuffer.wrap(slot.write().key()), key -> new ArrayList<>(2))
+					.add(slot);
 			}
 		}
 		if (acknowledgedAgain.isEmpty()) {
@@ -199,15 +214,18 @@ final class SlotReplies implements ReplySlot.Replies {
 		return all;
 	}
 
-	/** The batch is done, its outcomes read: it no longer refers to the batch sent after it. */
+	/**
+	 * The batch is done, its outcomes read: it no longer refers to the batch sent after
+	 * it.
+	 */
 	void done() {
 		next = null;
 	}
 
 	/**
 	 * Marks each write sent again that one of {@code later} (the same batch's slots when
-	 * {@code sameBatch}, else the next batch's) overtook: a write to its key, after it in the batch or
-	 * in the next batch, acknowledged before it.
+	 * {@code sameBatch}, else the next batch's) overtook: a write to its key, after it in
+	 * the batch or in the next batch, acknowledged before it.
 	 */
 	private static boolean overtake(Map<ByteBuffer, List<ReplySlot>> acknowledgedAgain, ReplySlot[] later,
 			boolean sameBatch, boolean[] overtaken) {
@@ -232,8 +250,9 @@ final class SlotReplies implements ReplySlot.Replies {
 	}
 
 	/**
-	 * One cluster connection's batches sent by {@link SlotSend}, in order, and its count of
-	 * acknowledgements. Used by the connection's owner thread; the count by the event loops too.
+	 * One cluster connection's batches sent by {@link SlotSend}, in order, and its count
+	 * of acknowledgements. Used by the connection's owner thread; the count by the event
+	 * loops too.
 	 */
 	static final class Sequence {
 
@@ -241,10 +260,15 @@ final class SlotReplies implements ReplySlot.Replies {
 
 		private @Nullable SlotReplies last;
 
-		/** The replies of the batch of {@code slots} sent now, after the connection's batch before. */
+		/**
+		 * The replies of the batch of {@code slots} sent now, after the connection's
+		 * batch before.
+		 */
 		SlotReplies next(ReplySlot[] slots) {
 			last = after(last, acknowledgements, slots);
 			return last;
 		}
+
 	}
+
 }

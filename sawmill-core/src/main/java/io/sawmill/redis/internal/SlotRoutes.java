@@ -25,11 +25,12 @@ import io.netty.channel.Channel;
 import io.sawmill.mapping.RedisWrite;
 
 /**
- * Where each write of a batch goes on a Redis Cluster connection: the master that serves its key's
- * slot (CRC16 of the key or of its hash tag, Lettuce's {@code SlotHash}) in the connection's
- * topology as the batch is sent, and that master's channel. The writes of one master form a group;
- * a group whose master has no channel now (its connection is being opened or reconnects), or whose
- * slot no master serves, has a null channel, and its writes go through Lettuce's API.
+ * Where each write of a batch goes on a Redis Cluster connection: the master that serves
+ * its key's slot (CRC16 of the key or of its hash tag, Lettuce's {@code SlotHash}) in the
+ * connection's topology as the batch is sent, and that master's channel. The writes of
+ * one master form a group; a group whose master has no channel now (its connection is
+ * being opened or reconnects), or whose slot no master serves, has a null channel, and
+ * its writes go through Lettuce's API.
  * <p>
  * Built and read by the writing thread that sends the batch.
  */
@@ -58,7 +59,8 @@ final class SlotRoutes {
 		int lastGroup = -1;
 		for (int i = 0; i < groupOf.length; i++) {
 			byte[] key = writes.get(i).key();
-			if (key != lastKey || lastGroup < 0) { // a record's writes share their key's array: one lookup
+			if (key != lastKey || lastGroup < 0) { // a record's writes share their key's
+													// array: one lookup
 				lastKey = key;
 				RedisClusterNode master = connection.routeOf(key);
 				if (master != last || lastGroup < 0) {
@@ -72,9 +74,9 @@ final class SlotRoutes {
 	}
 
 	/**
-	 * The group of {@code master}, added if new. Groups are told apart by address, not by node
-	 * object: a topology refresh while the batch is routed replaces the objects, and two groups of one
-	 * address would share one channel.
+	 * The group of {@code master}, added if new. Groups are told apart by address, not by
+	 * node object: a topology refresh while the batch is routed replaces the objects, and
+	 * two groups of one address would share one channel.
 	 */
 	private static int groupOf(@Nullable RedisClusterNode master, List<@Nullable RedisClusterNode> masters,
 			List<String> addresses, List<@Nullable Channel> channels, SlotRouting connection) {
@@ -111,4 +113,5 @@ final class SlotRoutes {
 	@Nullable Channel channel(int group) {
 		return channels.get(group);
 	}
+
 }

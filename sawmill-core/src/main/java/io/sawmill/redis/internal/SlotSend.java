@@ -29,36 +29,41 @@ import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.RedisBatchWriter.Sent;
 
 /**
- * Sends a batch on a Redis Cluster connection, routed by slot and encoded up front: the batch is cut
- * into chunks of at most {@link PipelineConfig#maxCommandsPerChunk()} commands in list order; each
- * chunk's commands are grouped by the master that serves their slot ({@link SlotRoutes}), keeping
- * their order, and each group is encoded by {@link RespEncoder} and written to that master's channel
- * as one message of {@link ReplySlot}s, as {@link ChannelSend} does on a standalone connection. The
- * await waits for every master's replies until one deadline.
+ * Sends a batch on a Redis Cluster connection, routed by slot and encoded up front: the
+ * batch is cut into chunks of at most {@link PipelineConfig#maxCommandsPerChunk()}
+ * commands in list order; each chunk's commands are grouped by the master that serves
+ * their slot ({@link SlotRoutes}), keeping their order, and each group is encoded by
+ * {@link RespEncoder} and written to that master's channel as one message of
+ * {@link ReplySlot}s, as {@link ChannelSend} does on a standalone connection. The await
+ * waits for every master's replies until one deadline.
  * <p>
- * <b>Redirects.</b> Lettuce redirects nothing written to a master's channel: a write whose slot has
- * moved ({@code MOVED}) or is migrating ({@code ASK}) is answered with that error and not applied.
- * Such a write is <em>redirected</em> ({@link SlotReplies}). Once every write of the batch has its
- * first reply, the await refreshes the topology when some reply was {@code MOVED}, then sends the
- * redirected writes again, in batch order, through Lettuce's cluster API (which routes them by the
- * refreshed topology and follows any further {@code MOVED} or {@code ASK} itself), flushing every
- * {@link DeadLinks#CHECK_INTERVAL_NANOS} while their replies are missing. A group whose master had no
- * channel when the batch was sent goes the same way. Only the redirected writes take Lettuce's API.
+ * <b>Redirects.</b> Lettuce redirects nothing written to a master's channel: a write
+ * whose slot has moved ({@code MOVED}) or is migrating ({@code ASK}) is answered with
+ * that error and not applied. Such a write is <em>redirected</em> ({@link SlotReplies}).
+ * Once every write of the batch has its first reply, the await refreshes the topology
+ * when some reply was {@code MOVED}, then sends the redirected writes again, in batch
+ * order, through Lettuce's cluster API (which routes them by the refreshed topology and
+ * follows any further {@code MOVED} or {@code ASK} itself), flushing every
+ * {@link DeadLinks#CHECK_INTERVAL_NANOS} while their replies are missing. A group whose
+ * master had no channel when the batch was sent goes the same way. Only the redirected
+ * writes take Lettuce's API.
  * <p>
- * <b>Why per-key order holds.</b> A key's writes share one slot, so a batch routes them all to one
- * master's channel, in list order; each chunk goes out before the next, and a thread's batches are
- * sent one after the other, so one master applies them in the order the thread sent them. Only a
- * redirected write can be applied later than sent. Its key's later writes of the same batch were sent
- * after it to the same master, which answers them alike (the slot still moved, or the key still not
- * there) unless the slot's state changed in between, and they are sent again after it, in order.
- * The next batch, sent while this one is in flight, is routed by the same topology unless something
- * refreshed it in between, so its writes to the key are redirected too, and sent again in its own
- * await, after this batch's. In every other case (a periodic or adaptive topology refresh, another
- * thread's refresh, a migration ending or aborted between two writes) a later write can be applied
- * first, and {@link SlotReplies} sees it: a write sent again that Redis acknowledged after a later
- * write to its key (of its batch, or of the next batch, in flight) is reported as a transient failure
- * ({@link KeyOrder.Overtaken}), so that the listener writes it again together with every later write
- * to its keys, in order.
+ * <b>Why per-key order holds.</b> A key's writes share one slot, so a batch routes them
+ * all to one master's channel, in list order; each chunk goes out before the next, and a
+ * thread's batches are sent one after the other, so one master applies them in the order
+ * the thread sent them. Only a redirected write can be applied later than sent. Its key's
+ * later writes of the same batch were sent after it to the same master, which answers
+ * them alike (the slot still moved, or the key still not there) unless the slot's state
+ * changed in between, and they are sent again after it, in order. The next batch, sent
+ * while this one is in flight, is routed by the same topology unless something refreshed
+ * it in between, so its writes to the key are redirected too, and sent again in its own
+ * await, after this batch's. In every other case (a periodic or adaptive topology
+ * refresh, another thread's refresh, a migration ending or aborted between two writes) a
+ * later write can be applied first, and {@link SlotReplies} sees it: a write sent again
+ * that Redis acknowledged after a later write to its key (of its batch, or of the next
+ * batch, in flight) is reported as a transient failure ({@link KeyOrder.Overtaken}), so
+ * that the listener writes it again together with every later write to its keys, in
+ * order.
  * <p>
  * Shared by the writing threads; each batch's state is its own.
  */
@@ -66,14 +71,20 @@ final class SlotSend {
 
 	private final PipelineConfig config;
 
-	/** As in {@link ChannelSend}: sizes the next chunk's arrays; a stale value only costs a regrowth. */
+	/**
+	 * As in {@link ChannelSend}: sizes the next chunk's arrays; a stale value only costs
+	 * a regrowth.
+	 */
 	private volatile int bytesPerCommand = 128;
 
 	SlotSend(PipelineConfig config) {
 		this.config = config;
 	}
 
-	/** Writes the batch's chunks to the masters' channels; the returned batch awaits their replies until {@code deadline}. */
+	/**
+	 * Writes the batch's chunks to the masters' channels; the returned batch awaits their
+	 * replies until {@code deadline}.
+	 */
 	Sent send(SlotRouting connection, List<RedisWrite> writes, long deadline) {
 		int count = writes.size();
 		SlotRoutes routes;
@@ -92,8 +103,9 @@ final class SlotSend {
 	}
 
 	/**
-	 * Encodes each chunk's commands per master and writes each master's share to its channel as one
-	 * message, or hands it over to be sent through Lettuce's API when the master has no channel.
+	 * Encodes each chunk's commands per master and writes each master's share to its
+	 * channel as one message, or hands it over to be sent through Lettuce's API when the
+	 * master has no channel.
 	 * @return how many chunks
 	 */
 	private int writeChunks(List<RedisWrite> writes, SlotRoutes routes, SlotReplies replies, ReplySlot[] slots) {
@@ -117,7 +129,8 @@ final class SlotSend {
 				if (encodings[group] == null) {
 					encodings[group] = new RespEncoder(
 							(int) Math.min(ChannelSend.MAX_INITIAL_CHUNK_BYTES, (long) perGroup * bytesPerCommand));
-					// a message of its own: the event loop reads it while the next chunk is built
+					// a message of its own: the event loop reads it while the next chunk
+					// is built
 					messages.set(group, new ArrayList<>(perGroup));
 				}
 				slots[i] = new ReplySlot(writes.get(i), i, encodings[group], replies);
@@ -166,23 +179,25 @@ final class SlotSend {
 		}
 		PipelineResult result = ChannelSend.outcomes(writes, slots, flushes, interrupted, config);
 		if (!complete) {
-			// some reply never arrived: the connection is replaced, and its key order with it
+			// some reply never arrived: the connection is replaced, and its key order
+			// with it
 			return result;
 		}
 		List<PipelineResult.Failure> failures = replies.completed(writes, result.failures());
-		return failures == result.failures() ? result
-				: new PipelineResult(result.commands(), flushes, failures, ChannelSend.notFailed(result.stale(), failures));
+		return failures == result.failures() ? result : new PipelineResult(result.commands(), flushes, failures,
+				ChannelSend.notFailed(result.stale(), failures));
 	}
 
 	/**
-	 * Waits for every write's first reply, in slices; between them fails the writes of a master whose
-	 * link is down ({@link DeadLinks}), and has the topology refreshed then.
+	 * Waits for every write's first reply, in slices; between them fails the writes of a
+	 * master whose link is down ({@link DeadLinks}), and has the topology refreshed then.
 	 * @return whether every first reply arrived before {@code deadline}
 	 */
 	private static boolean awaitFirstReplies(SlotRouting connection, SlotRoutes routes, ReplySlot[] slots,
 			BatchReplies first, long deadline) throws InterruptedException {
 		long left;
-		while (!first.await(Math.min(DeadLinks.CHECK_INTERVAL_NANOS, Math.max(0, left = deadline - System.nanoTime())))) {
+		while (!first
+			.await(Math.min(DeadLinks.CHECK_INTERVAL_NANOS, Math.max(0, left = deadline - System.nanoTime())))) {
 			if (left <= 0) {
 				return false;
 			}
@@ -192,8 +207,9 @@ final class SlotSend {
 	}
 
 	/**
-	 * Sends the redirected writes again through Lettuce's cluster API, in batch order, after a
-	 * topology refresh when some reply was {@code MOVED}, and waits for their outcomes.
+	 * Sends the redirected writes again through Lettuce's cluster API, in batch order,
+	 * after a topology refresh when some reply was {@code MOVED}, and waits for their
+	 * outcomes.
 	 * @return whether every outcome arrived before {@code deadline}
 	 */
 	private static boolean sendAgain(SlotRouting connection, SlotReplies replies, long deadline)
@@ -226,10 +242,12 @@ final class SlotSend {
 			if (deadline - System.nanoTime() <= 0) {
 				return false;
 			}
-			// a command Lettuce redirects again waits on the other master's connection for a flush
+			// a command Lettuce redirects again waits on the other master's connection
+			// for a flush
 			DeadLinks.failDown(connection, futures, routes);
 			connection.flush();
 		}
 		return true;
 	}
+
 }

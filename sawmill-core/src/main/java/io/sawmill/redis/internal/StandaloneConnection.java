@@ -32,10 +32,11 @@ import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.RedisBatchWriter.Sent;
 
 /**
- * A writer thread's connection to a standalone or Sentinel-managed master: one link, which applies
- * the commands in the order they were sent. A batch goes to its channel as whole chunks
- * ({@link ChannelSend}), through Lettuce's API only while the channel cannot be reached
- * ({@link EndpointSend}); transactions go to the channel ({@link TransactionSend}).
+ * A writer thread's connection to a standalone or Sentinel-managed master: one link,
+ * which applies the commands in the order they were sent. A batch goes to its channel as
+ * whole chunks ({@link ChannelSend}), through Lettuce's API only while the channel cannot
+ * be reached ({@link EndpointSend}); transactions go to the channel
+ * ({@link TransactionSend}).
  */
 final class StandaloneConnection extends DedicatedConnection {
 
@@ -60,7 +61,10 @@ final class StandaloneConnection extends DedicatedConnection {
 				: paths.endpoint().send(this, writes, deadline);
 	}
 
-	/** While the connection is reconnecting (its channel cannot be reached), every write fails at once. */
+	/**
+	 * While the connection is reconnecting (its channel cannot be reached), every write
+	 * fails at once.
+	 */
 	@Override
 	Sent sendTransactions(List<List<RedisWrite>> transactions, List<RedisWrite> writes, long deadline) {
 		Channel channel = EndpointChannel.of(connection);
@@ -96,4 +100,5 @@ final class StandaloneConnection extends DedicatedConnection {
 	public void refreshTopology() {
 		// one server: no topology to ask for
 	}
+
 }

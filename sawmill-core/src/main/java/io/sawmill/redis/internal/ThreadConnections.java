@@ -29,20 +29,25 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.cluster.RedisClusterClient;
 
 /**
- * Lends each writing thread a {@link DedicatedConnection} of its own, for as long as the thread
- * lives. Connections are opened up front ({@link #open}) and handed out on first use, so the data
- * path never connects; a thread's connection is taken back when the thread is gone and handed to the
- * next one, and replaced only after a failure left it in an unknown state ({@link #replace}).
+ * Lends each writing thread a {@link DedicatedConnection} of its own, for as long as the
+ * thread lives. Connections are opened up front ({@link #open}) and handed out on first
+ * use, so the data path never connects; a thread's connection is taken back when the
+ * thread is gone and handed to the next one, and replaced only after a failure left it in
+ * an unknown state ({@link #replace}).
  * <p>
- * Thread-safe. {@link #forCurrentThread} reads without locking once the thread has its connection.
+ * Thread-safe. {@link #forCurrentThread} reads without locking once the thread has its
+ * connection.
  */
 final class ThreadConnections implements AutoCloseable {
 
 	private static final Logger log = LoggerFactory.getLogger(ThreadConnections.class);
 
 	private final Supplier<AbstractRedisClient> client;
+
 	private final SendPaths paths;
+
 	private final List<DedicatedConnection> idle = new ArrayList<>();
+
 	private final Map<Thread, DedicatedConnection> byThread = new ConcurrentHashMap<>();
 
 	ThreadConnections(Supplier<AbstractRedisClient> client, SendPaths paths) {
@@ -57,7 +62,9 @@ final class ThreadConnections implements AutoCloseable {
 		}
 	}
 
-	/** The calling thread's connection, lent now if it has none (opened if none is idle). */
+	/**
+	 * The calling thread's connection, lent now if it has none (opened if none is idle).
+	 */
 	DedicatedConnection forCurrentThread() {
 		DedicatedConnection connection = byThread.get(Thread.currentThread());
 		if (connection != null) {
@@ -72,9 +79,9 @@ final class ThreadConnections implements AutoCloseable {
 	}
 
 	/**
-	 * The calling thread's connection if it has one, otherwise every connection not lent yet (one is
-	 * opened if there is none), without lending any to the caller: a start-up check on the main thread
-	 * must not take a listener thread's connection.
+	 * The calling thread's connection if it has one, otherwise every connection not lent
+	 * yet (one is opened if there is none), without lending any to the caller: a start-up
+	 * check on the main thread must not take a listener thread's connection.
 	 */
 	synchronized List<DedicatedConnection> ownOrIdle() {
 		DedicatedConnection own = byThread.get(Thread.currentThread());
@@ -88,12 +95,13 @@ final class ThreadConnections implements AutoCloseable {
 	}
 
 	/**
-	 * Takes the calling thread's broken connection back and closes it, which cancels whatever it
-	 * still had queued; the thread's next batch opens a new one.
+	 * Takes the calling thread's broken connection back and closes it, which cancels
+	 * whatever it still had queued; the thread's next batch opens a new one.
 	 */
 	void replace(DedicatedConnection broken) {
 		byThread.remove(Thread.currentThread(), broken);
-		// on a cluster, the next connection routes by a topology that knows the master a failover promoted
+		// on a cluster, the next connection routes by a topology that knows the master a
+		// failover promoted
 		broken.refreshTopology();
 		try {
 			broken.close();
@@ -128,4 +136,5 @@ final class ThreadConnections implements AutoCloseable {
 			connection.close();
 		}
 	}
+
 }

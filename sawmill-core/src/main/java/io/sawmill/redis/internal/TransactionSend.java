@@ -27,11 +27,12 @@ import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.RedisBatchWriter.Sent;
 
 /**
- * Sends transactions on a standalone (or Sentinel-managed) connection, in one pipelined round trip:
- * each as {@code MULTI}, its writes, {@code EXEC}, written to the channel in chunks like
- * {@link ChannelSend}'s. Each write's reply is {@code +QUEUED} or an error at queue time; the
- * {@code EXEC}'s reply ({@link ExecSlot}) holds each write's reply when the transaction ran. A write's
- * outcome combines the two ({@link io.sawmill.redis.TransactionalBatchWriter#sendTransactions} states it).
+ * Sends transactions on a standalone (or Sentinel-managed) connection, in one pipelined
+ * round trip: each as {@code MULTI}, its writes, {@code EXEC}, written to the channel in
+ * chunks like {@link ChannelSend}'s. Each write's reply is {@code +QUEUED} or an error at
+ * queue time; the {@code EXEC}'s reply ({@link ExecSlot}) holds each write's reply when
+ * the transaction ran. A write's outcome combines the two
+ * ({@link io.sawmill.redis.TransactionalBatchWriter#sendTransactions} states it).
  * <p>
  * Shared by the writing threads; each batch's state is its own.
  */
@@ -47,7 +48,10 @@ final class TransactionSend {
 		this.config = config;
 	}
 
-	/** Writes the transactions' chunks to {@code channel}; the returned batch awaits their replies until {@code deadline}. */
+	/**
+	 * Writes the transactions' chunks to {@code channel}; the returned batch awaits their
+	 * replies until {@code deadline}.
+	 */
 	Sent send(Channel channel, List<List<RedisWrite>> transactions, long deadline) {
 		int writes = 0;
 		for (List<RedisWrite> transaction : transactions) {
@@ -114,12 +118,13 @@ final class TransactionSend {
 	/** Marks a reply that has not arrived. */
 	private static final Throwable NO_REPLY = new Throwable("no reply", null, false, false) {
 		private static final long serialVersionUID = 1L;
+
 	};
 
 	/**
-	 * Why the {@code w}th write of a transaction failed, or null when it applied: its own queue-time
-	 * error, else the {@code EXEC}'s error (nothing of the transaction applied), else its error when
-	 * the transaction ran.
+	 * Why the {@code w}th write of a transaction failed, or null when it applied: its own
+	 * queue-time error, else the {@code EXEC}'s error (nothing of the transaction
+	 * applied), else its error when the transaction ran.
 	 */
 	private static Throwable outcome(ReplySlot queued, ExecSlot exec, int w) {
 		if (!queued.succeeded()) {
@@ -130,4 +135,5 @@ final class TransactionSend {
 		}
 		return exec.errorOf(w);
 	}
+
 }

@@ -27,14 +27,18 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The streaming reading gives exactly the fields of the tree reading (the behaviour the mapper had
- * before it streamed), for every shape of value the mapper documents and for the odd ones.
+ * The streaming reading gives exactly the fields of the tree reading (the behaviour the
+ * mapper had before it streamed), for every shape of value the mapper documents and for
+ * the odd ones.
  */
 class JsonFlattenerTests {
 
 	private final JsonFlattener flattener = new JsonFlattener(".");
 
-	/** Path → value, the value's bytes one char each (ISO-8859-1), so equal entries mean equal bytes. */
+	/**
+	 * Path → value, the value's bytes one char each (ISO-8859-1), so equal entries mean
+	 * equal bytes.
+	 */
 	private static List<Map.Entry<String, String>> entries(FlatFields fields) {
 		List<Map.Entry<String, String>> entries = new ArrayList<>();
 		for (int i = 0; i < fields.size(); i++) {
@@ -56,8 +60,7 @@ class JsonFlattenerTests {
 			"{\"escaped\":\"say \\\"hi\\\"\\n\\ttab\",\"unicode\":\"bl\\u00e5b\\u00e6r\",\"raw\":\"blåbær ✓\",\"blank\":\"\"}",
 			"{\"astral\":\"\\ud83d\\ude00 😀\",\"lone\":\"a\\ud800b\",\"control\":\"\\u0000\\u007f\\u0080\"}",
 			"{\"t\":true,\"f\":false,\"n\":null,\"o\":{\"n\":null,\"e\":{}},\"e\":{}}",
-			"  {\n \"spaced\" : \"out\" ,\n \"deep\":{\"a\":{\"b\":{\"c\":{\"d\":\"e\"}}}} }\n ",
-			"{}" })
+			"  {\n \"spaced\" : \"out\" ,\n \"deep\":{\"a\":{\"b\":{\"c\":{\"d\":\"e\"}}}} }\n ", "{}" })
 	void shouldGiveTheFieldsOfTheTreeReading(String json) {
 		FlatFields streamed = flattener.flatten(utf8(json));
 
@@ -109,4 +112,5 @@ class JsonFlattenerTests {
 		assertThat(entries(flattener.flatten(utf8("{\"a\":1,\"b\":0,\"a\":2}")))).containsExactly(Map.entry("a", "2"),
 				Map.entry("b", "0"));
 	}
+
 }

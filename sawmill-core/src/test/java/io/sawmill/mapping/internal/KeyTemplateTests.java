@@ -96,6 +96,7 @@ class KeyTemplateTests {
 			assertThatIllegalArgumentException().isThrownBy(() -> KeyTemplate.parse("{{user}}", KeyEncoding.UTF8))
 				.withMessageContaining("no placeholder");
 		}
+
 	}
 
 	@Nested
@@ -142,7 +143,9 @@ class KeyTemplateTests {
 
 		@Test
 		void shouldDeadLetterABinaryKeyWithUtf8NamingTheBadByteInsteadOfReplacingIt() {
-			byte[] key = new LongSerializer().serialize("t", 200L); // 00 .. 00 c8: 0xc8 starts a 2-byte sequence
+			byte[] key = new LongSerializer().serialize("t", 200L); // 00 .. 00 c8: 0xc8
+																	// starts a 2-byte
+																	// sequence
 			assertThatThrownBy(() -> resolve("user:{@key}", KeyEncoding.UTF8, key))
 				.isInstanceOf(RecordMappingException.class)
 				.hasMessageContaining("the Kafka key is not valid UTF-8 (byte 0xc8 at index 7 of 8)")
@@ -158,26 +161,33 @@ class KeyTemplateTests {
 				.isInstanceOf(RecordMappingException.class)
 				.hasMessageContaining("no Kafka key");
 		}
+
 	}
 
 	@Nested
 	class Utf8Validation {
 
 		@ParameterizedTest
-		@ValueSource(strings = { "", "ascii", "blåbær", "✓ check", "emoji 😀", "\u07FF\u0800\uFFFF", "\uD800\uDC00\uDBFF\uDFFF" })
+		@ValueSource(strings = { "", "ascii", "blåbær", "✓ check", "emoji 😀", "\u07FF\u0800\uFFFF",
+				"\uD800\uDC00\uDBFF\uDFFF" })
 		void shouldAcceptWellFormedText(String text) {
 			assertThat(KeyEncoding.firstInvalidUtf8Byte(text.getBytes(UTF_8))).isEqualTo(-1);
 		}
 
 		@Test
 		void shouldRejectOverlongFormsSurrogatesTruncationsAndCodePointsAboveTheLast() {
-			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0x61, 0xC0, 0xAF))).isEqualTo(1); // overlong '/'
+			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0x61, 0xC0, 0xAF))).isEqualTo(1); // overlong
+																								// '/'
 			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0xE0, 0x80, 0xAF))).isEqualTo(1); // overlong
-			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0xED, 0xA0, 0x80))).isEqualTo(1); // surrogate D800
-			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0xF4, 0x90, 0x80, 0x80))).isEqualTo(1); // > U+10FFFF
+			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0xED, 0xA0, 0x80))).isEqualTo(1); // surrogate
+																								// D800
+			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0xF4, 0x90, 0x80, 0x80))).isEqualTo(1); // >
+																										// U+10FFFF
 			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0x61, 0x62, 0xE2, 0x9C))).isEqualTo(2); // truncated
-			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0xE2, 0x41, 0x93))).isEqualTo(1); // bad continuation
-			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0x80))).isZero(); // lone continuation
+			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0xE2, 0x41, 0x93))).isEqualTo(1); // bad
+																								// continuation
+			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0x80))).isZero(); // lone
+																				// continuation
 			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0xFF))).isZero();
 		}
 
@@ -212,5 +222,7 @@ class KeyTemplateTests {
 			}
 			return bytes;
 		}
+
 	}
+
 }

@@ -55,7 +55,8 @@ class VersionSourceTests {
 	@Test
 	void shouldRejectARecordWithoutATimestamp() {
 		assertThatExceptionOfType(RecordMappingException.class)
-			.isThrownBy(() -> VersionSource.parse("timestamp").of(record(-1L, TimestampType.NO_TIMESTAMP_TYPE, "{}"), null))
+			.isThrownBy(
+					() -> VersionSource.parse("timestamp").of(record(-1L, TimestampType.NO_TIMESTAMP_TYPE, "{}"), null))
 			.withMessageContaining("no timestamp");
 	}
 
@@ -68,7 +69,8 @@ class VersionSourceTests {
 
 	@Test
 	void shouldReadAnIsoInstantAsEpochMillis() {
-		assertThat(version("field:updatedAt", "{\"updatedAt\":\"2024-05-01T12:00:00Z\"}")).isEqualTo(1_714_564_800_000L);
+		assertThat(version("field:updatedAt", "{\"updatedAt\":\"2024-05-01T12:00:00Z\"}"))
+			.isEqualTo(1_714_564_800_000L);
 		assertThat(version("field:updatedAt", "{\"updatedAt\":\"2024-05-01T14:00:00.250+02:00\"}"))
 			.isEqualTo(1_714_564_800_250L);
 	}
@@ -77,7 +79,8 @@ class VersionSourceTests {
 	void shouldRejectAVersionThatIsMissingNegativeOrNotANumberNorAnInstant() {
 		assertThatExceptionOfType(RecordMappingException.class).isThrownBy(() -> version("field:version", "{\"v\":1}"))
 			.withMessage("the version field 'version' is missing or not a scalar");
-		assertThatExceptionOfType(RecordMappingException.class).isThrownBy(() -> version("field:version", "{\"version\":-3}"))
+		assertThatExceptionOfType(RecordMappingException.class)
+			.isThrownBy(() -> version("field:version", "{\"version\":-3}"))
 			.withMessageContaining("is neither a non-negative integer nor an ISO-8601 instant");
 		assertThatExceptionOfType(RecordMappingException.class)
 			.isThrownBy(() -> version("field:version", "{\"version\":\"yesterday\"}"))
@@ -101,7 +104,8 @@ class VersionSourceTests {
 	@Test
 	void shouldRejectATombstoneWithoutTheVersionHeader() {
 		assertThatExceptionOfType(RecordMappingException.class)
-			.isThrownBy(() -> VersionSource.parse("field:updatedAt").of(record(1L, TimestampType.CREATE_TIME, null), null))
+			.isThrownBy(
+					() -> VersionSource.parse("field:updatedAt").of(record(1L, TimestampType.CREATE_TIME, null), null))
 			.withMessageContaining("no header 'updatedAt'");
 	}
 
@@ -112,4 +116,5 @@ class VersionSourceTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> VersionSource.parse("offset"))
 			.withMessageContaining("but was 'offset'");
 	}
+
 }

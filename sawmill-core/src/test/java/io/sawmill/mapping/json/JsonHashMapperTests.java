@@ -45,7 +45,8 @@ class JsonHashMapperTests {
 	}
 
 	private static ConsumerRecord<byte[], byte[]> record(String topic, int partition, String key, String json) {
-		return new ConsumerRecord<>(topic, partition, 42L, key == null ? null : utf8(key), json == null ? null : utf8(json));
+		return new ConsumerRecord<>(topic, partition, 42L, key == null ? null : utf8(key),
+				json == null ? null : utf8(json));
 	}
 
 	private static byte[] utf8(String text) {
@@ -74,7 +75,8 @@ class JsonHashMapperTests {
 
 		@Test
 		void shouldBuildKeyFromValueField() {
-			List<RedisWrite> writes = mapper("user:{userId}").map(record(null, "{\"userId\":\"u-7\",\"name\":\"Ann\"}"));
+			List<RedisWrite> writes = mapper("user:{userId}")
+				.map(record(null, "{\"userId\":\"u-7\",\"name\":\"Ann\"}"));
 
 			assertThat(singleKey(writes)).isEqualTo("user:u-7");
 		}
@@ -130,7 +132,8 @@ class JsonHashMapperTests {
 
 		@Test
 		void shouldBuildKeyFromTopicAndPartition() {
-			List<RedisWrite> writes = mapper("{@topic}/{@partition}/{id}").map(record("payments", 5, null, "{\"id\":1}"));
+			List<RedisWrite> writes = mapper("{@topic}/{@partition}/{id}")
+				.map(record("payments", 5, null, "{\"id\":1}"));
 
 			assertThat(singleKey(writes)).isEqualTo("payments/5/1");
 		}
@@ -169,6 +172,7 @@ class JsonHashMapperTests {
 				.isInstanceOf(RecordMappingException.class)
 				.hasMessageContaining("{@key}");
 		}
+
 	}
 
 	@Nested
@@ -176,11 +180,12 @@ class JsonHashMapperTests {
 
 		@Test
 		void shouldFlattenNestedObjectsWithDotPaths() {
-			List<RedisWrite> writes = mapper("{@key}")
-				.map(record("k", "{\"name\":\"Ann\",\"address\":{\"city\":\"Oslo\",\"geo\":{\"lat\":59.9,\"lon\":10.7}}}"));
+			List<RedisWrite> writes = mapper("{@key}").map(record("k",
+					"{\"name\":\"Ann\",\"address\":{\"city\":\"Oslo\",\"geo\":{\"lat\":59.9,\"lon\":10.7}}}"));
 
-			assertThat(fields(writes.get(0))).containsExactly(Map.entry("name", "Ann"), Map.entry("address.city", "Oslo"),
-					Map.entry("address.geo.lat", "59.9"), Map.entry("address.geo.lon", "10.7"));
+			assertThat(fields(writes.get(0))).containsExactly(Map.entry("name", "Ann"),
+					Map.entry("address.city", "Oslo"), Map.entry("address.geo.lat", "59.9"),
+					Map.entry("address.geo.lon", "10.7"));
 		}
 
 		@Test
@@ -197,13 +202,14 @@ class JsonHashMapperTests {
 			List<RedisWrite> writes = mapper("{@key}")
 				.map(record("k", "{\"name\":\"Ann\",\"nickname\":null,\"address\":{\"city\":null,\"zip\":\"0150\"}}"));
 
-			assertThat(fields(writes.get(0))).containsExactly(Map.entry("name", "Ann"), Map.entry("address.zip", "0150"));
+			assertThat(fields(writes.get(0))).containsExactly(Map.entry("name", "Ann"),
+					Map.entry("address.zip", "0150"));
 		}
 
 		@Test
 		void shouldWriteNumbersAndBooleansAsText() {
-			List<RedisWrite> writes = mapper("{@key}")
-				.map(record("k", "{\"count\":3,\"price\":19.5,\"big\":12345678901234,\"active\":true,\"deleted\":false}"));
+			List<RedisWrite> writes = mapper("{@key}").map(record("k",
+					"{\"count\":3,\"price\":19.5,\"big\":12345678901234,\"active\":true,\"deleted\":false}"));
 
 			assertThat(fields(writes.get(0))).containsExactly(Map.entry("count", "3"), Map.entry("price", "19.5"),
 					Map.entry("big", "12345678901234"), Map.entry("active", "true"), Map.entry("deleted", "false"));
@@ -211,9 +217,11 @@ class JsonHashMapperTests {
 
 		@Test
 		void shouldWriteStringsWithoutQuotes() {
-			List<RedisWrite> writes = mapper("{@key}").map(record("k", "{\"quote\":\"say \\\"hi\\\"\",\"unicode\":\"blåbær\"}"));
+			List<RedisWrite> writes = mapper("{@key}")
+				.map(record("k", "{\"quote\":\"say \\\"hi\\\"\",\"unicode\":\"blåbær\"}"));
 
-			assertThat(fields(writes.get(0))).containsExactly(Map.entry("quote", "say \"hi\""), Map.entry("unicode", "blåbær"));
+			assertThat(fields(writes.get(0))).containsExactly(Map.entry("quote", "say \"hi\""),
+					Map.entry("unicode", "blåbær"));
 		}
 
 		@Test
@@ -250,13 +258,15 @@ class JsonHashMapperTests {
 		void shouldWriteNothingWhenEveryFieldIsNull() {
 			assertThat(mapper("{@key}").map(record("k", "{\"a\":null,\"b\":{\"c\":null}}"))).isEmpty();
 		}
+
 	}
 
 	@Nested
 	class FieldSelection {
 
 		private JsonHashMapper selecting(String... fields) {
-			return JsonHashMapper.of(JsonHashMapperConfig.custom().keyTemplate("user:{id}").fields(List.of(fields)).build());
+			return JsonHashMapper
+				.of(JsonHashMapperConfig.custom().keyTemplate("user:{id}").fields(List.of(fields)).build());
 		}
 
 		@Test
@@ -277,8 +287,8 @@ class JsonHashMapperTests {
 
 		@Test
 		void shouldWriteEveryNestedFieldOfSelectedObject() {
-			List<RedisWrite> writes = selecting("address")
-				.map(record(null, "{\"id\":1,\"address\":{\"city\":\"Oslo\",\"geo\":{\"lat\":1}},\"addressee\":\"Ann\"}"));
+			List<RedisWrite> writes = selecting("address").map(record(null,
+					"{\"id\":1,\"address\":{\"city\":\"Oslo\",\"geo\":{\"lat\":1}},\"addressee\":\"Ann\"}"));
 
 			assertThat(fields(writes.get(0))).containsExactly(Map.entry("address.city", "Oslo"),
 					Map.entry("address.geo.lat", "1"));
@@ -302,7 +312,8 @@ class JsonHashMapperTests {
 			JsonHashMapper mapper = selecting("name");
 
 			for (int i = 0; i < 3; i++) {
-				List<RedisWrite> writes = mapper.map(record(null, "{\"id\":" + i + ",\"name\":\"n" + i + "\",\"email\":\"e\"}"));
+				List<RedisWrite> writes = mapper
+					.map(record(null, "{\"id\":" + i + ",\"name\":\"n" + i + "\",\"email\":\"e\"}"));
 
 				assertThat(fields(writes.get(0))).containsExactly(Map.entry("name", "n" + i));
 			}
@@ -320,6 +331,7 @@ class JsonHashMapperTests {
 				assertThat(fields(writes.get(0))).as("record %d", i).containsExactly(Map.entry("scores.u" + i, "" + i));
 			}
 		}
+
 	}
 
 	@Nested
@@ -363,6 +375,7 @@ class JsonHashMapperTests {
 
 			assertThat(mapper.map(record("k", "{}"))).isEmpty();
 		}
+
 	}
 
 	@Nested
@@ -373,7 +386,8 @@ class JsonHashMapperTests {
 			List<RedisWrite> writes = mapper("{@topic}:{@key}").map(record("k-1", null));
 
 			assertThat(writes).singleElement()
-				.isInstanceOfSatisfying(RedisWrite.Delete.class, del -> assertThat(text(del.key())).isEqualTo("orders:k-1"));
+				.isInstanceOfSatisfying(RedisWrite.Delete.class,
+						del -> assertThat(text(del.key())).isEqualTo("orders:k-1"));
 		}
 
 		@Test
@@ -390,6 +404,7 @@ class JsonHashMapperTests {
 				.isInstanceOf(RecordMappingException.class)
 				.hasMessageContaining("{@key}");
 		}
+
 	}
 
 	@Nested
@@ -426,8 +441,7 @@ class JsonHashMapperTests {
 
 		@Test
 		void shouldRejectEmptyValue() {
-			assertThatThrownBy(() -> mapper("{@key}").map(record("k", "")))
-				.isInstanceOf(RecordMappingException.class)
+			assertThatThrownBy(() -> mapper("{@key}").map(record("k", ""))).isInstanceOf(RecordMappingException.class)
 				.hasMessageContaining("must be a JSON object, but was empty");
 		}
 
@@ -436,6 +450,7 @@ class JsonHashMapperTests {
 			assertThatThrownBy(() -> mapper("{@key}").map(record("k", "{\"a\":1} {\"b\":2}")))
 				.isInstanceOf(RecordMappingException.class);
 		}
+
 	}
 
 	@Nested
@@ -449,7 +464,8 @@ class JsonHashMapperTests {
 
 		@Test
 		void shouldRejectBlankTemplate() {
-			assertThatIllegalArgumentException().isThrownBy(() -> JsonHashMapperConfig.custom().keyTemplate("  ").build())
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> JsonHashMapperConfig.custom().keyTemplate("  ").build())
 				.withMessageContaining("keyTemplate must be set")
 				.withMessageContaining("'  '");
 		}
@@ -504,13 +520,15 @@ class JsonHashMapperTests {
 
 		@Test
 		void shouldRejectNegativeTtl() {
-			assertThatIllegalArgumentException().isThrownBy(() -> JsonHashMapperConfig.custom().ttl(Duration.ofSeconds(-1)))
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> JsonHashMapperConfig.custom().ttl(Duration.ofSeconds(-1)))
 				.withMessageContaining("ttl must be zero (no expiry) or positive, but was PT-1S");
 		}
 
 		@Test
 		void shouldRejectBlankFieldName() {
-			assertThatIllegalArgumentException().isThrownBy(() -> JsonHashMapperConfig.custom().fields(List.of("name", " ")))
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> JsonHashMapperConfig.custom().fields(List.of("name", " ")))
 				.withMessageContaining("fields must not contain blank names");
 		}
 
@@ -531,6 +549,7 @@ class JsonHashMapperTests {
 			assertThat(copy.ttl()).isEqualTo(Duration.ofSeconds(30));
 			assertThat(copy.pathSeparator()).isEqualTo(".");
 		}
+
 	}
 
 	@Nested
@@ -556,8 +575,8 @@ class JsonHashMapperTests {
 			List<RedisWrite> writes = versioned.map(record("u-1", "{\"rev\":7,\"name\":\"Ann\"}"));
 
 			assertThat(writes).singleElement()
-				.satisfies(write -> assertThat(call(write))
-					.containsExactly("sawmill_upsert", "user:u-1", "7", "120000", "rev", "7", "name", "Ann"));
+				.satisfies(write -> assertThat(call(write)).containsExactly("sawmill_upsert", "user:u-1", "7", "120000",
+						"rev", "7", "name", "Ann"));
 			assertThat(writes.get(0).idempotent()).isTrue();
 		}
 
@@ -567,7 +586,8 @@ class JsonHashMapperTests {
 			tombstone.headers().add("rev", utf8("8"));
 
 			assertThat(versioned.map(tombstone)).singleElement()
-				.satisfies(write -> assertThat(call(write)).containsExactly("sawmill_delete", "user:u-1", "8", "1800000"));
+				.satisfies(
+						write -> assertThat(call(write)).containsExactly("sawmill_delete", "user:u-1", "8", "1800000"));
 		}
 
 		@Test
@@ -579,5 +599,7 @@ class JsonHashMapperTests {
 				.isInstanceOf(RecordMappingException.class)
 				.hasMessageContaining("__sawmill_version is reserved");
 		}
+
 	}
+
 }

@@ -35,25 +35,34 @@ class FirstRecordCheckTests {
 
 	@Test
 	void theFirstRecordWarnsOnceNamingTheFieldsItLacks(CapturedOutput output) {
-		Routes routes = Routes.of(List.of(RouteConfig.custom("scores").topics(List.of("scores")).type(RedisType.SORTED_SET)
-			.keyTemplate("board:{game}").scoreField("points").member("{@key}").ttlField("ttl").build()));
+		Routes routes = Routes.of(List.of(RouteConfig.custom("scores")
+			.topics(List.of("scores"))
+			.type(RedisType.SORTED_SET)
+			.keyTemplate("board:{game}")
+			.scoreField("points")
+			.member("{@key}")
+			.ttlField("ttl")
+			.build()));
 
 		routes.map(record(5, "{\"game\":\"chess\",\"points\":3,\"extra\":1}"));
 		routes.map(record(6, "{\"game\":\"chess\",\"points\":4}"));
 
-		assertThat(output.getOut().lines().filter(line -> line.contains("Route 'scores'")))
-			.singleElement()
+		assertThat(output.getOut().lines().filter(line -> line.contains("Route 'scores'"))).singleElement()
 			.asString()
 			.contains("(scores-2@5)", "has no field [ttl]");
 	}
 
 	@Test
 	void aFirstRecordWithEveryNamedFieldLogsNothing(CapturedOutput output) {
-		Routes routes = Routes.of(List.of(RouteConfig.custom("users").topics(List.of("scores")).keyTemplate("u:{@key}")
-			.fields(List.of("name", "address")).build()));
+		Routes routes = Routes.of(List.of(RouteConfig.custom("users")
+			.topics(List.of("scores"))
+			.keyTemplate("u:{@key}")
+			.fields(List.of("name", "address"))
+			.build()));
 
 		routes.map(record(1, "{\"name\":\"Ann\",\"address\":{\"city\":\"Oslo\"}}"));
 
 		assertThat(output.getOut()).doesNotContain("Route 'users'");
 	}
+
 }

@@ -44,8 +44,11 @@ import io.sawmill.mapping.RedisWrite;
 
 class RoutesTests {
 
-	private static Routes routes(String topic, RedisType type, String keyTemplate, UnaryOperator<RouteConfig.Builder> options) {
-		return Routes.of(List.of(options.apply(RouteConfig.custom(topic).topics(List.of(topic)).type(type).keyTemplate(keyTemplate)).build()));
+	private static Routes routes(String topic, RedisType type, String keyTemplate,
+			UnaryOperator<RouteConfig.Builder> options) {
+		return Routes.of(List
+			.of(options.apply(RouteConfig.custom(topic).topics(List.of(topic)).type(type).keyTemplate(keyTemplate))
+				.build()));
 	}
 
 	private static ConsumerRecord<byte[], byte[]> record(String topic, String key, String value) {
@@ -56,7 +59,10 @@ class RoutesTests {
 		return new ConsumerRecord<>(topic, 0, 7L, key.getBytes(UTF_8), value);
 	}
 
-	/** Each write as the command line redis-cli would show, e.g. {@code HSET user:1 name Ann}. */
+	/**
+	 * Each write as the command line redis-cli would show, e.g.
+	 * {@code HSET user:1 name Ann}.
+	 */
 	private static List<String> commands(List<RedisWrite> writes) {
 		List<String> lines = new ArrayList<>();
 		for (RedisWrite write : writes) {
@@ -108,7 +114,8 @@ class RoutesTests {
 		assertThat(text(RouteMapper.tempKey("{user}:1".getBytes(UTF_8)))).isEqualTo("{user}:1:sawmill-replace");
 		assertThat(text(RouteMapper.tempKey("user:1".getBytes(UTF_8)))).isEqualTo("{user:1}:sawmill-replace");
 		for (String noTag : List.of("a}b", "a{}b")) {
-			assertThatThrownBy(() -> RouteMapper.tempKey(noTag.getBytes(UTF_8))).isInstanceOf(RecordMappingException.class)
+			assertThatThrownBy(() -> RouteMapper.tempKey(noTag.getBytes(UTF_8)))
+				.isInstanceOf(RecordMappingException.class)
 				.hasMessageContaining("hash tag");
 		}
 	}
@@ -120,15 +127,19 @@ class RoutesTests {
 		ConsumerRecord<byte[], byte[]> withHeader = record("flags", "f", "{\"state\":\"on\"}");
 		withHeader.headers().add("ttl", "300".getBytes(UTF_8));
 		assertThat(commands(routes.map(withHeader))).containsExactly("SET flag:f on PX 300000");
-		assertThat(commands(routes.map(record("flags", "f", "{\"state\":\"off\"}")))).containsExactly("SET flag:f off PX 60000");
-		assertThatThrownBy(() -> routes.map(record("flags", "f", "{\"other\":1}"))).isInstanceOf(RecordMappingException.class)
+		assertThat(commands(routes.map(record("flags", "f", "{\"state\":\"off\"}"))))
+			.containsExactly("SET flag:f off PX 60000");
+		assertThatThrownBy(() -> routes.map(record("flags", "f", "{\"other\":1}")))
+			.isInstanceOf(RecordMappingException.class)
 			.hasMessage("value-field 'state' is missing or null");
 	}
 
 	@Test
 	void sortedSetAddsTheMemberWithItsScoreAndATombstoneRemovesIt() {
-		Routes routes = routes("scores", RedisType.SORTED_SET, "board:{@topic}", b -> b.scoreField("points").member("{@key}"));
-		assertThat(commands(routes.map(record("scores", "p1", "{\"points\":15}")))).containsExactly("ZADD board:scores 15 p1");
+		Routes routes = routes("scores", RedisType.SORTED_SET, "board:{@topic}",
+				b -> b.scoreField("points").member("{@key}"));
+		assertThat(commands(routes.map(record("scores", "p1", "{\"points\":15}"))))
+			.containsExactly("ZADD board:scores 15 p1");
 		assertThat(commands(routes.map(record("scores", "p1", (String) null)))).containsExactly("ZREM board:scores p1");
 		assertThat(routes.map(record("scores", "p1", "{\"points\":15}"))).allMatch(RedisWrite::idempotent);
 		assertThatThrownBy(() -> routes.map(record("scores", "p1", "{\"points\":\"many\"}")))
@@ -137,7 +148,8 @@ class RoutesTests {
 
 	@Test
 	void setAddsAndRemovesMembersOfStringValues() {
-		Routes routes = routes("tags", RedisType.SET, "tags:{@topic}", b -> b.member("{@key}").valueFormat(ValueFormat.STRING));
+		Routes routes = routes("tags", RedisType.SET, "tags:{@topic}",
+				b -> b.member("{@key}").valueFormat(ValueFormat.STRING));
 		assertThat(commands(routes.map(record("tags", "t1", "not json")))).containsExactly("SADD tags:tags t1");
 		assertThat(commands(routes.map(record("tags", "t1", (String) null)))).containsExactly("SREM tags:tags t1");
 	}
@@ -145,17 +157,20 @@ class RoutesTests {
 	@Test
 	void listPushesAndTrimsToTheCapAndSkipsTombstones() {
 		Routes right = routes("feed", RedisType.LIST, "feed:{@key}", b -> b.listEnd(ListEnd.RIGHT).maxLength(3));
-		assertThat(commands(right.map(record("feed", "f", "{\"msg\":1}"))))
-			.containsExactly("RPUSH feed:f {\"msg\":1}", "LTRIM feed:f -3 -1");
+		assertThat(commands(right.map(record("feed", "f", "{\"msg\":1}")))).containsExactly("RPUSH feed:f {\"msg\":1}",
+				"LTRIM feed:f -3 -1");
 		assertThat(right.map(record("feed", "f", (String) null))).isEmpty();
-		assertThat(right.map(record("feed", "f", "{}"))).extracting(RedisWrite::idempotent).containsExactly(false, true);
+		assertThat(right.map(record("feed", "f", "{}"))).extracting(RedisWrite::idempotent)
+			.containsExactly(false, true);
 		Routes left = routes("feed", RedisType.LIST, "feed:{@key}", b -> b.valueField("msg").maxLength(3));
-		assertThat(commands(left.map(record("feed", "f", "{\"msg\":1}")))).containsExactly("LPUSH feed:f 1", "LTRIM feed:f 0 2");
+		assertThat(commands(left.map(record("feed", "f", "{\"msg\":1}")))).containsExactly("LPUSH feed:f 1",
+				"LTRIM feed:f 0 2");
 	}
 
 	@Test
 	void streamAppendsTheSelectedFieldsTrimmedApproximately() {
-		Routes routes = routes("events", RedisType.STREAM, "events:{@key}", b -> b.fields(List.of("kind")).maxLength(1000));
+		Routes routes = routes("events", RedisType.STREAM, "events:{@key}",
+				b -> b.fields(List.of("kind")).maxLength(1000));
 		assertThat(commands(routes.map(record("events", "e", "{\"kind\":\"click\",\"noise\":1}"))))
 			.containsExactly("XADD events:e MAXLEN ~ 1000 * kind click");
 		assertThat(routes.map(record("events", "e", "{\"kind\":\"click\"}"))).noneMatch(RedisWrite::idempotent);
@@ -194,54 +209,70 @@ class RoutesTests {
 
 	@Test
 	void aPatternMustMatchTheWholeTopicName() {
-		Routes routes = Routes.of(List.of(RouteConfig.custom("orders").topicPattern("orders").keyTemplate("o:{@key}").build()));
-		assertThatThrownBy(() -> routes.map(record("orders-us", "1", "{}"))).hasMessage("no route reads topic 'orders-us'");
+		Routes routes = Routes
+			.of(List.of(RouteConfig.custom("orders").topicPattern("orders").keyTemplate("o:{@key}").build()));
+		assertThatThrownBy(() -> routes.map(record("orders-us", "1", "{}")))
+			.hasMessage("no route reads topic 'orders-us'");
 	}
 
 	@Test
 	void aNamedTopicThatAnotherRoutesPatternMatchesFailsAtStartUp() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> Routes.of(List.of(RouteConfig.custom("a").topics(List.of("orders-eu")).keyTemplate("a:{@key}").build(),
-					RouteConfig.custom("b").topicPattern("orders-.*").keyTemplate("b:{@key}").build())))
-			.withMessage("topic 'orders-eu' of route 'a' matches topic-pattern 'orders-.*' of route 'b'; a topic belongs to one route");
+			.isThrownBy(() -> Routes
+				.of(List.of(RouteConfig.custom("a").topics(List.of("orders-eu")).keyTemplate("a:{@key}").build(),
+						RouteConfig.custom("b").topicPattern("orders-.*").keyTemplate("b:{@key}").build())))
+			.withMessage(
+					"topic 'orders-eu' of route 'a' matches topic-pattern 'orders-.*' of route 'b'; a topic belongs to one route");
 	}
 
 	@Test
 	void aRouteHasTopicsOrATopicPatternNotBothAndAPatternMustCompile() {
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> RouteConfig.custom("a").topics(List.of("t")).topicPattern("t.*").keyTemplate("a:{@key}").build())
+		assertThatIllegalArgumentException().isThrownBy(
+				() -> RouteConfig.custom("a").topics(List.of("t")).topicPattern("t.*").keyTemplate("a:{@key}").build())
 			.withMessage("route 'a': topics name at least one topic, or set topic-pattern instead (one of the two, "
 					+ "topic-pattern is 't.*'), but was [t]");
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> RouteConfig.custom("a").keyTemplate("a:{@key}").build())
+		assertThatIllegalArgumentException().isThrownBy(() -> RouteConfig.custom("a").keyTemplate("a:{@key}").build())
 			.withMessageStartingWith("route 'a': topics name at least one topic, or set topic-pattern instead");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> RouteConfig.custom("a").topicPattern("orders-(").keyTemplate("a:{@key}").build())
-			.withMessageStartingWith("route 'a': topic-pattern must be a Java regular expression (Unclosed group), but was 'orders-('");
+			.withMessageStartingWith(
+					"route 'a': topic-pattern must be a Java regular expression (Unclosed group), but was 'orders-('");
 	}
 
 	@Test
 	void invalidRoutesFailNamingTheRouteTheOptionAndTheValue() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> RouteConfig.custom("scores").topics(List.of("s")).type(RedisType.SORTED_SET)
-				.keyTemplate("b:{@key}").member("{@key}").build())
+			.isThrownBy(() -> RouteConfig.custom("scores")
+				.topics(List.of("s"))
+				.type(RedisType.SORTED_SET)
+				.keyTemplate("b:{@key}")
+				.member("{@key}")
+				.build())
 			.withMessage("route 'scores': score-field must be set for type SORTED_SET, e.g. 'score', but was null");
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> RouteConfig.custom("users").topics(List.of("u")).keyTemplate("u:{@key}").valueField("x").build())
-			.withMessage("route 'users': value-field applies to type STRING or LIST only, and this route's type is HASH, but was 'x'");
+		assertThatIllegalArgumentException().isThrownBy(
+				() -> RouteConfig.custom("users").topics(List.of("u")).keyTemplate("u:{@key}").valueField("x").build())
+			.withMessage(
+					"route 'users': value-field applies to type STRING or LIST only, and this route's type is HASH, but was 'x'");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> RouteConfig.custom("users").topics(List.of("u")).keyTemplate("u:{id").build())
 			.withMessageStartingWith("route 'users': key-template 'u:{id' is invalid");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> RouteConfig.custom("tags").topics(List.of("t")).type(RedisType.SET).keyTemplate("t:{id}")
-				.member("{@key}").valueFormat(ValueFormat.STRING).build())
+			.isThrownBy(() -> RouteConfig.custom("tags")
+				.topics(List.of("t"))
+				.type(RedisType.SET)
+				.keyTemplate("t:{id}")
+				.member("{@key}")
+				.valueFormat(ValueFormat.STRING)
+				.build())
 			.withMessageContaining("route 'tags': value-format");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> Routes.of(List.of(RouteConfig.custom("a").topics(List.of("t")).keyTemplate("a:{@key}").build(),
-					RouteConfig.custom("b").topics(List.of("t")).keyTemplate("b:{@key}").build())))
+			.isThrownBy(() -> Routes
+				.of(List.of(RouteConfig.custom("a").topics(List.of("t")).keyTemplate("a:{@key}").build(),
+						RouteConfig.custom("b").topics(List.of("t")).keyTemplate("b:{@key}").build())))
 			.withMessage("topic 't' is read by routes 'a' and 'b'; a topic belongs to one route");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> routes("p", RedisType.HASH, "p:{@key}", b -> b.valueFormat(ValueFormat.AVRO).avroSchema("{\"type\":")))
+			.isThrownBy(() -> routes("p", RedisType.HASH, "p:{@key}",
+					b -> b.valueFormat(ValueFormat.AVRO).avroSchema("{\"type\":")))
 			.withMessageStartingWith("route 'p': avro-schema is not a valid Avro schema");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> routes("p", RedisType.HASH, "p:{@key}",
@@ -278,44 +309,56 @@ class RoutesTests {
 
 	@Test
 	void aConfiguredDeserializersMapIsMappedLikeAJsonObject() {
-		Routes routes = routes("m", RedisType.HASH, "m:{@key}", b -> b.valueFormat(ValueFormat.DESERIALIZER)
-			.valueDeserializer(KeyValueDeserializer.class.getName())
-			.valueDeserializerProperties(Map.of("field", "said")));
+		Routes routes = routes("m", RedisType.HASH, "m:{@key}",
+				b -> b.valueFormat(ValueFormat.DESERIALIZER)
+					.valueDeserializer(KeyValueDeserializer.class.getName())
+					.valueDeserializerProperties(Map.of("field", "said")));
 		assertThat(commands(routes.map(record("m", "1", "hello")))).containsExactly("HSET m:1 said hello");
 	}
 
 	@Test
 	void aConfiguredDeserializersJacksonTreeIsMappedLikeAJsonObject() {
-		Routes routes = routes("t", RedisType.HASH, "t:{@key}", b -> b.valueFormat(ValueFormat.DESERIALIZER)
-			.valueDeserializer(TreeDeserializer.class.getName()));
+		Routes routes = routes("t", RedisType.HASH, "t:{@key}",
+				b -> b.valueFormat(ValueFormat.DESERIALIZER).valueDeserializer(TreeDeserializer.class.getName()));
 		assertThat(commands(routes.map(record("t", "1", "{\"name\":\"Ann\",\"address\":{\"city\":\"Oslo\"}}"))))
 			.containsExactly("HSET t:1 name Ann address.city Oslo");
 	}
 
 	@Test
 	void aConfiguredDeserializersAvroRecordIsMappedLikeAJsonObject() {
-		Routes routes = routes("a", RedisType.HASH, "a:{@key}", b -> b.valueFormat(ValueFormat.DESERIALIZER)
-			.valueDeserializer(PersonDeserializer.class.getName()));
-		assertThat(commands(routes.map(record("a", "1", "Ann")))).containsExactly("HSET a:1 name Ann address.city Oslo");
+		Routes routes = routes("a", RedisType.HASH, "a:{@key}",
+				b -> b.valueFormat(ValueFormat.DESERIALIZER).valueDeserializer(PersonDeserializer.class.getName()));
+		assertThat(commands(routes.map(record("a", "1", "Ann"))))
+			.containsExactly("HSET a:1 name Ann address.city Oslo");
 	}
 
-	/** A JSON value as Jackson's tree, as a JSON deserializer that returns {@code JsonNode} does. */
+	/**
+	 * A JSON value as Jackson's tree, as a JSON deserializer that returns
+	 * {@code JsonNode} does.
+	 */
 	public static final class TreeDeserializer implements Deserializer<tools.jackson.databind.JsonNode> {
 
-		private static final tools.jackson.databind.json.JsonMapper JSON = tools.jackson.databind.json.JsonMapper.builder().build();
+		private static final tools.jackson.databind.json.JsonMapper JSON = tools.jackson.databind.json.JsonMapper
+			.builder()
+			.build();
 
 		@Override
 		public tools.jackson.databind.JsonNode deserialize(String topic, byte[] data) {
 			return JSON.readTree(data);
 		}
+
 	}
 
-	/** A name as an Avro {@code GenericRecord} with a nested record, as a schema registry's deserializer returns it. */
+	/**
+	 * A name as an Avro {@code GenericRecord} with a nested record, as a schema
+	 * registry's deserializer returns it.
+	 */
 	public static final class PersonDeserializer implements Deserializer<GenericRecord> {
 
-		private static final Schema SCHEMA = new Schema.Parser().parse("""
-				{"type":"record","name":"Person","fields":[{"name":"name","type":"string"},
-				 {"name":"address","type":{"type":"record","name":"Address","fields":[{"name":"city","type":"string"}]}}]}""");
+		private static final Schema SCHEMA = new Schema.Parser()
+			.parse("""
+					{"type":"record","name":"Person","fields":[{"name":"name","type":"string"},
+					 {"name":"address","type":{"type":"record","name":"Address","fields":[{"name":"city","type":"string"}]}}]}""");
 
 		@Override
 		public GenericRecord deserialize(String topic, byte[] data) {
@@ -326,9 +369,13 @@ class RoutesTests {
 			person.put("address", address);
 			return person;
 		}
+
 	}
 
-	/** A value {@code hello} as the map {@code {<field>: hello}}, the field from its configuration. */
+	/**
+	 * A value {@code hello} as the map {@code {<field>: hello}}, the field from its
+	 * configuration.
+	 */
 	public static final class KeyValueDeserializer implements Deserializer<Map<String, String>> {
 
 		private String field;
@@ -347,5 +394,7 @@ class RoutesTests {
 		public Map<String, String> deserialize(String topic, Headers headers, byte[] data) {
 			return deserialize(topic, data);
 		}
+
 	}
+
 }

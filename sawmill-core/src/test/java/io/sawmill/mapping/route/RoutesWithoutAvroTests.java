@@ -31,15 +31,19 @@ import org.junit.jupiter.api.Test;
 import io.sawmill.mapping.RedisWrite;
 
 /**
- * Routes on a class path without Apache Avro, as an application that never declared the optional
- * dependency has: surefire's {@code without-avro} execution runs this class with
- * {@code org.apache.avro:avro} removed from the test class path; the default execution skips its tag.
+ * Routes on a class path without Apache Avro, as an application that never declared the
+ * optional dependency has: surefire's {@code without-avro} execution runs this class with
+ * {@code org.apache.avro:avro} removed from the test class path; the default execution
+ * skips its tag.
  */
 @Tag("without-avro")
 class RoutesWithoutAvroTests {
 
-	private static Routes routes(String topic, RedisType type, String keyTemplate, UnaryOperator<RouteConfig.Builder> options) {
-		return Routes.of(List.of(options.apply(RouteConfig.custom(topic).topics(List.of(topic)).type(type).keyTemplate(keyTemplate)).build()));
+	private static Routes routes(String topic, RedisType type, String keyTemplate,
+			UnaryOperator<RouteConfig.Builder> options) {
+		return Routes.of(List
+			.of(options.apply(RouteConfig.custom(topic).topics(List.of(topic)).type(type).keyTemplate(keyTemplate))
+				.build()));
 	}
 
 	private static ConsumerRecord<byte[], byte[]> record(String topic, String key, String value) {
@@ -56,10 +60,19 @@ class RoutesWithoutAvroTests {
 	@Test
 	void shouldMapJsonAndStringRoutesWithoutAvro() {
 		Routes routes = Routes.of(List.of(
-				RouteConfig.custom("users").topics(List.of("users")).type(RedisType.HASH).keyTemplate("user:{@key}")
-					.ttl(Duration.ofMinutes(1)).build(),
-				RouteConfig.custom("tags").topics(List.of("tags")).type(RedisType.SET).keyTemplate("tags:{@topic}")
-					.member("{@key}").valueFormat(ValueFormat.STRING).build()));
+				RouteConfig.custom("users")
+					.topics(List.of("users"))
+					.type(RedisType.HASH)
+					.keyTemplate("user:{@key}")
+					.ttl(Duration.ofMinutes(1))
+					.build(),
+				RouteConfig.custom("tags")
+					.topics(List.of("tags"))
+					.type(RedisType.SET)
+					.keyTemplate("tags:{@topic}")
+					.member("{@key}")
+					.valueFormat(ValueFormat.STRING)
+					.build()));
 		assertThat(routes.map(record("users", "1", "{\"name\":\"Ann\"}")))
 			.hasOnlyElementsOfTypes(RedisWrite.HashSet.class, RedisWrite.Expire.class)
 			.hasSize(2);
@@ -71,8 +84,10 @@ class RoutesWithoutAvroTests {
 	void shouldRefuseAnAvroRouteAtStartUpNamingTheMissingDependency() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> routes("p", RedisType.HASH, "p:{@key}",
-					b -> b.valueFormat(ValueFormat.AVRO).avroSchema("{\"type\":\"record\",\"name\":\"P\",\"fields\":[]}")))
+					b -> b.valueFormat(ValueFormat.AVRO)
+						.avroSchema("{\"type\":\"record\",\"name\":\"P\",\"fields\":[]}")))
 			.withMessageContaining("route 'p'")
 			.withMessageContaining("org.apache.avro:avro");
 	}
+
 }

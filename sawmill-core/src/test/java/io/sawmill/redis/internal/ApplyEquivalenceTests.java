@@ -36,12 +36,13 @@ import io.sawmill.mapping.VersionGuard;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * {@code sawmill_apply} against a real redis-server leaves what {@code sawmill_upsert} and
- * {@code sawmill_delete} called one write at a time leave, and replies what they reply: random
- * sequences of upserts and deletes (equal, newer and older versions, TTLs, tombstone markers,
- * invalid versions) over a few keys in every starting state (absent, a hash without a version, a
- * versioned hash with and without a TTL, a marker, a string), applied once each way to two copies
- * of the keys. A seeded generator, so a failure names the trial that shows it.
+ * {@code sawmill_apply} against a real redis-server leaves what {@code sawmill_upsert}
+ * and {@code sawmill_delete} called one write at a time leave, and replies what they
+ * reply: random sequences of upserts and deletes (equal, newer and older versions, TTLs,
+ * tombstone markers, invalid versions) over a few keys in every starting state (absent, a
+ * hash without a version, a versioned hash with and without a TTL, a marker, a string),
+ * applied once each way to two copies of the keys. A seeded generator, so a failure names
+ * the trial that shows it.
  */
 class ApplyEquivalenceTests {
 
@@ -77,7 +78,10 @@ class ApplyEquivalenceTests {
 		Teardown.close(connection, client, redis);
 	}
 
-	/** One write: an upsert ({@code fields} not empty) or a delete, of key number {@code key}. */
+	/**
+	 * One write: an upsert ({@code fields} not empty) or a delete, of key number
+	 * {@code key}.
+	 */
 	private record Write(int key, String version, long ttl, List<String> fields) {
 
 		boolean upsert() {
@@ -98,7 +102,8 @@ class ApplyEquivalenceTests {
 			int keyCount = 1 + random.nextInt(4);
 			List<Write> writes = writes(random, keyCount, 1 + random.nextInt(24));
 			for (int key = 0; key < keyCount; key++) {
-				startingState(random.nextInt(6), random.nextInt(4), "one:" + trial + ":" + key, "all:" + trial + ":" + key);
+				startingState(random.nextInt(6), random.nextInt(4), "one:" + trial + ":" + key,
+						"all:" + trial + ":" + key);
 			}
 
 			List<Object> oneByOne = new ArrayList<>();
@@ -159,7 +164,8 @@ class ApplyEquivalenceTests {
 					// absent
 				}
 				case 1 -> commands.hset(key, Map.of("f1", "unversioned", "old", "o"));
-				case 2 -> commands.hset(key, Map.of(VersionGuard.VERSION_FIELD, Integer.toString(version), "f2", "kept"));
+				case 2 ->
+					commands.hset(key, Map.of(VersionGuard.VERSION_FIELD, Integer.toString(version), "f2", "kept"));
 				case 3 -> {
 					commands.hset(key, Map.of(VersionGuard.VERSION_FIELD, Integer.toString(version), "f3", "ttl"));
 					commands.pexpire(key, 400_000);
@@ -173,7 +179,10 @@ class ApplyEquivalenceTests {
 		}
 	}
 
-	/** The writes as {@code sawmill_apply} calls of random lengths, their replies in order. */
+	/**
+	 * The writes as {@code sawmill_apply} calls of random lengths, their replies in
+	 * order.
+	 */
 	private static List<Object> apply(String prefix, List<Write> writes, Random random) {
 		List<Object> replies = new ArrayList<>();
 		for (int from = 0; from < writes.size();) {
@@ -198,8 +207,9 @@ class ApplyEquivalenceTests {
 	}
 
 	/**
-	 * The reply: the integer, the list ({@code sawmill_apply}), or the error's message without the
-	 * place in the script that Redis appends to an error a single-key function raised.
+	 * The reply: the integer, the list ({@code sawmill_apply}), or the error's message
+	 * without the place in the script that Redis appends to an error a single-key
+	 * function raised.
 	 */
 	private static Object call(String function, String[] keys, List<String> args) {
 		try {
@@ -226,4 +236,5 @@ class ApplyEquivalenceTests {
 			assertThat(applied).as("TTL of %s, %s", all, what).isBetween(ttl - 5_000, ttl + 5_000);
 		}
 	}
+
 }

@@ -52,10 +52,11 @@ import io.sawmill.testkit.RedisClusterProcess;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * A batch whose replies cannot arrive, because Redis died under it, fails at once as transient,
- * not after {@code sawmill.pipeline.timeout}: the timeout here is five minutes, and each batch must
- * complete well within one (an outcome, not a speed target). Redis is killed while it holds the
- * batch's commands unanswered ({@code CLIENT PAUSE … WRITE}), so none of them can have succeeded.
+ * A batch whose replies cannot arrive, because Redis died under it, fails at once as
+ * transient, not after {@code sawmill.pipeline.timeout}: the timeout here is five
+ * minutes, and each batch must complete well within one (an outcome, not a speed target).
+ * Redis is killed while it holds the batch's commands unanswered
+ * ({@code CLIENT PAUSE … WRITE}), so none of them can have succeeded.
  */
 class DeadLinkTests {
 
@@ -99,14 +100,17 @@ class DeadLinkTests {
 	@Test
 	void shouldFailTheCommandsOfAKilledClusterMasterAtOnceAndWriteThemToTheReplicaThatTookOver() throws Exception {
 		RedisClusterProcess cluster = closing(RedisClusterProcess.startNew(1));
-		RedisClusterClient client = closing(RedisClusterClient.create(
-				cluster.ports().stream().map(port -> RedisURI.create(cluster.host(), port)).toList()));
+		RedisClusterClient client = closing(RedisClusterClient
+			.create(cluster.ports().stream().map(port -> RedisURI.create(cluster.host(), port)).toList()));
 		LettucePipelinedWriter writer = closing(opened(client));
 		List<RedisWrite> batch = hashes(0, 300);
 		int victim = client.getPartitions().getMasterBySlot(SlotHash.getSlot(batch.get(0).key())).getUri().getPort();
 		List<Integer> onVictim = new ArrayList<>();
 		for (int i = 0; i < batch.size(); i++) {
-			if (client.getPartitions().getMasterBySlot(SlotHash.getSlot(batch.get(i).key())).getUri().getPort() == victim) {
+			if (client.getPartitions()
+				.getMasterBySlot(SlotHash.getSlot(batch.get(i).key()))
+				.getUri()
+				.getPort() == victim) {
 				onVictim.add(i);
 			}
 		}
@@ -140,7 +144,10 @@ class DeadLinkTests {
 		return writer;
 	}
 
-	/** Sends the batch on the listener thread, runs {@code fault} once it is on the wire, then awaits it there. */
+	/**
+	 * Sends the batch on the listener thread, runs {@code fault} once it is on the wire,
+	 * then awaits it there.
+	 */
 	private CompletableFuture<PipelineResult> sendThen(RedisBatchWriter writer, List<RedisWrite> batch, Runnable fault)
 			throws InterruptedException {
 		CountDownLatch sent = new CountDownLatch(1);
@@ -160,7 +167,8 @@ class DeadLinkTests {
 			.until(result::isDone);
 		PipelineResult failed = result.get();
 		assertThat(failed.failures()).hasSize(failures).allSatisfy(failure -> {
-			// failed by the writer as its link is down, or by Lettuce as the connection was reset: not timed out
+			// failed by the writer as its link is down, or by Lettuce as the connection
+			// was reset: not timed out
 			assertThat(failure.cause()).isNotInstanceOf(RedisCommandTimeoutException.class);
 			assertThat(FailureClass.of(failure.cause())).isEqualTo(FailureClass.TRANSIENT);
 		});
@@ -174,8 +182,8 @@ class DeadLinkTests {
 	private List<RedisWrite> hashes(int from, int to) {
 		List<RedisWrite> writes = new ArrayList<>(to - from);
 		for (int i = from; i < to; i++) {
-			writes.add(RedisWrite.hset((prefix + i).getBytes(StandardCharsets.UTF_8),
-					Map.of("n".getBytes(StandardCharsets.UTF_8), Integer.toString(i).getBytes(StandardCharsets.UTF_8))));
+			writes.add(RedisWrite.hset((prefix + i).getBytes(StandardCharsets.UTF_8), Map
+				.of("n".getBytes(StandardCharsets.UTF_8), Integer.toString(i).getBytes(StandardCharsets.UTF_8))));
 		}
 		return writes;
 	}
@@ -185,4 +193,5 @@ class DeadLinkTests {
 				: (AutoCloseable) resource);
 		return resource;
 	}
+
 }

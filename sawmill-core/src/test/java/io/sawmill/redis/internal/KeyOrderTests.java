@@ -32,9 +32,9 @@ import io.sawmill.redis.FailureClass;
 import io.sawmill.redis.PipelineResult;
 
 /**
- * {@link KeyOrder} without a server: replies are delivered by hand, in the order a cluster's masters
- * would have applied the writes. The reordering itself, against a real cluster, is in
- * {@code LettucePipelinedWriterReshardTests}.
+ * {@link KeyOrder} without a server: replies are delivered by hand, in the order a
+ * cluster's masters would have applied the writes. The reordering itself, against a real
+ * cluster, is in {@code LettucePipelinedWriterReshardTests}.
  */
 class KeyOrderTests {
 
@@ -72,7 +72,8 @@ class KeyOrderTests {
 		KeyOrder.Batch batch = order.batch(writes.size(), arrivals);
 		List<BiConsumer<Object, Throwable>> replies = track(batch, writes);
 		PipelineResult.Failure wrongType = new PipelineResult.Failure(2, writes.get(2),
-				new RedisCommandExecutionException("WRONGTYPE Operation against a key holding the wrong kind of value"));
+				new RedisCommandExecutionException(
+						"WRONGTYPE Operation against a key holding the wrong kind of value"));
 
 		// the EXPIRE and the second HSET overtook the first HSET, redirected on its way
 		replies.get(1).accept("OK", null);
@@ -138,7 +139,8 @@ class KeyOrderTests {
 		secondBatch.completed(second, List.of());
 		assertThat(order.remembered()).isEqualTo(1);
 		firstReplies.get(1).accept("OK", null);
-		// a batch counts once its replies arrived, even if it is never awaited (dropped by the listener)
+		// a batch counts once its replies arrived, even if it is never awaited (dropped
+		// by the listener)
 		KeyOrder.Batch thirdBatch = order.batch(1, new BatchReplies(1));
 		track(thirdBatch, third).forEach(reply -> reply.accept("OK", null));
 		thirdBatch.completed(third, List.of());
@@ -146,8 +148,7 @@ class KeyOrderTests {
 	}
 
 	private static List<BiConsumer<Object, Throwable>> track(KeyOrder.Batch batch, List<RedisWrite> writes) {
-		return IntStream.range(0, writes.size())
-			.mapToObj(i -> batch.track(writes.get(i), i))
-			.toList();
+		return IntStream.range(0, writes.size()).mapToObj(i -> batch.track(writes.get(i), i)).toList();
 	}
+
 }

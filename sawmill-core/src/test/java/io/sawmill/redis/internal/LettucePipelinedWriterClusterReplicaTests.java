@@ -42,10 +42,11 @@ import io.sawmill.redis.PipelineResult;
 import io.sawmill.testkit.RedisClusterProcess;
 
 /**
- * The writer with {@code sawmill.pipeline.wait-for-replicas} on Redis Cluster: a batch counts as
- * written only once a replica of each master it wrote to confirmed that master's share (Redis
- * {@code WAIT} on each master connection that carried part of it), and a shortfall fails that
- * master's share only. Against a real cluster of three masters with one replica each.
+ * The writer with {@code sawmill.pipeline.wait-for-replicas} on Redis Cluster: a batch
+ * counts as written only once a replica of each master it wrote to confirmed that
+ * master's share (Redis {@code WAIT} on each master connection that carried part of it),
+ * and a shortfall fails that master's share only. Against a real cluster of three masters
+ * with one replica each.
  */
 class LettucePipelinedWriterClusterReplicaTests {
 
@@ -86,7 +87,8 @@ class LettucePipelinedWriterClusterReplicaTests {
 		PipelineResult result = writer.write(writes);
 
 		assertThat(result.succeeded()).as("%s", result.failures()).isTrue();
-		// read at once from each key's master's replica: WAIT returned only after it had applied the share
+		// read at once from each key's master's replica: WAIT returned only after it had
+		// applied the share
 		for (int master : cluster.masters()) {
 			try (StatefulRedisConnection<String, String> replica = nodeClient
 				.connect(RedisURI.create(cluster.host(), cluster.replicaOf(master)))) {
@@ -151,7 +153,9 @@ class LettucePipelinedWriterClusterReplicaTests {
 	/** The indexes of the batch's commands routed to the master on {@code port}. */
 	private static List<Integer> shareOf(List<RedisWrite> writes, int port) {
 		return IntStream.range(0, writes.size())
-			.filter(i -> writerClient.getPartitions().getMasterBySlot(SlotHash.getSlot(writes.get(i).key())).getUri()
+			.filter(i -> writerClient.getPartitions()
+				.getMasterBySlot(SlotHash.getSlot(writes.get(i).key()))
+				.getUri()
 				.getPort() == port)
 			.boxed()
 			.toList();
@@ -166,4 +170,5 @@ class LettucePipelinedWriterClusterReplicaTests {
 	private List<RedisWrite> batch(String name) {
 		return LettucePipelinedWriterReplicaTests.batch(prefix, name);
 	}
+
 }

@@ -52,13 +52,14 @@ import io.sawmill.redis.RedisBatchWriter;
 import io.sawmill.testkit.RedisClusterProcess;
 
 /**
- * The writer's cluster path (commands queued through Lettuce's cluster API, routed per slot, one
- * flush per chunk) against a real Redis Cluster of three masters. Outcomes are read back with a
- * separate cluster connection, and per node with a plain connection to each master.
+ * The writer's cluster path (commands queued through Lettuce's cluster API, routed per
+ * slot, one flush per chunk) against a real Redis Cluster of three masters. Outcomes are
+ * read back with a separate cluster connection, and per node with a plain connection to
+ * each master.
  * <p>
- * Lettuce connects a cluster connection to a master on the first command routed to it, and would
- * write the commands queued meanwhile from the connect's callback, out of order and possibly after
- * the chunk's flush; the writer connects every master first
+ * Lettuce connects a cluster connection to a master on the first command routed to it,
+ * and would write the commands queued meanwhile from the connect's callback, out of order
+ * and possibly after the chunk's flush; the writer connects every master first
  * ({@link #shouldWriteEveryCommandOfTheFirstBatchOnAFreshClusterConnectionInListOrder}).
  */
 class LettucePipelinedWriterClusterTests {
@@ -114,7 +115,10 @@ class LettucePipelinedWriterClusterTests {
 		writers.forEach(LettucePipelinedWriter::close);
 	}
 
-	/** A writer whose connection for this thread is open, connected to every master, and answered a PING. */
+	/**
+	 * A writer whose connection for this thread is open, connected to every master, and
+	 * answered a PING.
+	 */
 	private LettucePipelinedWriter connectedWriter(int maxCommandsPerChunk) {
 		return connectedWriter(maxCommandsPerChunk, TIMEOUT);
 	}
@@ -181,7 +185,8 @@ class LettucePipelinedWriterClusterTests {
 
 	@Test
 	void shouldNotWaitForReplicasByDefaultOnAClusterWhoseMastersHaveNone() {
-		LettucePipelinedWriter writer = new LettucePipelinedWriter(() -> writerClient, PipelineConfig.ofDefaults(), true);
+		LettucePipelinedWriter writer = new LettucePipelinedWriter(() -> writerClient, PipelineConfig.ofDefaults(),
+				true);
 		writers.add(writer);
 
 		writer.open(1);
@@ -190,24 +195,27 @@ class LettucePipelinedWriterClusterTests {
 	}
 
 	/**
-	 * The writer writes each master's share of a chunk to the channel of that master's connection; if
-	 * a Lettuce upgrade hides it, every command would go through Lettuce's API (slower, never wrong),
-	 * and this test fails so that the upgrade is noticed.
+	 * The writer writes each master's share of a chunk to the channel of that master's
+	 * connection; if a Lettuce upgrade hides it, every command would go through Lettuce's
+	 * API (slower, never wrong), and this test fails so that the upgrade is noticed.
 	 */
 	@Test
 	void shouldReachTheChannelOfEveryMastersConnection() {
-		try (ClusterConnection connection = ClusterConnection.open(writerClient, SendPaths.of(PipelineConfig.ofDefaults()))) {
+		try (ClusterConnection connection = ClusterConnection.open(writerClient,
+				SendPaths.of(PipelineConfig.ofDefaults()))) {
 			List<RedisClusterNode> masters = connection.masters();
 			assertThat(masters).hasSize(3);
-			assertThat(masters).allSatisfy(master -> assertThat(connection.masterChannel(master)).as("%s", master.getUri())
-				.isNotNull()
-				.satisfies(channel -> assertThat(channel.isActive()).isTrue()));
+			assertThat(masters)
+				.allSatisfy(master -> assertThat(connection.masterChannel(master)).as("%s", master.getUri())
+					.isNotNull()
+					.satisfies(channel -> assertThat(channel.isActive()).isTrue()));
 		}
 	}
 
 	@Test
 	void shouldWriteHashesAndExpiriesOfManyKeysToEveryMaster() {
-		LettucePipelinedWriter writer = connectedWriter(6_000); // the whole batch in one chunk
+		LettucePipelinedWriter writer = connectedWriter(6_000); // the whole batch in one
+																// chunk
 		List<String> keys = keys(3_000);
 		List<RedisWrite> writes = new ArrayList<>();
 		for (int i = 0; i < keys.size(); i++) {
@@ -229,7 +237,8 @@ class LettucePipelinedWriterClusterTests {
 		assertThat(values(keys.stream().map(asyncReader::ttl).toList()))
 			.allSatisfy(ttl -> assertThat(ttl).isBetween(1L, 120L));
 		Map<Integer, Integer> perMaster = keysPerMaster();
-		assertThat(perMaster).hasSize(3).allSatisfy((port, count) -> assertThat(count).as("keys on " + port).isPositive());
+		assertThat(perMaster).hasSize(3)
+			.allSatisfy((port, count) -> assertThat(count).as("keys on " + port).isPositive());
 		assertThat(perMaster.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(3_000);
 	}
 
@@ -238,7 +247,8 @@ class LettucePipelinedWriterClusterTests {
 		LettucePipelinedWriter writer = connectedWriter(500);
 		List<String> keys = keys(300);
 		List<RedisWrite> writes = new ArrayList<>();
-		// Round by round, so that the writes to one key are far apart in the list and in different chunks.
+		// Round by round, so that the writes to one key are far apart in the list and in
+		// different chunks.
 		keys.forEach(key -> writes.add(RedisWrite.hset(key, Map.of("f", "1"))));
 		keys.forEach(key -> writes.add(RedisWrite.hset(key, Map.of("f", "2"))));
 		keys.forEach(key -> writes.add(RedisWrite.hset(key, Map.of("f", "3"))));
@@ -250,8 +260,8 @@ class LettucePipelinedWriterClusterTests {
 
 		assertThat(result.failures()).isEmpty();
 		assertThat(result.chunks()).isEqualTo(4);
-		assertThat(hashes(keys)).allSatisfy(
-				(key, hash) -> assertThat(hash).as(key).containsOnly(Map.entry("g", "4"), Map.entry("f", "5")));
+		assertThat(hashes(keys))
+			.allSatisfy((key, hash) -> assertThat(hash).as(key).containsOnly(Map.entry("g", "4"), Map.entry("f", "5")));
 	}
 
 	@Test
@@ -283,11 +293,14 @@ class LettucePipelinedWriterClusterTests {
 
 		RedisBatchWriter.Sent sentFirst = writer.send(first);
 		RedisBatchWriter.Sent sentSecond = writer.send(second);
-		// Each master applies and answers its commands in the order they were sent, so once every key
-		// holds the second batch's value, the first batch's replies have left Redis; they reach the
+		// Each master applies and answers its commands in the order they were sent, so
+		// once every key
+		// holds the second batch's value, the first batch's replies have left Redis; they
+		// reach the
 		// writer on loopback well within the pause.
-		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(hashes(keys))
-			.allSatisfy((key, hash) -> assertThat(hash).containsEntry("v", "second")));
+		await().atMost(TIMEOUT)
+			.untilAsserted(() -> assertThat(hashes(keys))
+				.allSatisfy((key, hash) -> assertThat(hash).containsEntry("v", "second")));
 		Thread.sleep(50);
 		long beforeAwait = System.nanoTime();
 		PipelineResult firstResult = sentFirst.await();
@@ -301,7 +314,8 @@ class LettucePipelinedWriterClusterTests {
 		assertThat(hashes(keys)).allSatisfy(
 				(key, hash) -> assertThat(hash).as(key).containsOnly(Map.entry("v", "second"), Map.entry("a", "1")));
 		assertThat(sentFirst.lastReplyNanos()).isBetween(beforeSend, beforeAwait);
-		// The second batch has commands on every node the first has, each sent after the first's.
+		// The second batch has commands on every node the first has, each sent after the
+		// first's.
 		assertThat(sentSecond.lastReplyNanos()).isBetween(sentFirst.lastReplyNanos(), afterAwait);
 	}
 
@@ -336,7 +350,8 @@ class LettucePipelinedWriterClusterTests {
 
 	@Test
 	void shouldWriteEveryCommandOfTheFirstBatchOnAFreshClusterConnectionInListOrder() {
-		// Each attempt is the first batch of a new connection, as after start-up or after a failed batch.
+		// Each attempt is the first batch of a new connection, as after start-up or after
+		// a failed batch.
 		for (int attempt = 0; attempt < 20; attempt++) {
 			LettucePipelinedWriter writer = connectedWriter(100, Duration.ofSeconds(2));
 			List<String> keys = new ArrayList<>();
@@ -356,4 +371,5 @@ class LettucePipelinedWriterClusterTests {
 				.allSatisfy(ttl -> assertThat(ttl).isBetween(1L, 120L));
 		}
 	}
+
 }

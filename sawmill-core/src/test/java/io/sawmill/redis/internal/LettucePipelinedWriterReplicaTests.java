@@ -42,9 +42,9 @@ import io.sawmill.testkit.RedisSentinelProcess;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * The writer with {@code sawmill.pipeline.wait-for-replicas}: a batch counts as written only once
- * the replicas confirmed it (Redis {@code WAIT} after its commands). Against a real master with its
- * replica, and a real master without one.
+ * The writer with {@code sawmill.pipeline.wait-for-replicas}: a batch counts as written
+ * only once the replicas confirmed it (Redis {@code WAIT} after its commands). Against a
+ * real master with its replica, and a real master without one.
  */
 class LettucePipelinedWriterReplicaTests {
 
@@ -57,7 +57,10 @@ class LettucePipelinedWriterReplicaTests {
 	/** Reads the replica back. */
 	private static RedisClient client;
 
-	/** The writers' clients, connected to the master with a replica and to the one without. */
+	/**
+	 * The writers' clients, connected to the master with a replica and to the one
+	 * without.
+	 */
 	private static RedisClient toReplicated;
 
 	private static RedisClient toAlone;
@@ -99,7 +102,8 @@ class LettucePipelinedWriterReplicaTests {
 		PipelineResult result = writer.write(batch("a"));
 
 		assertThat(result.succeeded()).as("%s", result.failures()).isTrue();
-		// read at once from the replica: WAIT returned only after it had applied the batch
+		// read at once from the replica: WAIT returned only after it had applied the
+		// batch
 		try (StatefulRedisConnection<String, String> replica = client.connect(uri(replicated.replica()))) {
 			RedisCommands<String, String> commands = replica.sync();
 			for (int i = 0; i < RECORDS; i++) {
@@ -119,8 +123,10 @@ class LettucePipelinedWriterReplicaTests {
 		assertThat(first.await().succeeded()).isTrue();
 		assertThat(second.await().succeeded()).isTrue();
 		try (StatefulRedisConnection<String, String> replica = client.connect(uri(replicated.replica()))) {
-			assertThat(replica.sync().hget(prefix + "first:" + (RECORDS - 1), "n")).isEqualTo(Integer.toString(RECORDS - 1));
-			assertThat(replica.sync().hget(prefix + "second:" + (RECORDS - 1), "n")).isEqualTo(Integer.toString(RECORDS - 1));
+			assertThat(replica.sync().hget(prefix + "first:" + (RECORDS - 1), "n"))
+				.isEqualTo(Integer.toString(RECORDS - 1));
+			assertThat(replica.sync().hget(prefix + "second:" + (RECORDS - 1), "n"))
+				.isEqualTo(Integer.toString(RECORDS - 1));
 		}
 	}
 
@@ -140,7 +146,8 @@ class LettucePipelinedWriterReplicaTests {
 		});
 		assertThat(result.failures()).extracting(PipelineResult.Failure::index)
 			.containsExactlyElementsOf(java.util.stream.IntStream.range(0, writes.size()).boxed().toList());
-		// the master applied the commands: they are written again, not lost, and not committed yet
+		// the master applied the commands: they are written again, not lost, and not
+		// committed yet
 		assertThat(alone.command("HGET", prefix + "unconfirmed:7", "n")).isEqualTo("$1");
 	}
 
@@ -177,7 +184,8 @@ class LettucePipelinedWriterReplicaTests {
 
 		PipelineResult result = writer.sendTransactions(List.of(counterAndWatermark())).await();
 
-		// its watermark's SET failed: the listener polls the batch again and confirms it before the commit
+		// its watermark's SET failed: the listener polls the batch again and confirms it
+		// before the commit
 		assertThat(result.failures()).extracting(PipelineResult.Failure::index).containsExactly(0, 1);
 		assertThat(result.failures().get(1).cause()).isInstanceOf(ReplicaWait.NotConfirmed.class);
 		assertThat(alone.command("GET", prefix + "wm")).isEqualTo("$1");
@@ -209,7 +217,10 @@ class LettucePipelinedWriterReplicaTests {
 		return batch(prefix, name);
 	}
 
-	/** An HSET and an EXPIRE per record: command {@code i} writes record {@code i / 2}, key {@code prefix name:i/2}. */
+	/**
+	 * An HSET and an EXPIRE per record: command {@code i} writes record {@code i / 2},
+	 * key {@code prefix name:i/2}.
+	 */
 	static List<RedisWrite> batch(String prefix, String name) {
 		List<RedisWrite> writes = new ArrayList<>(2 * RECORDS);
 		for (int i = 0; i < RECORDS; i++) {
@@ -223,4 +234,5 @@ class LettucePipelinedWriterReplicaTests {
 	private static RedisURI uri(RedisServerProcess node) {
 		return RedisURI.create(node.host(), node.port());
 	}
+
 }

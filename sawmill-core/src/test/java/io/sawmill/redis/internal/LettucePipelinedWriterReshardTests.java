@@ -54,25 +54,28 @@ import io.sawmill.redis.RedisBatchWriter;
 import io.sawmill.testkit.RedisClusterProcess;
 
 /**
- * The writer's cluster path while slots move between masters. The migration is done by hand, slot
- * by slot, with the raw cluster commands, so that each batch deterministically meets a redirect:
+ * The writer's cluster path while slots move between masters. The migration is done by
+ * hand, slot by slot, with the raw cluster commands, so that each batch deterministically
+ * meets a redirect:
  * <ul>
- * <li>MOVED: the slot has moved to another master, and the writer's client (no topology refresh)
- * still routes it to the old one;</li>
- * <li>ASK: the slot is MIGRATING on its master and IMPORTING on another, and some of its keys have
- * already been migrated.</li>
+ * <li>MOVED: the slot has moved to another master, and the writer's client (no topology
+ * refresh) still routes it to the old one;</li>
+ * <li>ASK: the slot is MIGRATING on its master and IMPORTING on another, and some of its
+ * keys have already been migrated.</li>
  * </ul>
- * The writer writes each master's commands to that master's channel, where Redis answers a
- * redirected command with MOVED or ASK; the writer sends those commands again through Lettuce's
- * cluster API (after a topology refresh on MOVED), which follows any further redirect on the other
- * master's connection, whose auto-flush is off like every connection of the writer; the writer
- * flushes again while it waits, so the command goes out instead of waiting there until the batch
- * times out. Every batch must succeed (a timeout is a failure) and every
- * value and TTL be right afterwards, read back with a separate client whose topology is refreshed.
- * Each scenario runs {@value #RUNS} times, each on a slot of its own.
+ * The writer writes each master's commands to that master's channel, where Redis answers
+ * a redirected command with MOVED or ASK; the writer sends those commands again through
+ * Lettuce's cluster API (after a topology refresh on MOVED), which follows any further
+ * redirect on the other master's connection, whose auto-flush is off like every
+ * connection of the writer; the writer flushes again while it waits, so the command goes
+ * out instead of waiting there until the batch times out. Every batch must succeed (a
+ * timeout is a failure) and every value and TTL be right afterwards, read back with a
+ * separate client whose topology is refreshed. Each scenario runs {@value #RUNS} times,
+ * each on a slot of its own.
  * <p>
- * A redirected write can also be overtaken by a later write to its key that takes a shorter way to
- * the new master; the writer must then report it, so that it is written again in order
+ * A redirected write can also be overtaken by a later write to its key that takes a
+ * shorter way to the new master; the writer must then report it, so that it is written
+ * again in order
  * ({@link #shouldReportAWriteOvertakenByALaterWriteToItsKeyAfterRedirectsSoItIsWrittenAgainInOrder}).
  */
 class LettucePipelinedWriterReshardTests {
@@ -88,7 +91,9 @@ class LettucePipelinedWriterReshardTests {
 
 	private static ClientResources resources;
 
-	/** The writers' client: default options, so no periodic nor adaptive topology refresh. */
+	/**
+	 * The writers' client: default options, so no periodic nor adaptive topology refresh.
+	 */
 	private static RedisClusterClient writerClient;
 
 	private static RedisClusterClient readerClient;
@@ -143,7 +148,8 @@ class LettucePipelinedWriterReshardTests {
 		for (int run = 0; run < RUNS; run++) {
 			Slot slot = freshSlot("moved-" + run);
 			LettucePipelinedWriter writer = connectedWriter();
-			// the writer's connection routes the slot to its master, and the first batch goes there
+			// the writer's connection routes the slot to its master, and the first batch
+			// goes there
 			PipelineResult before = writer.write(batch(slot.keys, "1", Duration.ofSeconds(120)));
 			assertThat(before.failures()).as("first batch, run %d", run).isEmpty();
 			int source = ownerOf(slot.slot);
@@ -166,7 +172,8 @@ class LettucePipelinedWriterReshardTests {
 		for (int run = 0; run < RUNS; run++) {
 			Slot slot = freshSlot("ask-" + run);
 			LettucePipelinedWriter writer = connectedWriter();
-			// the first half of the keys exists before the migration; the second half is new
+			// the first half of the keys exists before the migration; the second half is
+			// new
 			List<String> existing = slot.keys.subList(0, KEYS / 2);
 			PipelineResult before = writer.write(batch(existing, "1", Duration.ofSeconds(120)));
 			assertThat(before.failures()).as("first batch, run %d", run).isEmpty();
@@ -174,7 +181,8 @@ class LettucePipelinedWriterReshardTests {
 			int target = otherThan(source);
 
 			beginMigration(slot.slot, source, target);
-			// half of the existing keys move (ASK for them), the other half stays on the source
+			// half of the existing keys move (ASK for them), the other half stays on the
+			// source
 			List<String> moved = existing.subList(0, existing.size() / 2);
 			migrate(source, target, moved);
 
@@ -189,10 +197,11 @@ class LettucePipelinedWriterReshardTests {
 	}
 
 	/**
-	 * Two batches to a moved slot, the second sent before the first is awaited, as the listener does
-	 * while behind: both go to the old master, which answers MOVED to each; the first batch's await
-	 * refreshes the topology and sends its writes again, the second's sends its own after them. Both
-	 * succeed, and every key ends with the second batch's value and TTL.
+	 * Two batches to a moved slot, the second sent before the first is awaited, as the
+	 * listener does while behind: both go to the old master, which answers MOVED to each;
+	 * the first batch's await refreshes the topology and sends its writes again, the
+	 * second's sends its own after them. Both succeed, and every key ends with the second
+	 * batch's value and TTL.
 	 */
 	@Test
 	void shouldWriteTwoBatchesInFlightToAMovedSlotInOrder() {
@@ -220,12 +229,12 @@ class LettucePipelinedWriterReshardTests {
 	}
 
 	/**
-	 * A redirected write is overtaken by the next batch's write to the same key, which a topology
-	 * refresh routed straight to the slot's new master: the writer sends the redirected write again
-	 * only when its batch is awaited, after the next batch went out, so Redis applies the older write
-	 * last. The writer must report the overtaken write as a transient failure, so the listener writes
-	 * it again with the writes after it, in order (as {@code PerRecordPipeline} and
-	 * {@code PipelineBatchListener} do).
+	 * A redirected write is overtaken by the next batch's write to the same key, which a
+	 * topology refresh routed straight to the slot's new master: the writer sends the
+	 * redirected write again only when its batch is awaited, after the next batch went
+	 * out, so Redis applies the older write last. The writer must report the overtaken
+	 * write as a transient failure, so the listener writes it again with the writes after
+	 * it, in order (as {@code PerRecordPipeline} and {@code PipelineBatchListener} do).
 	 */
 	@Test
 	void shouldReportAWriteOvertakenByALaterWriteToItsKeyAfterRedirectsSoItIsWrittenAgainInOrder() {
@@ -241,10 +250,12 @@ class LettucePipelinedWriterReshardTests {
 		endMigration(slot.slot, b);
 		long movedBefore = movedReplies(a);
 
-		// the stale topology sends the write to A, which answers MOVED; it waits there for the await
+		// the stale topology sends the write to A, which answers MOVED; it waits there
+		// for the await
 		RedisBatchWriter.Sent first = writer.send(List.of(RedisWrite.hset(key, Map.of("v", "2"))));
 		await().atMost(WRITE_TIMEOUT).until(() -> movedReplies(a) > movedBefore);
-		// the slot moves on to C, and a topology refresh (periodic or adaptive) routes it there
+		// the slot moves on to C, and a topology refresh (periodic or adaptive) routes it
+		// there
 		beginMigration(slot.slot, b, c);
 		migrate(b, c, List.of(key));
 		endMigration(slot.slot, c);
@@ -269,7 +280,10 @@ class LettucePipelinedWriterReshardTests {
 		assertThat(reader.hget(key, "v")).as("the last write").isEqualTo("3");
 	}
 
-	/** How many MOVED error replies the master on {@code port} has sent ({@code INFO errorstats}). */
+	/**
+	 * How many MOVED error replies the master on {@code port} has sent
+	 * ({@code INFO errorstats}).
+	 */
 	private static long movedReplies(int port) {
 		for (String line : nodes.get(port).sync().info("errorstats").split("\r?\n")) {
 			if (line.startsWith("errorstat_MOVED:count=")) {
@@ -285,7 +299,10 @@ class LettucePipelinedWriterReshardTests {
 		});
 	}
 
-	/** Writes the second batch (HSET v=2, EXPIRE 60 s) to every key of the slot, and reads the outcome back. */
+	/**
+	 * Writes the second batch (HSET v=2, EXPIRE 60 s) to every key of the slot, and reads
+	 * the outcome back.
+	 */
 	private Observation observe(String scenario, int run, LettucePipelinedWriter writer, Slot slot, int source,
 			int target, Runnable beforeReadBack) {
 		List<RedisWrite> writes = batch(slot.keys, "2", Duration.ofSeconds(60));
@@ -413,7 +430,9 @@ class LettucePipelinedWriterReshardTests {
 		return nodes.get(port).sync().clusterGetKeysInSlot(slot, 10_000);
 	}
 
-	/** Assigns the slot to the target on every master (target first, as redis-cli does). */
+	/**
+	 * Assigns the slot to the target on every master (target first, as redis-cli does).
+	 */
 	private static void endMigration(int slot, int target) {
 		String targetId = nodeIds.get(target);
 		assertThat(nodes.get(target).sync().clusterSetSlotNode(slot, targetId)).isEqualTo("OK");
@@ -428,7 +447,8 @@ class LettucePipelinedWriterReshardTests {
 	}
 
 	private record Observation(String scenario, int run, int slot, int source, int target, int commands,
-			boolean succeeded, int failureCount, Map<String, Long> causes, long millis, int wrongValues,
-			int wrongTtls, int writerViewAfter) {
+			boolean succeeded, int failureCount, Map<String, Long> causes, long millis, int wrongValues, int wrongTtls,
+			int writerViewAfter) {
 	}
+
 }

@@ -57,9 +57,9 @@ import io.sawmill.redis.RedisBatchWriter;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * The writer against a real redis-server. Flushes and connections are counted on the Netty
- * channels of the writer's client, so "one flush per chunk" and "connections are reused" are
- * observed on the wire rather than inferred from timing.
+ * The writer against a real redis-server. Flushes and connections are counted on the
+ * Netty channels of the writer's client, so "one flush per chunk" and "connections are
+ * reused" are observed on the wire rather than inferred from timing.
  */
 class LettucePipelinedWriterTests {
 
@@ -171,15 +171,15 @@ class LettucePipelinedWriterTests {
 		reader.set(prefix + "gone", "old");
 		LettucePipelinedWriter writer = connectedWriter(1_000);
 
-		PipelineResult result = writer.write(List.of(
-				RedisWrite.hset(prefix + "user", Map.of("name", "Ann", "city", "Oslo")),
-				RedisWrite.expire(utf8(prefix + "user"), Duration.ofSeconds(60)),
-				RedisWrite.hset(prefix + "session", Map.of("id", "s")),
-				RedisWrite.expire(utf8(prefix + "session"), Duration.ofMillis(1_500)),
-				RedisWrite.del(utf8(prefix + "gone")),
-				RedisWrite.command("SADD", utf8(prefix + "tags"), utf8("a"), utf8("b")),
-				RedisWrite.command("zadd", utf8(prefix + "scores"), utf8("1.5"), utf8("ann")),
-				RedisWrite.command("HINCRBY", utf8(prefix + "user"), utf8("visits"), utf8("3"))));
+		PipelineResult result = writer
+			.write(List.of(RedisWrite.hset(prefix + "user", Map.of("name", "Ann", "city", "Oslo")),
+					RedisWrite.expire(utf8(prefix + "user"), Duration.ofSeconds(60)),
+					RedisWrite.hset(prefix + "session", Map.of("id", "s")),
+					RedisWrite.expire(utf8(prefix + "session"), Duration.ofMillis(1_500)),
+					RedisWrite.del(utf8(prefix + "gone")),
+					RedisWrite.command("SADD", utf8(prefix + "tags"), utf8("a"), utf8("b")),
+					RedisWrite.command("zadd", utf8(prefix + "scores"), utf8("1.5"), utf8("ann")),
+					RedisWrite.command("HINCRBY", utf8(prefix + "user"), utf8("visits"), utf8("3"))));
 
 		assertThat(result.succeeded()).isTrue();
 		assertThat(result.commands()).isEqualTo(8);
@@ -199,8 +199,8 @@ class LettucePipelinedWriterTests {
 		String key = prefix + "k";
 
 		PipelineResult result = writer.write(List.of(RedisWrite.hset(key, Map.of("v", "1")), RedisWrite.del(utf8(key)),
-				RedisWrite.hset(key, Map.of("v", "2")), RedisWrite.hset(key, Map.of("w", "3")), RedisWrite.del(utf8(key)),
-				RedisWrite.hset(key, Map.of("v", "4"))));
+				RedisWrite.hset(key, Map.of("v", "2")), RedisWrite.hset(key, Map.of("w", "3")),
+				RedisWrite.del(utf8(key)), RedisWrite.hset(key, Map.of("v", "4"))));
 
 		assertThat(result.succeeded()).isTrue();
 		assertThat(result.chunks()).isEqualTo(3);
@@ -222,7 +222,8 @@ class LettucePipelinedWriterTests {
 
 	@Test
 	void shouldWriteEachChunkToTheChannelAsOneMessage() {
-		// Fails when a Lettuce upgrade hides the endpoint's channel: the writer would then fall back
+		// Fails when a Lettuce upgrade hides the endpoint's channel: the writer would
+		// then fall back
 		// to one channel write (and one event-loop task) per command.
 		assertThat(EndpointChannel.available()).isTrue();
 		LettucePipelinedWriter writer = connectedWriter(1_000);
@@ -265,7 +266,8 @@ class LettucePipelinedWriterTests {
 		long beforeSend = System.nanoTime();
 
 		RedisBatchWriter.Sent sent = writer.send(hashes(2_500));
-		// the PING goes out on the same connection after the batch, so its reply comes after all of the batch's
+		// the PING goes out on the same connection after the batch, so its reply comes
+		// after all of the batch's
 		writer.ping();
 		long repliesArrived = System.nanoTime();
 		PipelineResult result = sent.await();
@@ -338,7 +340,8 @@ class LettucePipelinedWriterTests {
 		LettucePipelinedWriter writer = writer(1_000, Duration.ofSeconds(10));
 		writer.open(1);
 
-		// As at start-up: open one connection per listener thread, then PING from the main thread.
+		// As at start-up: open one connection per listener thread, then PING from the
+		// main thread.
 		writer.ping();
 		PipelineResult result = CompletableFuture
 			.supplyAsync(() -> writer.write(List.of(RedisWrite.hset(prefix + "k", Map.of("f", "v")))))
@@ -407,8 +410,10 @@ class LettucePipelinedWriterTests {
 
 	@Test
 	void shouldAccountForEveryCommandOfTwoBatchesInFlightWhenRedisDiesUnderThem() {
-		// tens of thousands of commands awaiting replies: those whose writes fail are taken off the
-		// connection's queue one by one, by a scan of that queue now that it has no hash index
+		// tens of thousands of commands awaiting replies: those whose writes fail are
+		// taken off the
+		// connection's queue one by one, by a scan of that queue now that it has no hash
+		// index
 		LettucePipelinedWriter writer = writer(2_000, Duration.ofSeconds(2));
 		writer.open(1);
 		writer.ping();
@@ -427,13 +432,15 @@ class LettucePipelinedWriterTests {
 
 		for (PipelineResult result : List.of(first, second)) {
 			assertThat(result.commands()).isEqualTo(50_000);
-			Set<Integer> failed = result.failures().stream().map(PipelineResult.Failure::index).collect(Collectors.toSet());
+			Set<Integer> failed = result.failures()
+				.stream()
+				.map(PipelineResult.Failure::index)
+				.collect(Collectors.toSet());
 			assertThat(failed).as("each failure names one command of the batch, once")
 				.hasSize(result.failures().size())
 				.allSatisfy(index -> assertThat(index).isBetween(0, 49_999));
 		}
-		assertThat(second.succeeded()).as("the second batch cannot all have been applied before Redis died")
-			.isFalse();
+		assertThat(second.succeeded()).as("the second batch cannot all have been applied before Redis died").isFalse();
 		PipelineResult afterRestart = writer.write(hashes(10));
 		assertThat(afterRestart.succeeded()).isTrue();
 		assertThat(existing(10)).isEqualTo(10);
@@ -456,4 +463,5 @@ class LettucePipelinedWriterTests {
 		// The connection reconnects in the background, with a backoff.
 		await().atMost(Duration.ofSeconds(10)).ignoreExceptions().untilAsserted(writer::ping);
 	}
+
 }

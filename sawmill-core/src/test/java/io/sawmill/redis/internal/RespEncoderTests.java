@@ -28,7 +28,10 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.sawmill.mapping.RedisWrite;
 
-/** The exact bytes on the wire: RESP arrays of bulk strings, as Redis' protocol spec defines them. */
+/**
+ * The exact bytes on the wire: RESP arrays of bulk strings, as Redis' protocol spec
+ * defines them.
+ */
 class RespEncoderTests {
 
 	private static byte[] utf8(String text) {
@@ -58,8 +61,10 @@ class RespEncoderTests {
 	@Test
 	void shouldEncodeWholeSecondsAsExpireAndOthersAsPexpire() {
 		assertThat(encoded(RedisWrite.expire(utf8("k"), Duration.ofHours(1)),
-				RedisWrite.expire(utf8("k"), Duration.ofHours(1)), RedisWrite.expire(utf8("k"), Duration.ofMillis(1_500))))
-			.isEqualTo("*3\r\n$6\r\nEXPIRE\r\n$1\r\nk\r\n$4\r\n3600\r\n" + "*3\r\n$6\r\nEXPIRE\r\n$1\r\nk\r\n$4\r\n3600\r\n"
+				RedisWrite.expire(utf8("k"), Duration.ofHours(1)),
+				RedisWrite.expire(utf8("k"), Duration.ofMillis(1_500))))
+			.isEqualTo("*3\r\n$6\r\nEXPIRE\r\n$1\r\nk\r\n$4\r\n3600\r\n"
+					+ "*3\r\n$6\r\nEXPIRE\r\n$1\r\nk\r\n$4\r\n3600\r\n"
 					+ "*3\r\n$7\r\nPEXPIRE\r\n$1\r\nk\r\n$4\r\n1500\r\n");
 	}
 
@@ -71,7 +76,8 @@ class RespEncoderTests {
 
 	@Test
 	void shouldEncodeAFunctionAsFcallOfOneKey() {
-		assertThat(encoded(RedisWrite.function("sawmill_upsert", utf8("k"), utf8("7"), utf8("0"), utf8("f"), utf8("v"))))
+		assertThat(
+				encoded(RedisWrite.function("sawmill_upsert", utf8("k"), utf8("7"), utf8("0"), utf8("f"), utf8("v"))))
 			.isEqualTo("*8\r\n$5\r\nFCALL\r\n$14\r\nsawmill_upsert\r\n$1\r\n1\r\n$1\r\nk\r\n"
 					+ "$1\r\n7\r\n$1\r\n0\r\n$1\r\nf\r\n$1\r\nv\r\n");
 	}
@@ -86,7 +92,9 @@ class RespEncoderTests {
 
 		String encoded = encoded(RedisWrite.hset("k", fields));
 
-		assertThat(encoded).startsWith("*602\r\n$4\r\nHSET\r\n$1\r\nk\r\n$2\r\nf0\r\n$5000\r\n" + big + "\r\n$2\r\nf1\r\n");
+		assertThat(encoded)
+			.startsWith("*602\r\n$4\r\nHSET\r\n$1\r\nk\r\n$2\r\nf0\r\n$5000\r\n" + big + "\r\n$2\r\nf1\r\n");
 		assertThat(encoded).endsWith("$4\r\nf299\r\n$1\r\nx\r\n");
 	}
+
 }

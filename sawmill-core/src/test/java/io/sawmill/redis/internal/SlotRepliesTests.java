@@ -32,10 +32,11 @@ import io.sawmill.redis.FailureClass;
 import io.sawmill.redis.PipelineResult;
 
 /**
- * {@link SlotReplies} without a server: replies are delivered to the batches' {@link ReplySlot}s by
- * hand, in the order a cluster's masters would have sent them, and a write answered {@code MOVED} is
- * completed later as its sending again would complete it. The redirects themselves, against a real
- * cluster, are in {@code LettucePipelinedWriterReshardTests}.
+ * {@link SlotReplies} without a server: replies are delivered to the batches'
+ * {@link ReplySlot}s by hand, in the order a cluster's masters would have sent them, and
+ * a write answered {@code MOVED} is completed later as its sending again would complete
+ * it. The redirects themselves, against a real cluster, are in
+ * {@code LettucePipelinedWriterReshardTests}.
  */
 class SlotRepliesTests {
 
@@ -49,7 +50,9 @@ class SlotRepliesTests {
 		return RedisWrite.expire(key.getBytes(StandardCharsets.UTF_8), Duration.ofSeconds(60));
 	}
 
-	/** A batch encoded as {@link SlotSend} encodes it, its slots in {@link Batch#slots}. */
+	/**
+	 * A batch encoded as {@link SlotSend} encodes it, its slots in {@link Batch#slots}.
+	 */
 	private Batch send(List<RedisWrite> writes) {
 		ReplySlot[] slots = new ReplySlot[writes.size()];
 		SlotReplies replies = connection.next(slots);
@@ -72,7 +75,8 @@ class SlotRepliesTests {
 	@Test
 	void shouldReportNothingWhenNoWriteWasSentAgain() {
 		Batch batch = send(List.of(hset("a", "1"), expire("a"), hset("a", "2")));
-		// acknowledged in an order no master would reply in: only a write sent again is compared
+		// acknowledged in an order no master would reply in: only a write sent again is
+		// compared
 		ok(batch.slots[2]);
 		ok(batch.slots[0]);
 		ok(batch.slots[1]);
@@ -118,7 +122,8 @@ class SlotRepliesTests {
 		Batch second = send(List.of(hset("a", "2"), hset("b", "2")));
 		moved(first.slots[0]);
 		moved(first.slots[1]);
-		// a topology refresh routed the next batch's write to "a" straight to the slot's new master
+		// a topology refresh routed the next batch's write to "a" straight to the slot's
+		// new master
 		ok(second.slots[0]);
 		List<ReplySlot> again = first.replies.resending();
 		again.forEach(slot -> slot.completeWith("OK", null));
@@ -168,7 +173,8 @@ class SlotRepliesTests {
 		SlotReplies.Sequence sequence = new SlotReplies.Sequence();
 		SlotReplies done = sequence.next(new ReplySlot[1]);
 		WeakReference<SlotReplies> later = new WeakReference<>(sequence.next(new ReplySlot[1]));
-		sequence = null; // the connection was replaced: only the finished batch is still referenced
+		sequence = null; // the connection was replaced: only the finished batch is still
+							// referenced
 
 		done.done();
 
@@ -178,4 +184,5 @@ class SlotRepliesTests {
 		});
 		assertThat(done).isNotNull();
 	}
+
 }

@@ -32,10 +32,11 @@ import io.sawmill.redis.PipelineConfig;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * A real redis-server for a writer test class, registered as a static {@code @RegisterExtension}:
- * started before the class's tests, with a client the writers connect with (as the auto-configuration
- * builds it: no hash-indexed command queue) and a connection of its own to read back what they
- * wrote; every writer a test opened is closed after it, and the server after the last test.
+ * A real redis-server for a writer test class, registered as a static
+ * {@code @RegisterExtension}: started before the class's tests, with a client the writers
+ * connect with (as the auto-configuration builds it: no hash-indexed command queue) and a
+ * connection of its own to read back what they wrote; every writer a test opened is
+ * closed after it, and the server after the last test.
  */
 final class StandaloneRedis implements BeforeAllCallback, AfterEachCallback, AfterAllCallback {
 
@@ -62,9 +63,13 @@ final class StandaloneRedis implements BeforeAllCallback, AfterEachCallback, Aft
 		reader = readerConnection.sync();
 	}
 
-	/** A writer on one connection, open, with these Function libraries loaded; closed after the test. */
+	/**
+	 * A writer on one connection, open, with these Function libraries loaded; closed
+	 * after the test.
+	 */
 	LettucePipelinedWriter openWriter(PipelineConfig config, List<String> functionLibraries) {
-		LettucePipelinedWriter writer = new LettucePipelinedWriter(() -> writerClient, config, false, functionLibraries);
+		LettucePipelinedWriter writer = new LettucePipelinedWriter(() -> writerClient, config, false,
+				functionLibraries);
 		writers.add(writer);
 		writer.open(1);
 		return writer;
@@ -85,4 +90,5 @@ final class StandaloneRedis implements BeforeAllCallback, AfterEachCallback, Aft
 	public void afterAll(ExtensionContext context) throws Exception {
 		Teardown.close(readerConnection, readerClient, writerClient, server);
 	}
+
 }

@@ -28,8 +28,9 @@ final class Teardown {
 	}
 
 	/**
-	 * Closes each in the order given (connections before their clients, clients before their
-	 * resources, servers last); nulls, left by a start-up that failed half way, are skipped.
+	 * Closes each in the order given (connections before their clients, clients before
+	 * their resources, servers last); nulls, left by a start-up that failed half way, are
+	 * skipped.
 	 */
 	static void close(Object... closeables) throws Exception {
 		for (Object closeable : closeables) {
@@ -44,4 +45,5 @@ final class Teardown {
 			}
 		}
 	}
+
 }

@@ -35,8 +35,8 @@ import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
 
 /**
- * {@code sendTransactions} and {@code read} against a real redis-server: each write's outcome comes
- * from its queue-time reply and its element of {@code EXEC}'s reply.
+ * {@code sendTransactions} and {@code read} against a real redis-server: each write's
+ * outcome comes from its queue-time reply and its element of {@code EXEC}'s reply.
  */
 class TransactionWriterTests {
 
@@ -60,9 +60,10 @@ class TransactionWriterTests {
 	}
 
 	private LettucePipelinedWriter writer(int maxCommandsPerChunk) {
-		return redis.openWriter(
-				PipelineConfig.custom().maxCommandsPerChunk(maxCommandsPerChunk).timeout(Duration.ofSeconds(10)).build(),
-				List.of());
+		return redis.openWriter(PipelineConfig.custom()
+			.maxCommandsPerChunk(maxCommandsPerChunk)
+			.timeout(Duration.ofSeconds(10))
+			.build(), List.of());
 	}
 
 	private RedisWrite incr(String key) {
@@ -79,22 +80,25 @@ class TransactionWriterTests {
 
 	@Test
 	void shouldApplyEveryTransactionAndAcknowledgeEachWrite() {
-		PipelineResult result = writer(2000).sendTransactions(List.of(
-				List.of(incr("a"), incr("b"), set("wm0", "3")),
-				List.of(incr("a"), set("wm1", "5")))).await();
+		PipelineResult result = writer(2000)
+			.sendTransactions(
+					List.of(List.of(incr("a"), incr("b"), set("wm0", "3")), List.of(incr("a"), set("wm1", "5"))))
+			.await();
 
 		assertThat(result.succeeded()).isTrue();
 		assertThat(result.commands()).isEqualTo(5);
 		assertThat(reader.get(prefix + "a")).isEqualTo("2");
 		assertThat(reader.get(prefix + "b")).isEqualTo("1");
-		assertThat(reader.mget(prefix + "wm0", prefix + "wm1")).extracting(kv -> kv.getValue()).containsExactly("3", "5");
+		assertThat(reader.mget(prefix + "wm0", prefix + "wm1")).extracting(kv -> kv.getValue())
+			.containsExactly("3", "5");
 	}
 
 	@Test
 	void shouldApplyNothingOfATransactionWithAnErrorAtQueueTimeAndFailEachOfItsWrites() {
-		PipelineResult result = writer(2000).sendTransactions(List.of(
-				List.of(incr("a"), RedisWrite.command("NOSUCHCOMMAND", utf8(prefix + "x")), set("wm0", "3")),
-				List.of(incr("b"), set("wm1", "5")))).await();
+		PipelineResult result = writer(2000).sendTransactions(
+				List.of(List.of(incr("a"), RedisWrite.command("NOSUCHCOMMAND", utf8(prefix + "x")), set("wm0", "3")),
+						List.of(incr("b"), set("wm1", "5"))))
+			.await();
 
 		assertThat(result.failures()).extracting(PipelineResult.Failure::index).containsExactly(0, 1, 2);
 		assertThat(result.failures().get(1).cause()).hasMessageContaining("unknown command");
@@ -110,8 +114,9 @@ class TransactionWriterTests {
 	void shouldFailOnlyTheWriteThatFailedWhenItsTransactionRan() {
 		reader.hset(prefix + "hash", "f", "v");
 
-		PipelineResult result = writer(2000).sendTransactions(List.of(
-				List.of(incr("a"), incr("hash"), incr("c"), set("wm0", "4")))).await();
+		PipelineResult result = writer(2000)
+			.sendTransactions(List.of(List.of(incr("a"), incr("hash"), incr("c"), set("wm0", "4"))))
+			.await();
 
 		assertThat(result.failures()).singleElement().satisfies(failure -> {
 			assertThat(failure.index()).isEqualTo(1);
@@ -126,9 +131,10 @@ class TransactionWriterTests {
 		reader.hset(prefix + "hash", "f", "v");
 		byte[] list = utf8(prefix + "list");
 
-		PipelineResult result = writer(2000).sendTransactions(List.of(List.of(
-				RedisWrite.command("RPUSH", list, utf8("a"), utf8("b"), utf8("c")),
-				RedisWrite.command("LPOP", list, utf8("2")), incr("hash"), incr("a"), set("wm0", "1")))).await();
+		PipelineResult result = writer(2000)
+			.sendTransactions(List.of(List.of(RedisWrite.command("RPUSH", list, utf8("a"), utf8("b"), utf8("c")),
+					RedisWrite.command("LPOP", list, utf8("2")), incr("hash"), incr("a"), set("wm0", "1"))))
+			.await();
 
 		assertThat(result.failures()).extracting(PipelineResult.Failure::index).containsExactly(2);
 		assertThat(reader.lrange(prefix + "list", 0, -1)).containsExactly("c");
@@ -137,8 +143,10 @@ class TransactionWriterTests {
 
 	@Test
 	void shouldReportAFunctionThatRepliedZeroInsideATransactionAsStale() {
-		PipelineResult result = writer(2000).sendTransactions(List.of(
-				List.of(incr("a"), RedisWrite.function("zero", utf8(prefix + "f")), set("wm0", "2")))).await();
+		PipelineResult result = writer(2000)
+			.sendTransactions(
+					List.of(List.of(incr("a"), RedisWrite.function("zero", utf8(prefix + "f")), set("wm0", "2"))))
+			.await();
 
 		assertThat(result.succeeded()).isTrue();
 		assertThat(result.stale()).containsExactly(1);
@@ -173,4 +181,5 @@ class TransactionWriterTests {
 		assertThat(new String(values.get(0), StandardCharsets.US_ASCII)).isEqualTo("7");
 		assertThat(values.get(1)).isNull();
 	}
+
 }

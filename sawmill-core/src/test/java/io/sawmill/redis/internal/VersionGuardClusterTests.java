@@ -39,9 +39,9 @@ import io.sawmill.redis.PipelineResult;
 import io.sawmill.testkit.RedisClusterProcess;
 
 /**
- * The version guard on the writer's cluster path against a real Redis Cluster of three masters:
- * each call is routed by its key's slot, the library is loaded on every master, and loaded again on
- * them after it was lost.
+ * The version guard on the writer's cluster path against a real Redis Cluster of three
+ * masters: each call is routed by its key's slot, the library is loaded on every master,
+ * and loaded again on them after it was lost.
  */
 class VersionGuardClusterTests {
 
@@ -76,7 +76,10 @@ class VersionGuardClusterTests {
 		Teardown.close(writer, readerConnection, readerClient, writerClient, cluster);
 	}
 
-	/** Keys without a hash tag, spread over every master; each written at version 2, then 1, then 3. */
+	/**
+	 * Keys without a hash tag, spread over every master; each written at version 2, then
+	 * 1, then 3.
+	 */
 	private static List<RedisWrite> outOfOrder(List<String> keys) {
 		List<RedisWrite> writes = new ArrayList<>();
 		for (long version : new long[] { 2, 1, 3 }) {
@@ -127,4 +130,5 @@ class VersionGuardClusterTests {
 		assertThat(retried.succeeded()).isTrue();
 		keys.forEach(key -> assertThat(reader.hget(key, "v")).as(key).isEqualTo("3"));
 	}
+
 }

@@ -40,9 +40,9 @@ import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
 
 /**
- * The version guard's Redis Functions ({@link VersionGuard}) through the writer's standalone path
- * against a real redis-server: what each version does to the hash, and which replies the writer
- * reports as stale.
+ * The version guard's Redis Functions ({@link VersionGuard}) through the writer's
+ * standalone path against a real redis-server: what each version does to the hash, and
+ * which replies the writer reports as stale.
  */
 class VersionGuardWriterTests {
 
@@ -101,14 +101,14 @@ class VersionGuardWriterTests {
 	void shouldApplyNewerAndEqualVersionsAndReportAnOlderOneAsStale() {
 		LettucePipelinedWriter writer = openWriter();
 
-		PipelineResult result = writer.write(List.of(upsert(5, NO_TTL, "name", "five", "city", "Oslo"),
-				upsert(5, NO_TTL, "name", "five again"), upsert(4, NO_TTL, "name", "four"),
-				upsert(6, Duration.ofMinutes(1), "name", "six")));
+		PipelineResult result = writer
+			.write(List.of(upsert(5, NO_TTL, "name", "five", "city", "Oslo"), upsert(5, NO_TTL, "name", "five again"),
+					upsert(4, NO_TTL, "name", "four"), upsert(6, Duration.ofMinutes(1), "name", "six")));
 
 		assertThat(result.succeeded()).isTrue();
 		assertThat(result.stale()).containsExactly(2);
-		assertThat(reader.hgetall(key)).containsExactlyInAnyOrderEntriesOf(
-				Map.of(VersionGuard.VERSION_FIELD, "6", "name", "six", "city", "Oslo"));
+		assertThat(reader.hgetall(key))
+			.containsExactlyInAnyOrderEntriesOf(Map.of(VersionGuard.VERSION_FIELD, "6", "name", "six", "city", "Oslo"));
 		assertThat(reader.pttl(key)).isBetween(1L, 60_000L);
 	}
 
@@ -116,9 +116,9 @@ class VersionGuardWriterTests {
 	void shouldCompareVersionsAsNumbersOverTheWholeLongRange() {
 		LettucePipelinedWriter writer = openWriter();
 
-		PipelineResult result = writer.write(List.of(upsert(9, NO_TTL, "v", "9"), upsert(10, NO_TTL, "v", "10"),
-				upsert(9, NO_TTL, "v", "9 late"), upsert(Long.MAX_VALUE, NO_TTL, "v", "max"),
-				upsert(Long.MAX_VALUE - 1, NO_TTL, "v", "max - 1")));
+		PipelineResult result = writer
+			.write(List.of(upsert(9, NO_TTL, "v", "9"), upsert(10, NO_TTL, "v", "10"), upsert(9, NO_TTL, "v", "9 late"),
+					upsert(Long.MAX_VALUE, NO_TTL, "v", "max"), upsert(Long.MAX_VALUE - 1, NO_TTL, "v", "max - 1")));
 
 		assertThat(result.stale()).containsExactly(2, 4);
 		assertThat(reader.hget(key, "v")).isEqualTo("max");
@@ -145,8 +145,8 @@ class VersionGuardWriterTests {
 				delete(3, Duration.ofMinutes(1)), upsert(4, NO_TTL, "name", "four")));
 
 		assertThat(result.stale()).isEmpty();
-		assertThat(reader.hgetall(key)).containsExactlyInAnyOrderEntriesOf(
-				Map.of(VersionGuard.VERSION_FIELD, "4", "name", "four"));
+		assertThat(reader.hgetall(key))
+			.containsExactlyInAnyOrderEntriesOf(Map.of(VersionGuard.VERSION_FIELD, "4", "name", "four"));
 		assertThat(reader.pttl(key)).isEqualTo(-1L);
 	}
 
@@ -158,8 +158,8 @@ class VersionGuardWriterTests {
 				upsert(4, Duration.ofHours(1), "name", "four")));
 
 		assertThat(result.stale()).isEmpty();
-		assertThat(reader.hgetall(key)).containsExactlyInAnyOrderEntriesOf(
-				Map.of(VersionGuard.VERSION_FIELD, "4", "name", "four"));
+		assertThat(reader.hgetall(key))
+			.containsExactlyInAnyOrderEntriesOf(Map.of(VersionGuard.VERSION_FIELD, "4", "name", "four"));
 		assertThat(reader.pttl(key)).isGreaterThan(Duration.ofMinutes(59).toMillis());
 	}
 
@@ -222,8 +222,9 @@ class VersionGuardWriterTests {
 		LettucePipelinedWriter writer = openWriter();
 		long before = functionCalls();
 
-		PipelineResult result = writer.write(List.of(upsertOf(key, 1, "name", "one"), upsertOf(wrongType, 1, "name", "x"),
-				upsertOf(other, 6, "name", "six"), upsertOf(key, 2, "name", "two"), delete(3, Duration.ofMinutes(1))));
+		PipelineResult result = writer.write(List.of(upsertOf(key, 1, "name", "one"),
+				upsertOf(wrongType, 1, "name", "x"), upsertOf(other, 6, "name", "six"), upsertOf(key, 2, "name", "two"),
+				delete(3, Duration.ofMinutes(1))));
 
 		assertThat(functionCalls() - before).isEqualTo(1);
 		assertThat(result.failures()).singleElement().satisfies(failure -> {
@@ -290,4 +291,5 @@ class VersionGuardWriterTests {
 		assertThat(reader.hgetall(key)).containsExactly(Map.entry(VersionGuard.VERSION_FIELD, "2"));
 		assertThat(reader.hget(key + ":b", "name")).isEqualTo("b");
 	}
+
 }

@@ -59,11 +59,12 @@ import io.sawmill.it.support.SawmillApp;
 import io.sawmill.mapping.KeyEncoding;
 
 /**
- * Binary Kafka keys through {@code {@key}}: 1,000 keys from Kafka's {@code LongSerializer} (0..999)
- * and 1,000 random 16-byte keys, once per {@code sawmill.mapping.key-encoding}. No two Kafka keys
- * may end up in one Redis key: with HEX and BASE64 every record has its own Redis key; with UTF8
- * the keys that are valid UTF-8 are written as they are and the others are dead-lettered with
- * their reason. Every offset is committed.
+ * Binary Kafka keys through {@code {@key}}: 1,000 keys from Kafka's
+ * {@code LongSerializer} (0..999) and 1,000 random 16-byte keys, once per
+ * {@code sawmill.mapping.key-encoding}. No two Kafka keys may end up in one Redis key:
+ * with HEX and BASE64 every record has its own Redis key; with UTF8 the keys that are
+ * valid UTF-8 are written as they are and the others are dead-lettered with their reason.
+ * Every offset is committed.
  */
 class BinaryKeysIT {
 
@@ -83,7 +84,8 @@ class BinaryKeysIT {
 		Map<String, Object> properties = SawmillApp.baseProperties(servers, topic, topic);
 		properties.put("sawmill.mapping.key-template", "k:{@key}");
 		properties.put("sawmill.mapping.key-encoding", encoding.name());
-		// with UTF8 three quarters of the records are dead-lettered on purpose, more than the dead-letter
+		// with UTF8 three quarters of the records are dead-lettered on purpose, more than
+		// the dead-letter
 		// brake lets through (docs/reliability.md#the-dead-letter-brake)
 		properties.put("sawmill.dead-letter.brake.enabled", false);
 
@@ -105,7 +107,8 @@ class BinaryKeysIT {
 				}
 			});
 			if (encoding == KeyEncoding.UTF8) {
-				// LongSerializer: 0..127, 256..383, 512..639 and 768..895 are valid UTF-8 (every byte below 0x80)
+				// LongSerializer: 0..127, 256..383, 512..639 and 768..895 are valid UTF-8
+				// (every byte below 0x80)
 				assertThat(written).hasSizeGreaterThanOrEqualTo(512).hasSizeLessThan(1_000);
 			}
 			else {
@@ -118,11 +121,17 @@ class BinaryKeysIT {
 			assertThat(dead.stream().map(r -> ByteBuffer.wrap(r.key())).collect(Collectors.toSet()))
 				.isEqualTo(deadLettered);
 			assertThat(dead).hasSize(deadLettered.size())
-				.allSatisfy(r -> assertThat(new String(r.headers().lastHeader(KafkaDeadLetterPublisher.REASON_HEADER)
-					.value(), StandardCharsets.UTF_8)).startsWith("the Kafka key is not valid UTF-8 (byte 0x")
+				.allSatisfy(r -> assertThat(new String(
+						r.headers().lastHeader(KafkaDeadLetterPublisher.REASON_HEADER).value(), StandardCharsets.UTF_8))
+					.startsWith("the Kafka key is not valid UTF-8 (byte 0x")
 					.contains("HEX or BASE64"));
-			assertThat(app.getBean(MeterRegistry.class).find("sawmill.records").tag("outcome", "dead_lettered")
-				.counters().stream().mapToDouble(Counter::count).sum()).isEqualTo(deadLettered.size());
+			assertThat(app.getBean(MeterRegistry.class)
+				.find("sawmill.records")
+				.tag("outcome", "dead_lettered")
+				.counters()
+				.stream()
+				.mapToDouble(Counter::count)
+				.sum()).isEqualTo(deadLettered.size());
 		}
 	}
 
@@ -144,8 +153,8 @@ class BinaryKeysIT {
 	}
 
 	private static void produce(String topic, Map<ByteBuffer, Integer> records) throws Exception {
-		Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-				servers.kafka().bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 5);
+		Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, servers.kafka().bootstrapServers(),
+				ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 5);
 		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
 				new ByteArraySerializer())) {
 			for (Map.Entry<ByteBuffer, Integer> record : records.entrySet()) {
@@ -156,7 +165,10 @@ class BinaryKeysIT {
 		}
 	}
 
-	/** The Redis key as the encoding's documented format gives it, computed here with the JDK alone. */
+	/**
+	 * The Redis key as the encoding's documented format gives it, computed here with the
+	 * JDK alone.
+	 */
 	private static byte[] redisKey(KeyEncoding encoding, byte[] kafkaKey) {
 		byte[] text = switch (encoding) {
 			case UTF8 -> kafkaKey;
@@ -190,7 +202,8 @@ class BinaryKeysIT {
 			Map<ByteBuffer, Integer> hashes = new HashMap<>();
 			for (byte[] key : connection.sync().keys("*")) {
 				byte[] n = connection.sync().hget(key, "n".getBytes(StandardCharsets.US_ASCII));
-				hashes.put(ByteBuffer.wrap(key), n == null ? -1 : Integer.parseInt(new String(n, StandardCharsets.US_ASCII)));
+				hashes.put(ByteBuffer.wrap(key),
+						n == null ? -1 : Integer.parseInt(new String(n, StandardCharsets.US_ASCII)));
 			}
 			return hashes;
 		}
@@ -198,4 +211,5 @@ class BinaryKeysIT {
 			client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 		}
 	}
+
 }

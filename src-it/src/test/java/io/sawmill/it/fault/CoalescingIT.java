@@ -39,17 +39,22 @@ import io.sawmill.testkit.RedisVerifier;
 import io.sawmill.testkit.SampleEvents;
 
 /**
- * {@code sawmill.coalesce-writes=true} on hot keys, many versions of few keys in one topic: every
- * key ends at its last version with its TTL while Redis executes far fewer HSETs than there are
- * records, and when a merged HSET is rejected (the key holds a string: WRONGTYPE), every record
- * folded into it is dead-lettered while the other keys are written.
+ * {@code sawmill.coalesce-writes=true} on hot keys, many versions of few keys in one
+ * topic: every key ends at its last version with its TTL while Redis executes far fewer
+ * HSETs than there are records, and when a merged HSET is rejected (the key holds a
+ * string: WRONGTYPE), every record folded into it is dead-lettered while the other keys
+ * are written.
  */
 class CoalescingIT {
 
 	private static final String HOT = "hot";
+
 	private static final String POISONED = "hot-poisoned";
+
 	private static final VersionedEvents HOT_KEYS = new VersionedEvents(30_000, 50);
+
 	private static final VersionedEvents POISONED_KEYS = new VersionedEvents(2_000, 20);
+
 	/** Holds a string before any record comes: each of its records' HSET is rejected. */
 	private static final long STRING_ID = 7;
 
@@ -58,7 +63,8 @@ class CoalescingIT {
 
 	@Test
 	void shouldWriteEveryKeysLastVersionWithFarFewerHsetsThanRecords() throws Exception {
-		// a backlog before the start, so batches are full and each holds many versions of every key
+		// a backlog before the start, so batches are full and each holds many versions of
+		// every key
 		HOT_KEYS.produce(servers.kafka().bootstrapServers(), HOT, 0, HOT_KEYS.records());
 		try (RedisReadBack redis = RedisReadBack.of(RedisURI.create(servers.redis().host(), servers.redis().port()));
 				Admin admin = Kafka.admin(servers.kafka().bootstrapServers())) {
@@ -66,7 +72,8 @@ class CoalescingIT {
 			try (ConfigurableApplicationContext app = SawmillApp.run(properties(HOT, "coalesce-hot"))) {
 				MeterRegistry registry = app.getBean(MeterRegistry.class);
 
-				FaultAssertions.awaitAllCommitted(admin, "coalesce-hot", HOT, 3, HOT_KEYS.records(), Duration.ofMinutes(2));
+				FaultAssertions.awaitAllCommitted(admin, "coalesce-hot", HOT, 3, HOT_KEYS.records(),
+						Duration.ofMinutes(2));
 
 				RedisVerifier.Result result = redis.verify(HOT_KEYS, FaultAssertions.TTL);
 				assertThat(result.allVerified()).as(result.toString()).isTrue();
@@ -102,12 +109,12 @@ class CoalescingIT {
 			assertThat(servers.redis().command("TYPE", SampleEvents.key(STRING_ID))).isEqualTo("+string");
 			List<ConsumerRecord<byte[], byte[]>> dead = Kafka.readAll(servers.kafka().bootstrapServers(),
 					FaultAssertions.deadLetterTopic(POISONED), recordsOfTheString);
-			assertThat(dead).hasSize((int) recordsOfTheString)
-				.allSatisfy(record -> {
-					assertThat(new String(record.key(), StandardCharsets.UTF_8)).isEqualTo(SampleEvents.userId(STRING_ID));
-					assertThat(new String(record.headers().lastHeader(KafkaDeadLetterPublisher.REASON_HEADER).value(),
-							StandardCharsets.UTF_8)).contains("WRONGTYPE");
-				});
+			assertThat(dead).hasSize((int) recordsOfTheString).allSatisfy(record -> {
+				assertThat(new String(record.key(), StandardCharsets.UTF_8)).isEqualTo(SampleEvents.userId(STRING_ID));
+				assertThat(new String(record.headers().lastHeader(KafkaDeadLetterPublisher.REASON_HEADER).value(),
+						StandardCharsets.UTF_8))
+					.contains("WRONGTYPE");
+			});
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> records(registry, "written") == POISONED_KEYS.records() - recordsOfTheString);
 			assertThat(records(registry, "dead_lettered")).isEqualTo(recordsOfTheString);
@@ -126,8 +133,12 @@ class CoalescingIT {
 	}
 
 	private static long records(MeterRegistry registry, String outcome) {
-		return (long) registry.find("sawmill.records").tag("outcome", outcome).counters().stream()
+		return (long) registry.find("sawmill.records")
+			.tag("outcome", outcome)
+			.counters()
+			.stream()
 			.mapToDouble(counter -> counter.count())
 			.sum();
 	}
+
 }

@@ -35,4 +35,5 @@ final class ConsumerGroups {
 	static long assignedPartitions(ConsumerGroupDescription group) {
 		return group.members().stream().mapToLong(member -> member.assignment().topicPartitions().size()).sum();
 	}
+
 }

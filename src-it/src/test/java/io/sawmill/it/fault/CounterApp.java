@@ -30,9 +30,10 @@ import io.sawmill.mapping.RedisWrite;
 
 /**
  * A user's application with a non-idempotent mapper: every record {@code INCR}s
- * {@code counter:<record key>}, so a counter says how often Redis applied its key's records. Run as
- * its own JVM by {@link ExactlyOnceIT} ({@link SawmillProcess#startMain}); nothing but Boot's
- * auto-configuration and the mapper.
+ * {@code counter:<record key>}, so a counter says how often Redis applied its key's
+ * records. Run as its own JVM by {@link ExactlyOnceIT}
+ * ({@link SawmillProcess#startMain}); nothing but Boot's auto-configuration and the
+ * mapper.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
@@ -49,4 +50,5 @@ public class CounterApp {
 			.web(WebApplicationType.NONE)
 			.run(args);
 	}
+
 }

@@ -39,23 +39,32 @@ import io.sawmill.it.support.KafkaServer;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * One case of {@link ExactlyOnceIT}: its topic (three partitions, with a dead-letter topic), its
- * group, its {@link CounterApp} processes and its keys, {@code <topic>-p<partition>-k<n>}, each
- * produced to its partition, so that each counter's expected value is known.
+ * One case of {@link ExactlyOnceIT}: its topic (three partitions, with a dead-letter
+ * topic), its group, its {@link CounterApp} processes and its keys,
+ * {@code <topic>-p<partition>-k<n>}, each produced to its partition, so that each
+ * counter's expected value is known.
  */
 final class CounterScenario {
 
 	static final int PARTITIONS = 3;
+
 	private static final int KEYS = 150;
+
 	/** How long a case waits for a drain, or for progress in it. */
 	static final Duration DRAIN = Duration.ofSeconds(90);
 
 	final String topic;
+
 	final String group;
+
 	final int records;
+
 	private final KafkaServer kafka;
+
 	private final RedisServerProcess redis;
+
 	private final Admin admin;
+
 	private final StatefulRedisConnection<String, String> connection;
 
 	/**
@@ -143,9 +152,10 @@ final class CounterScenario {
 	}
 
 	private KafkaProducer<byte[], byte[]> producer() {
-		return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-				ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 5), new ByteArraySerializer(),
-				new ByteArraySerializer());
+		return new KafkaProducer<>(
+				Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ProducerConfig.ACKS_CONFIG,
+						"all", ProducerConfig.LINGER_MS_CONFIG, 5),
+				new ByteArraySerializer(), new ByteArraySerializer());
 	}
 
 	/** Every counter's value, by key number; 0 where it does not exist. */
@@ -181,9 +191,12 @@ final class CounterScenario {
 		}
 	}
 
-	/** Waits until Redis applied at least {@code count} INCRs, while {@code sawmill} runs. */
+	/**
+	 * Waits until Redis applied at least {@code count} INCRs, while {@code sawmill} runs.
+	 */
 	void awaitApplied(SawmillProcess sawmill, long count) {
-		await(count + " INCRs applied").atMost(DRAIN).pollInterval(Duration.ofMillis(20))
+		await(count + " INCRs applied").atMost(DRAIN)
+			.pollInterval(Duration.ofMillis(20))
 			.failFast("the Sawmill JVM exited", () -> !sawmill.isAlive())
 			.until(() -> applied() >= count);
 	}
@@ -221,7 +234,8 @@ final class CounterScenario {
 		}
 		assertThat(wrong).as("%s: counters that differ from the records produced for their key", topic).isEmpty();
 		assertThat(Kafka.sum(Kafka.endOffsets(admin, FaultAssertions.deadLetterTopic(topic), PARTITIONS)))
-			.as("%s: dead letters", topic).isZero();
+			.as("%s: dead letters", topic)
+			.isZero();
 	}
 
 	private static byte[] utf8(String text) {
@@ -236,4 +250,5 @@ final class CounterScenario {
 			Thread.currentThread().interrupt();
 		}
 	}
+
 }

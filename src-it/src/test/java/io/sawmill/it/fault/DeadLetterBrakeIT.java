@@ -60,25 +60,33 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Scenario 11: a mapping bug deployed to the service fails every record. The dead-letter brake
- * engages after a bounded number of dead letters instead of draining the topic into the DLT;
- * nothing is committed past them; health is DOWN naming the partition and the reason. Restarted,
- * or released before the fix, it engages again after the same bound; released after the fix, the
- * rest drains.
+ * Scenario 11: a mapping bug deployed to the service fails every record. The dead-letter
+ * brake engages after a bounded number of dead letters instead of draining the topic into
+ * the DLT; nothing is committed past them; health is DOWN naming the partition and the
+ * reason. Restarted, or released before the fix, it engages again after the same bound;
+ * released after the fix, the rest drains.
  */
 class DeadLetterBrakeIT {
 
 	private static final String TOPIC = "orders";
+
 	private static final int PARTITIONS = 2;
+
 	/** One version per key: a record is either in Redis or in the DLT. */
 	private static final VersionedEvents EVENTS = new VersionedEvents(3_000, 3_000);
-	/** window=100, max-ratio=0.5: the 50th dead letter of a partition engages it before it is published. */
+
+	/**
+	 * window=100, max-ratio=0.5: the 50th dead letter of a partition engages it before it
+	 * is published.
+	 */
 	private static final int PUBLISHED_PER_PARTITION_BEFORE_IT_ENGAGES = 49;
 
 	@RegisterExtension
 	static final RealServers servers = RealServers.withTopic(TOPIC, PARTITIONS);
 
-	/** The deployed mapper: the built-in JSON mapping behind a bug that a fix turns off. */
+	/**
+	 * The deployed mapper: the built-in JSON mapping behind a bug that a fix turns off.
+	 */
 	@Configuration(proxyBeanMethods = false)
 	static class BuggyMapper {
 
@@ -97,6 +105,7 @@ class DeadLetterBrakeIT {
 				return mapper.map(record);
 			};
 		}
+
 	}
 
 	@Test
@@ -150,7 +159,10 @@ class DeadLetterBrakeIT {
 				Set<Long> deadIds = readDeadLetters().stream()
 					.map(r -> Long.parseLong(new String(r.key(), StandardCharsets.UTF_8).substring(1)))
 					.collect(Collectors.toCollection(TreeSet::new));
-				List<Long> written = LongStream.range(0, EVENTS.records()).boxed().filter(id -> !deadIds.contains(id)).toList();
+				List<Long> written = LongStream.range(0, EVENTS.records())
+					.boxed()
+					.filter(id -> !deadIds.contains(id))
+					.toList();
 				RedisVerifier.Result result = RedisVerifier.verify(servers.redis().host(), servers.redis().port(),
 						written.size(), i -> SampleEvents.key(written.get((int) i)),
 						i -> SampleEvents.hash(written.get((int) i), 0), Duration.ofHours(1));
@@ -170,19 +182,20 @@ class DeadLetterBrakeIT {
 	}
 
 	/**
-	 * Every committed record of a partition was dead-lettered (the bug fails them all), so each
-	 * partition's committed offset is at most its dead letters, and those at most the bound per
-	 * engagement.
+	 * Every committed record of a partition was dead-lettered (the bug fails them all),
+	 * so each partition's committed offset is at most its dead letters, and those at most
+	 * the bound per engagement.
 	 * @return the dead letters per source partition
 	 */
 	private static Map<Integer, Long> assertDeadLettersWithinBoundAndNothingCommittedPastThem(Admin admin,
 			int engagements) throws Exception {
 		Map<Integer, Long> perPartition = readDeadLetters().stream()
-			.collect(Collectors.groupingBy(r -> ByteBuffer
-				.wrap(r.headers().lastHeader(KafkaHeaders.DLT_ORIGINAL_PARTITION).value()).getInt(), Collectors.counting()));
+			.collect(Collectors.groupingBy(
+					r -> ByteBuffer.wrap(r.headers().lastHeader(KafkaHeaders.DLT_ORIGINAL_PARTITION).value()).getInt(),
+					Collectors.counting()));
 		assertThat(perPartition.values()).isNotEmpty()
-			.allSatisfy(count -> assertThat(count).isLessThanOrEqualTo(
-					(long) engagements * PUBLISHED_PER_PARTITION_BEFORE_IT_ENGAGES));
+			.allSatisfy(count -> assertThat(count)
+				.isLessThanOrEqualTo((long) engagements * PUBLISHED_PER_PARTITION_BEFORE_IT_ENGAGES));
 		Map<TopicPartition, Long> committed = Kafka.committedOffsets(admin, "brake");
 		committed.forEach((partition, offset) -> assertThat(offset).as("committed offset of %s", partition)
 			.isLessThanOrEqualTo(perPartition.getOrDefault(partition.partition(), 0L)));
@@ -191,10 +204,12 @@ class DeadLetterBrakeIT {
 
 	private static List<ConsumerRecord<byte[], byte[]>> readDeadLetters() throws Exception {
 		try (Admin admin = Kafka.admin(servers.kafka().bootstrapServers())) {
-			List<ConsumerRecord<byte[], byte[]>> dead = Kafka.readAll(servers.kafka().bootstrapServers(), TOPIC + ".DLT",
-					deadLetterCount(admin));
-			dead.forEach(r -> assertThat(new String(r.headers().lastHeader(KafkaDeadLetterPublisher.REASON_HEADER).value(),
-					StandardCharsets.UTF_8)).isEqualTo("mapper bug: field 'score' read as a date"));
+			List<ConsumerRecord<byte[], byte[]>> dead = Kafka.readAll(servers.kafka().bootstrapServers(),
+					TOPIC + ".DLT", deadLetterCount(admin));
+			dead.forEach(
+					r -> assertThat(new String(r.headers().lastHeader(KafkaDeadLetterPublisher.REASON_HEADER).value(),
+							StandardCharsets.UTF_8))
+						.isEqualTo("mapper bug: field 'score' read as a date"));
 			return dead;
 		}
 	}
@@ -203,10 +218,14 @@ class DeadLetterBrakeIT {
 		return Kafka.sum(Kafka.endOffsets(admin, TOPIC + ".DLT", PARTITIONS));
 	}
 
-	/** Waits until health is DOWN because of the brake, and stays so; returns the brake's component. */
+	/**
+	 * Waits until health is DOWN because of the brake, and stays so; returns the brake's
+	 * component.
+	 */
 	private static JsonNode awaitEngaged(int port) {
-		await().atMost(Duration.ofMinutes(2)).until(
-				() -> "DOWN".equals(health(port).path("components").path("sawmillDeadLetterBrake").path("status").asString()));
+		await().atMost(Duration.ofMinutes(2))
+			.until(() -> "DOWN"
+				.equals(health(port).path("components").path("sawmillDeadLetterBrake").path("status").asString()));
 		JsonNode health = health(port);
 		assertThat(health.path("status").asString()).isEqualTo("DOWN");
 		return health.path("components").path("sawmillDeadLetterBrake");
@@ -226,4 +245,5 @@ class DeadLetterBrakeIT {
 		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
 		return response.body();
 	}
+
 }

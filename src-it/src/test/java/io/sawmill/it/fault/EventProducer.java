@@ -29,21 +29,27 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * Produces a {@link VersionedEvents} set so that nothing is lost or reordered on the produce side,
- * even across a broker restart: {@code acks=all}, idempotence on, retries until a two-minute
- * delivery timeout. Every send is counted when it is acknowledged; {@link #awaitAllAcknowledged}
- * fails if any was not.
+ * Produces a {@link VersionedEvents} set so that nothing is lost or reordered on the
+ * produce side, even across a broker restart: {@code acks=all}, idempotence on, retries
+ * until a two-minute delivery timeout. Every send is counted when it is acknowledged;
+ * {@link #awaitAllAcknowledged} fails if any was not.
  */
 final class EventProducer implements AutoCloseable {
 
 	private static final Duration DELIVERY_TIMEOUT = Duration.ofMinutes(2);
 
 	private final KafkaProducer<byte[], byte[]> producer;
+
 	private final String topic;
+
 	private final VersionedEvents events;
+
 	private final AtomicLong sent = new AtomicLong();
+
 	private final AtomicLong acknowledged = new AtomicLong();
+
 	private final AtomicReference<Exception> firstFailure = new AtomicReference<>();
+
 	private final ExecutorService background = Executors.newSingleThreadExecutor(r -> {
 		Thread thread = new Thread(r, "fault-producer");
 		thread.setDaemon(true);
@@ -53,9 +59,8 @@ final class EventProducer implements AutoCloseable {
 	EventProducer(String bootstrapServers, String topic, VersionedEvents events) {
 		Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
 				ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-				ProducerConfig.RETRIES_CONFIG, Integer.MAX_VALUE,
-				ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) DELIVERY_TIMEOUT.toMillis(),
-				ProducerConfig.MAX_BLOCK_MS_CONFIG, DELIVERY_TIMEOUT.toMillis(),
+				ProducerConfig.RETRIES_CONFIG, Integer.MAX_VALUE, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+				(int) DELIVERY_TIMEOUT.toMillis(), ProducerConfig.MAX_BLOCK_MS_CONFIG, DELIVERY_TIMEOUT.toMillis(),
 				ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 500, ProducerConfig.LINGER_MS_CONFIG, 5,
 				ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
 		this.producer = new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
@@ -63,7 +68,9 @@ final class EventProducer implements AutoCloseable {
 		this.events = events;
 	}
 
-	/** Sends records {@code from…to-1} now, without waiting for their acknowledgements. */
+	/**
+	 * Sends records {@code from…to-1} now, without waiting for their acknowledgements.
+	 */
 	void send(long from, long to) {
 		for (long i = from; i < to; i++) {
 			producer.send(events.record(topic, i), (metadata, ex) -> {
@@ -125,4 +132,5 @@ final class EventProducer implements AutoCloseable {
 		background.shutdownNow();
 		producer.close(Duration.ofSeconds(10));
 	}
+
 }

@@ -39,32 +39,41 @@ import io.sawmill.testkit.RedisSentinelProcess;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * {@code sawmill.delivery=exactly-once} under the faults that repeat records. A user's mapper
- * ({@link CounterApp}, its own JVM) {@code INCR}s one counter per record key, so a record applied
- * twice shows as a counter one too high. In each case every counter must equal the number of
- * records produced for its key, every offset be committed, and nothing be dead-lettered:
+ * {@code sawmill.delivery=exactly-once} under the faults that repeat records. A user's
+ * mapper ({@link CounterApp}, its own JVM) {@code INCR}s one counter per record key, so a
+ * record applied twice shows as a counter one too high. In each case every counter must
+ * equal the number of records produced for its key, every offset be committed, and
+ * nothing be dead-lettered:
  * <ol>
- * <li>the Sawmill process is SIGKILLed mid-drain (Redis behind a proxy holding each reply back
- * 100 ms, so the kill lands between transactions applied and their commit) and started again;</li>
+ * <li>the Sawmill process is SIGKILLed mid-drain (Redis behind a proxy holding each reply
+ * back 100 ms, so the kill lands between transactions applied and their commit) and
+ * started again;</li>
  * <li>redis-server is SIGKILLed mid-drain and restarted from its append-only file;</li>
- * <li>a second Sawmill process joins the group mid-drain and leaves again (two rebalances);</li>
- * <li>the master of a Sentinel-managed Redis is SIGKILLed mid-drain and the Sentinel promotes its
- * replica (each batch waits for one replica, the default there);</li>
- * <li>one partition's keys are denied to the writer by an ACL (NOPERM at queue time, so its
- * transactions abort while the other partitions' apply, and batches fail and come again) until the
- * ACL is fixed.</li>
+ * <li>a second Sawmill process joins the group mid-drain and leaves again (two
+ * rebalances);</li>
+ * <li>the master of a Sentinel-managed Redis is SIGKILLed mid-drain and the Sentinel
+ * promotes its replica (each batch waits for one replica, the default there);</li>
+ * <li>one partition's keys are denied to the writer by an ACL (NOPERM at queue time, so
+ * its transactions abort while the other partitions' apply, and batches fail and come
+ * again) until the ACL is fixed.</li>
  * </ol>
- * And the same partial failure with the default at-least-once delivery does count records twice.
+ * And the same partial failure with the default at-least-once delivery does count records
+ * twice.
  */
 class ExactlyOnceIT {
 
 	private static final int PARTITIONS = CounterScenario.PARTITIONS;
+
 	private static final Duration DRAIN = CounterScenario.DRAIN;
 
 	private static RedisServerProcess redis;
+
 	private static KafkaServer kafka;
+
 	private static Admin admin;
+
 	private static RedisClient client;
+
 	private static StatefulRedisConnection<String, String> connection;
 
 	@BeforeAll
@@ -94,7 +103,8 @@ class ExactlyOnceIT {
 		try (ReplyDelayProxy proxy = ReplyDelayProxy.start(redis.host(), redis.port(), Duration.ofMillis(100))) {
 			Map<String, Object> properties = scenario.properties(proxy.port());
 			try (SawmillProcess first = scenario.start(properties, "first")) {
-				await("a quarter committed").atMost(DRAIN).pollInterval(Duration.ofMillis(20))
+				await("a quarter committed").atMost(DRAIN)
+					.pollInterval(Duration.ofMillis(20))
 					.failFast("the Sawmill JVM exited", () -> !first.isAlive())
 					.until(() -> FaultAssertions.committed(admin, scenario.group) >= scenario.records / 4);
 				first.kill();
@@ -120,7 +130,8 @@ class ExactlyOnceIT {
 			CompletableFuture<Void> producing = scenario.produceInBackground(4_000);
 			scenario.awaitApplied(sawmill, scenario.records / 5);
 			redis.kill();
-			Thread.sleep(2_000); // the outage the scenario asks for, not a wait for a result
+			Thread.sleep(2_000); // the outage the scenario asks for, not a wait for a
+									// result
 			redis.start();
 			producing.get(60, TimeUnit.SECONDS);
 			scenario.assertCountedOnce(sawmill);
@@ -142,14 +153,18 @@ class ExactlyOnceIT {
 			properties.put("sawmill.circuit-breaker.open-wait", "1s");
 			try (SawmillProcess sawmill = scenario.start(properties, "only")) {
 				CompletableFuture<Void> producing = scenario.produceInBackground(4_000);
-				try (RedisClient before = RedisClient.create(RedisURI.create(sentinel.master().host(), sentinel.master().port()));
+				try (RedisClient before = RedisClient
+					.create(RedisURI.create(sentinel.master().host(), sentinel.master().port()));
 						StatefulRedisConnection<String, String> master = before.connect()) {
-					await(scenario.records / 5 + " INCRs applied").atMost(DRAIN).pollInterval(Duration.ofMillis(20))
+					await(scenario.records / 5 + " INCRs applied").atMost(DRAIN)
+						.pollInterval(Duration.ofMillis(20))
 						.failFast("the Sawmill JVM exited", () -> !sawmill.isAlive())
 						.until(() -> Arrays.stream(scenario.counters(master)).sum() >= scenario.records / 5);
 				}
-				// each batch waits for one replica (the default under Sentinel): what the killed master took without
-				// replicating was not committed; its batches fail, and their watermarks are read again from the master
+				// each batch waits for one replica (the default under Sentinel): what the
+				// killed master took without
+				// replicating was not committed; its batches fail, and their watermarks
+				// are read again from the master
 				// the Sentinel names then
 				sentinel.crashMaster();
 				producing.get(60, TimeUnit.SECONDS);
@@ -172,7 +187,8 @@ class ExactlyOnceIT {
 			scenario.awaitApplied(first, scenario.records / 5);
 			try (SawmillProcess second = scenario.start(properties, "second")) {
 				// two consumer threads each
-				await("the second process joined").atMost(DRAIN).pollInterval(Duration.ofMillis(200))
+				await("the second process joined").atMost(DRAIN)
+					.pollInterval(Duration.ofMillis(200))
 					.failFast("the second Sawmill JVM exited", () -> !second.isAlive())
 					.until(() -> ConsumerGroups.describe(admin, scenario.group).members().size() == 4);
 				scenario.awaitApplied(second, scenario.records / 2);
@@ -199,21 +215,24 @@ class ExactlyOnceIT {
 	void shouldCountRecordsTwiceUnderTheSamePartialFailureWithAtLeastOnceDelivery() throws Exception {
 		CounterScenario scenario = new CounterScenario("alo-partial", 3_000, kafka, redis, admin, connection);
 		try (SawmillProcess sawmill = partialFailure(scenario, "at-least-once")) {
-			FaultAssertions.awaitAllCommitted(admin, scenario.group, scenario.topic, PARTITIONS, scenario.records, DRAIN);
+			FaultAssertions.awaitAllCommitted(admin, scenario.group, scenario.topic, PARTITIONS, scenario.records,
+					DRAIN);
 			long applied = scenario.applied();
-			System.out.printf("at-least-once partial failure: %d INCRs applied for %d records%n", applied, scenario.records);
-			assertThat(applied).as("INCRs applied, against %d records", scenario.records).isGreaterThan(scenario.records);
+			System.out.printf("at-least-once partial failure: %d INCRs applied for %d records%n", applied,
+					scenario.records);
+			assertThat(applied).as("INCRs applied, against %d records", scenario.records)
+				.isGreaterThan(scenario.records);
 		}
 	}
 
 	/**
-	 * Keys of partition 2 are denied to the writer until every record of partitions 0 and 1 is
-	 * written (their transactions, or with at-least-once their writes, apply while the batches
-	 * holding partition 2's records fail and come again), then allowed.
+	 * Keys of partition 2 are denied to the writer until every record of partitions 0 and
+	 * 1 is written (their transactions, or with at-least-once their writes, apply while
+	 * the batches holding partition 2's records fail and come again), then allowed.
 	 */
 	private static SawmillProcess partialFailure(CounterScenario scenario, String delivery) throws Exception {
-		redis.command("ACL", "SETUSER", scenario.topic, "reset", "on", ">secret", "~counter:" + scenario.topic + "-p0-*",
-				"~counter:" + scenario.topic + "-p1-*", "~sawmill:*", "+@all");
+		redis.command("ACL", "SETUSER", scenario.topic, "reset", "on", ">secret",
+				"~counter:" + scenario.topic + "-p0-*", "~counter:" + scenario.topic + "-p1-*", "~sawmill:*", "+@all");
 		Map<String, Object> properties = scenario.properties(redis.port());
 		properties.put("sawmill.delivery", delivery);
 		properties.put("spring.data.redis.username", scenario.topic);
@@ -222,15 +241,19 @@ class ExactlyOnceIT {
 		// one consumer thread, so that a batch can hold records of all three partitions
 		properties.put("sawmill.concurrency", 1);
 		SawmillProcess sawmill = scenario.start(properties, "only");
-		await("the consumer joined").atMost(DRAIN).pollInterval(Duration.ofMillis(100))
+		await("the consumer joined").atMost(DRAIN)
+			.pollInterval(Duration.ofMillis(100))
 			.failFast("the Sawmill JVM exited", () -> !sawmill.isAlive())
 			.ignoreExceptions()
-			.until(() -> ConsumerGroups.assignedPartitions(ConsumerGroups.describe(admin, scenario.group)) == PARTITIONS);
-		// to a consumer that keeps up, at a modest rate, so that each poll returns records of every
+			.until(() -> ConsumerGroups
+				.assignedPartitions(ConsumerGroups.describe(admin, scenario.group)) == PARTITIONS);
+		// to a consumer that keeps up, at a modest rate, so that each poll returns
+		// records of every
 		// partition: batches mix them
 		CompletableFuture<Void> producing = scenario.produceInBackground(600);
 		long allowed = scenario.records * 2L / PARTITIONS;
-		await("partitions 0 and 1 written").atMost(DRAIN).pollInterval(Duration.ofMillis(100))
+		await("partitions 0 and 1 written").atMost(DRAIN)
+			.pollInterval(Duration.ofMillis(100))
 			.failFast("the Sawmill JVM exited", () -> !sawmill.isAlive())
 			.until(() -> scenario.countedKeys(0, 1) >= allowed);
 		assertThat(scenario.countedKeys(2, 2)).isZero();
@@ -239,4 +262,5 @@ class ExactlyOnceIT {
 		producing.get(60, TimeUnit.SECONDS);
 		return sawmill;
 	}
+
 }

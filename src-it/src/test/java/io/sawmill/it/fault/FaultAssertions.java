@@ -34,10 +34,11 @@ import io.sawmill.it.support.Kafka;
 import io.sawmill.testkit.RedisVerifier;
 
 /**
- * What every fault scenario asserts once the fault is over: committed offsets = end offsets, every
- * key holds the last version produced for it with its TTL, Redis executed at least one HSET per
- * record (0 lost; any more are duplicates, which at-least-once allows), and the dead-letter topic
- * is empty. The figures go to {@code target/fault-figures/<scenario>.txt} for docs/reliability.md.
+ * What every fault scenario asserts once the fault is over: committed offsets = end
+ * offsets, every key holds the last version produced for it with its TTL, Redis executed
+ * at least one HSET per record (0 lost; any more are duplicates, which at-least-once
+ * allows), and the dead-letter topic is empty. The figures go to
+ * {@code target/fault-figures/<scenario>.txt} for docs/reliability.md.
  */
 final class FaultAssertions {
 
@@ -62,7 +63,10 @@ final class FaultAssertions {
 		}
 	}
 
-	/** {@code target/<name>} of the src-it module: logs, broker data and certificates, gone with {@code mvn clean}. */
+	/**
+	 * {@code target/<name>} of the src-it module: logs, broker data and certificates,
+	 * gone with {@code mvn clean}.
+	 */
 	static Path target(String name) {
 		return Path.of(System.getProperty("basedir", System.getProperty("user.dir")), "target", name);
 	}
@@ -72,20 +76,24 @@ final class FaultAssertions {
 	}
 
 	/**
-	 * Creates the topic and its {@code <topic>.DLT} with as many partitions, so that a dead-letter
-	 * publisher that keeps the original partition finds it, and so the test can show it stays empty.
+	 * Creates the topic and its {@code <topic>.DLT} with as many partitions, so that a
+	 * dead-letter publisher that keeps the original partition finds it, and so the test
+	 * can show it stays empty.
 	 */
 	static void createTopics(Admin admin, String topic, int partitions) throws Exception {
 		Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
 		for (String name : new String[] { topic, deadLetterTopic(topic) }) {
 			if (!existing.contains(name)) {
-				admin.createTopics(java.util.List.of(new NewTopic(name, partitions, (short) 1))).all()
+				admin.createTopics(java.util.List.of(new NewTopic(name, partitions, (short) 1)))
+					.all()
 					.get(30, TimeUnit.SECONDS);
 			}
 		}
 	}
 
-	/** Waits until the group has committed every partition's end offset and returns them. */
+	/**
+	 * Waits until the group has committed every partition's end offset and returns them.
+	 */
 	static Map<TopicPartition, Long> awaitAllCommitted(Admin admin, String group, String topic, int partitions,
 			long expectedRecords, Duration atMost) throws Exception {
 		Map<TopicPartition, Long> end = Kafka.endOffsets(admin, topic, partitions);
@@ -107,7 +115,10 @@ final class FaultAssertions {
 		return Kafka.sum(Kafka.committedOffsets(admin, group));
 	}
 
-	/** The full check once the fault is over; returns the figures it also writes to target/. */
+	/**
+	 * The full check once the fault is over; returns the figures it also writes to
+	 * target/.
+	 */
 	static Figures assertNothingLost(String scenario, Admin admin, String group, String topic, int partitions,
 			VersionedEvents events, RedisReadBack redis, Duration atMost) throws Exception {
 		Map<TopicPartition, Long> end = awaitAllCommitted(admin, group, topic, partitions, events.records(), atMost);
@@ -135,4 +146,5 @@ final class FaultAssertions {
 			System.out.println("could not write the figures: " + ex);
 		}
 	}
+
 }

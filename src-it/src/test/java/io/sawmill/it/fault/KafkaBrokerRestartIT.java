@@ -40,22 +40,31 @@ import io.sawmill.testkit.KafkaBrokerProcess;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * Fault scenario 4: the Kafka broker, a JVM of its own, is SIGKILLed while records flow and Sawmill
- * consumes, and comes back on the same port and log directory a few seconds later. Sawmill rides
- * it out: every record the producer had acknowledged is written, and the group commits every offset.
+ * Fault scenario 4: the Kafka broker, a JVM of its own, is SIGKILLed while records flow
+ * and Sawmill consumes, and comes back on the same port and log directory a few seconds
+ * later. Sawmill rides it out: every record the producer had acknowledged is written, and
+ * the group commits every offset.
  */
 class KafkaBrokerRestartIT {
 
 	private static final String SCENARIO = "4-kafka-broker-restarted";
+
 	private static final String TOPIC = "fault-broker-restart";
+
 	private static final String GROUP = "fault-broker-restart";
+
 	private static final int PARTITIONS = 3;
+
 	private static final VersionedEvents EVENTS = new VersionedEvents(16_000, 4_000);
+
 	private static final int RECORDS_PER_SECOND = 2_000;
+
 	private static final Duration DOWNTIME = Duration.ofSeconds(4);
 
 	private static RedisServerProcess redis;
+
 	private static KafkaBrokerProcess kafka;
+
 	private static Admin admin;
 
 	@BeforeAll
@@ -100,17 +109,23 @@ class KafkaBrokerRestartIT {
 			long down = System.nanoTime();
 			kafka.start();
 			long restartMillis = DOWNTIME.toMillis() + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - down);
-			System.out.printf("FAULT %s: broker SIGKILLed with %d HSETs executed and %d records acknowledged; "
-					+ "it answered again after %d ms%n", SCENARIO, hsetsAtKill, acknowledgedAtKill, restartMillis);
+			System.out.printf(
+					"FAULT %s: broker SIGKILLed with %d HSETs executed and %d records acknowledged; "
+							+ "it answered again after %d ms%n",
+					SCENARIO, hsetsAtKill, acknowledgedAtKill, restartMillis);
 			assertThat(hsetsAtKill).as("killed mid-stream").isLessThan(EVENTS.records());
 
 			sending.get(3, TimeUnit.MINUTES);
 			producer.awaitAllAcknowledged();
 			FaultAssertions.Figures figures = FaultAssertions.assertNothingLost(SCENARIO, admin, GROUP, TOPIC,
 					PARTITIONS, EVENTS, readBack, Duration.ofMinutes(2));
-			Counter retried = app.getBean(MeterRegistry.class).find("sawmill.records").tag("outcome", "retried").counter();
+			Counter retried = app.getBean(MeterRegistry.class)
+				.find("sawmill.records")
+				.tag("outcome", "retried")
+				.counter();
 			System.out.printf("FAULT %s: %d written twice; %d records polled again after a failed batch%n", SCENARIO,
 					figures.duplicates(), retried == null ? 0 : (long) retried.count());
 		}
 	}
+
 }

@@ -51,22 +51,29 @@ import io.sawmill.testkit.RedisVerifier;
 import io.sawmill.testkit.SampleEvents;
 
 /**
- * Kafka over SASL_SSL: a real KRaft broker in this JVM whose only client listener is SASL_SSL (SASL
- * PLAIN over TLS, a throwaway CA), and the service configured the way docs/kubernetes.md and the Helm
- * chart configure it: {@code security.protocol}, {@code sasl.mechanism}, {@code sasl.jaas.config} and
- * the CA as a PEM truststore. Every record is written and every offset committed; a wrong password
- * fails start-up instead of consuming nothing.
+ * Kafka over SASL_SSL: a real KRaft broker in this JVM whose only client listener is
+ * SASL_SSL (SASL PLAIN over TLS, a throwaway CA), and the service configured the way
+ * docs/kubernetes.md and the Helm chart configure it: {@code security.protocol},
+ * {@code sasl.mechanism}, {@code sasl.jaas.config} and the CA as a PEM truststore. Every
+ * record is written and every offset committed; a wrong password fails start-up instead
+ * of consuming nothing.
  */
 class KafkaSaslSslIT {
 
 	private static final String TOPIC = "secured-users";
+
 	private static final String GROUP = "secured";
+
 	private static final int PARTITIONS = 3;
+
 	private static final long RECORDS = 5_000;
+
 	private static final String LISTENER = "EXTERNAL";
 
 	private static TestCertificates certificates;
+
 	private static KafkaClusterTestKit broker;
+
 	private static RedisServerProcess redis;
 
 	@BeforeAll
@@ -74,19 +81,22 @@ class KafkaSaslSslIT {
 		Assumptions.assumeTrue(TestCertificates.opensslAvailable(), "needs the openssl command");
 		certificates = TestCertificates.generate(FaultAssertions.target("kafka-sasl-ssl-certificates"));
 		String prefix = "listener.name." + LISTENER.toLowerCase() + ".";
-		KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder().setCombined(true)
-			.setNumBrokerNodes(1)
-			.setNumControllerNodes(1)
-			.setBrokerListenerName(new ListenerName(LISTENER))
-			.setControllerListenerName(new ListenerName("CONTROLLER"))
-			.build());
+		KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(
+				new TestKitNodes.Builder().setCombined(true)
+					.setNumBrokerNodes(1)
+					.setNumControllerNodes(1)
+					.setBrokerListenerName(new ListenerName(LISTENER))
+					.setControllerListenerName(new ListenerName("CONTROLLER"))
+					.build());
 		Map<String, Object> config = new HashMap<>();
-		// the test kit itself offers PLAINTEXT and SASL_PLAINTEXT only; its protocol map yields to this one
+		// the test kit itself offers PLAINTEXT and SASL_PLAINTEXT only; its protocol map
+		// yields to this one
 		config.put("listener.security.protocol.map", LISTENER + ":SASL_SSL,CONTROLLER:PLAINTEXT");
 		config.put("sasl.enabled.mechanisms", "PLAIN");
 		config.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
-		config.put(prefix + "plain.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required "
-				+ "username=\"admin\" password=\"admin-secret\" user_admin=\"admin-secret\" user_sawmill=\"sawmill-secret\";");
+		config
+			.put(prefix + "plain.sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required "
+					+ "username=\"admin\" password=\"admin-secret\" user_admin=\"admin-secret\" user_sawmill=\"sawmill-secret\";");
 		config.put(prefix + "ssl.keystore.type", "PEM");
 		config.put(prefix + "ssl.keystore.certificate.chain", Files.readString(certificates.serverCertificate()));
 		config.put(prefix + "ssl.keystore.key", Files.readString(certificates.serverKey()));
@@ -145,7 +155,10 @@ class KafkaSaslSslIT {
 		assertThatThrownBy(() -> SawmillApp.run(properties).close()).hasStackTraceContaining("Authentication failed");
 	}
 
-	/** The service's properties: what the Helm chart sets for kafka.securityProtocol, kafka.sasl.* and kafka.tls.*. */
+	/**
+	 * The service's properties: what the Helm chart sets for kafka.securityProtocol,
+	 * kafka.sasl.* and kafka.tls.*.
+	 */
 	private static Map<String, Object> properties(String password) {
 		Map<String, Object> properties = SawmillApp.baseProperties(new SecuredBroker(), redis, TOPIC, GROUP);
 		properties.put("spring.kafka.security.protocol", "SASL_SSL");
@@ -178,13 +191,17 @@ class KafkaSaslSslIT {
 		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
 				new ByteArraySerializer())) {
 			for (long id = 0; id < RECORDS; id++) {
-				producer.send(new ProducerRecord<>(TOPIC, SampleEvents.userId(id).getBytes(StandardCharsets.UTF_8), SampleEvents.json(id)));
+				producer.send(new ProducerRecord<>(TOPIC, SampleEvents.userId(id).getBytes(StandardCharsets.UTF_8),
+						SampleEvents.json(id)));
 			}
 			producer.flush();
 		}
 	}
 
-	/** The secured broker as the test support sees one; its topic is created with credentials in startServers. */
+	/**
+	 * The secured broker as the test support sees one; its topic is created with
+	 * credentials in startServers.
+	 */
 	private static final class SecuredBroker implements KafkaServer {
 
 		@Override
@@ -200,9 +217,11 @@ class KafkaSaslSslIT {
 		@Override
 		public void close() {
 		}
+
 	}
 
 	private static Map<TopicPartition, Long> endOffsets(Admin admin) throws Exception {
 		return Kafka.endOffsets(admin, TOPIC, PARTITIONS);
 	}
+
 }

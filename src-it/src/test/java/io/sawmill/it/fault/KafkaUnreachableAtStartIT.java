@@ -31,11 +31,12 @@ import org.junit.jupiter.api.io.TempDir;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * The packaged service started while no Kafka broker listens on its bootstrap servers (a closed
- * loopback port; Redis is up): it must give up by itself, with a non-zero exit code, one message
- * that says what to fix, and a log small enough to read, rather than a client reconnecting in a
- * loop. The time bound is on the outcome (the process exits at all, before a startup probe of
- * the start-up timeout plus a generous margin would kill it), not a speed target.
+ * The packaged service started while no Kafka broker listens on its bootstrap servers (a
+ * closed loopback port; Redis is up): it must give up by itself, with a non-zero exit
+ * code, one message that says what to fix, and a log small enough to read, rather than a
+ * client reconnecting in a loop. The time bound is on the outcome (the process exits at
+ * all, before a startup probe of the start-up timeout plus a generous margin would kill
+ * it), not a speed target.
  */
 class KafkaUnreachableAtStartIT {
 
@@ -81,4 +82,5 @@ class KafkaUnreachableAtStartIT {
 		}
 		return count;
 	}
+
 }

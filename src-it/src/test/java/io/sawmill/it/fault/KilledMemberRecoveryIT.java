@@ -41,24 +41,32 @@ import io.sawmill.it.support.SawmillApp;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * One of two Sawmill JVMs is SIGKILLed with the group settings of the Helm chart's default render
- * ({@code session.timeout.ms}, {@code heartbeat.interval.ms}): the survivor takes over the dead
- * member's partitions once its session expires, before Kafka's default 45 s session would have let
- * it, and nothing is lost. Prints how long the partitions were without a consumer
- * (docs/kubernetes.md quotes it).
+ * One of two Sawmill JVMs is SIGKILLed with the group settings of the Helm chart's
+ * default render ({@code session.timeout.ms}, {@code heartbeat.interval.ms}): the
+ * survivor takes over the dead member's partitions once its session expires, before
+ * Kafka's default 45 s session would have let it, and nothing is lost. Prints how long
+ * the partitions were without a consumer (docs/kubernetes.md quotes it).
  */
 class KilledMemberRecoveryIT {
 
 	private static final String SCENARIO = "killed-member-recovery";
+
 	private static final String TOPIC = "fault-killed-member";
+
 	private static final String GROUP = "fault-killed-member";
+
 	private static final int PARTITIONS = 4;
+
 	private static final VersionedEvents EVENTS = new VersionedEvents(20_000, 4_000);
+
 	private static final int RECORDS_PER_SECOND = 500;
+
 	private static final Duration KAFKA_DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(45);
 
 	private static RedisServerProcess redis;
+
 	private static KafkaServer kafka;
+
 	private static Admin admin;
 
 	@BeforeAll
@@ -79,7 +87,8 @@ class KilledMemberRecoveryIT {
 	void shouldHandAKilledMembersPartitionsToTheSurvivorAfterTheSessionTimeoutAndLoseNothing() throws Exception {
 		Map<String, Object> properties = SawmillApp.baseProperties(kafka, redis, TOPIC, GROUP);
 		properties.put("sawmill.concurrency", 1);
-		// as the chart's default render sets them (kafka.sessionTimeoutMs, kafka.heartbeatIntervalMs)
+		// as the chart's default render sets them (kafka.sessionTimeoutMs,
+		// kafka.heartbeatIntervalMs)
 		Map<String, Object> chart = ChartGroupSettings.defaults();
 		properties.putAll(chart);
 		Path logs = FaultAssertions.target("fault-logs");
@@ -91,7 +100,8 @@ class KilledMemberRecoveryIT {
 			await("both members own partitions").atMost(Duration.ofMinutes(2))
 				.pollInterval(Duration.ofMillis(200))
 				.failFast("a Sawmill JVM exited", () -> !survivor.isAlive() || !victim.isAlive())
-				.ignoreExceptions() // the group does not exist until the first member joins
+				.ignoreExceptions() // the group does not exist until the first member
+									// joins
 				.until(() -> owners(describe()) == 2);
 
 			victim.kill();
@@ -103,10 +113,12 @@ class KilledMemberRecoveryIT {
 					return group.members().size() == 1 && assigned(group) == PARTITIONS;
 				});
 			double seconds = (System.nanoTime() - killed) / 1e9;
-			System.out.printf("FAULT %s: the killed member's partitions were reassigned %.1f s after SIGKILL%n", SCENARIO,
-					seconds);
-			// the outcome the chart's setting exists for, not a speed target: with Kafka's default
-			// session.timeout.ms (45 s) the broker could not have moved the partitions before 45 s
+			System.out.printf("FAULT %s: the killed member's partitions were reassigned %.1f s after SIGKILL%n",
+					SCENARIO, seconds);
+			// the outcome the chart's setting exists for, not a speed target: with
+			// Kafka's default
+			// session.timeout.ms (45 s) the broker could not have moved the partitions
+			// before 45 s
 			assertThat(seconds).as("seconds from SIGKILL to the survivor owning every partition, with %s", chart)
 				.isLessThan(KAFKA_DEFAULT_SESSION_TIMEOUT.toSeconds());
 
@@ -127,6 +139,11 @@ class KilledMemberRecoveryIT {
 	}
 
 	private static int assigned(ConsumerGroupDescription group) {
-		return group.members().stream().map(MemberDescription::assignment).mapToInt(a -> a.topicPartitions().size()).sum();
+		return group.members()
+			.stream()
+			.map(MemberDescription::assignment)
+			.mapToInt(a -> a.topicPartitions().size())
+			.sum();
 	}
+
 }

@@ -43,18 +43,21 @@ import io.sawmill.testkit.RedisServerProcess;
 import io.sawmill.testkit.RedisVerifier;
 
 /**
- * Scenario 2, Redis latency spike: a proxy in front of Redis adds 2 s. Round trips turn slow, the
- * circuit opens and the listener container pauses; its consumers keep polling, so the group keeps
- * the same members and assignment (no rebalance). When the spike ends, a probe batch closes the
- * circuit, consumption resumes and every record is written.
+ * Scenario 2, Redis latency spike: a proxy in front of Redis adds 2 s. Round trips turn
+ * slow, the circuit opens and the listener container pauses; its consumers keep polling,
+ * so the group keeps the same members and assignment (no rebalance). When the spike ends,
+ * a probe batch closes the circuit, consumption resumes and every record is written.
  */
 class LatencySpikeIT {
 
 	private static final String TOPIC = "latency";
+
 	private static final VersionedEvents WORKLOAD = new VersionedEvents(8_000, 4_000);
 
 	private static KafkaServer kafka;
+
 	private static RedisServerProcess redis;
+
 	private static LatencyProxy proxy;
 
 	@BeforeAll
@@ -88,7 +91,8 @@ class LatencySpikeIT {
 			RedisCircuit circuit = app.getBean(RedisCircuit.class);
 			ConcurrentMessageListenerContainer<?, ?> container = app.getBean(ConcurrentMessageListenerContainer.class);
 			WORKLOAD.produce(kafka.bootstrapServers(), TOPIC, 0, 2_000);
-			await().atMost(Duration.ofMinutes(1)).until(() -> Kafka.sum(Kafka.committedOffsets(admin, "latency")) == 2_000);
+			await().atMost(Duration.ofMinutes(1))
+				.until(() -> Kafka.sum(Kafka.committedOffsets(admin, "latency")) == 2_000);
 			Map<String, Set<TopicPartition>> before = membersAndAssignments(admin);
 
 			proxy.setDelay(Duration.ofSeconds(1)); // each way: 2 s added per round trip
@@ -101,7 +105,8 @@ class LatencySpikeIT {
 			await().atMost(Duration.ofMinutes(2)).until(() -> Kafka.committedOffsets(admin, "latency").equals(end));
 			assertThat(circuit.state()).isEqualTo(CircuitBreaker.State.CLOSED);
 			assertThat(container.isContainerPaused()).isFalse();
-			assertThat(membersAndAssignments(admin)).as("same members, same partitions: no rebalance").isEqualTo(before);
+			assertThat(membersAndAssignments(admin)).as("same members, same partitions: no rebalance")
+				.isEqualTo(before);
 
 			RedisVerifier.Result result = WORKLOAD.verify(redis.host(), redis.port(), Duration.ofHours(1));
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
@@ -110,7 +115,12 @@ class LatencySpikeIT {
 
 	private static Map<String, Set<TopicPartition>> membersAndAssignments(Admin admin) throws Exception {
 		ConsumerGroupDescription group = admin.describeConsumerGroups(java.util.List.of("latency"))
-			.describedGroups().get("latency").get(30, TimeUnit.SECONDS);
-		return group.members().stream().collect(Collectors.toMap(m -> m.consumerId(), m -> m.assignment().topicPartitions()));
+			.describedGroups()
+			.get("latency")
+			.get(30, TimeUnit.SECONDS);
+		return group.members()
+			.stream()
+			.collect(Collectors.toMap(m -> m.consumerId(), m -> m.assignment().topicPartitions()));
 	}
+
 }

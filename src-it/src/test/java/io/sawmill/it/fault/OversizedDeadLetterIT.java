@@ -51,19 +51,23 @@ import io.sawmill.it.support.SawmillApp;
 import io.sawmill.testkit.RedisVerifier;
 
 /**
- * Scenario 10: 2 MB records on a source topic that allows 3 MB (the broker's default is 1 MB), next
- * to ordinary poison and good records, with {@code sawmill.max-record-size} at its default 1 MB.
- * The oversized records are dead-lettered whole when Sawmill created the dead-letter topic (sized
- * from the source topic), and without their value, marked, when the dead-letter topic was created
- * beforehand with 1 MB; a compressed record larger than its topic allows uncompressed is refused by
- * the dead-letter producer's own size check and dead-lettered without its value too. Either way no
- * partition stalls: everything is committed.
+ * Scenario 10: 2 MB records on a source topic that allows 3 MB (the broker's default is 1
+ * MB), next to ordinary poison and good records, with {@code sawmill.max-record-size} at
+ * its default 1 MB. The oversized records are dead-lettered whole when Sawmill created
+ * the dead-letter topic (sized from the source topic), and without their value, marked,
+ * when the dead-letter topic was created beforehand with 1 MB; a compressed record larger
+ * than its topic allows uncompressed is refused by the dead-letter producer's own size
+ * check and dead-lettered without its value too. Either way no partition stalls:
+ * everything is committed.
  */
 class OversizedDeadLetterIT {
 
 	private static final int PARTITIONS = 2;
+
 	private static final int SOURCE_MAX_MESSAGE_BYTES = 3 * 1024 * 1024;
+
 	private static final int HUGE = 2 * 1024 * 1024;
+
 	private static final VersionedEvents GOOD = new VersionedEvents(4_000, 1_000);
 
 	@RegisterExtension
@@ -81,8 +85,10 @@ class OversizedDeadLetterIT {
 				.isEqualTo(SOURCE_MAX_MESSAGE_BYTES + 64 * 1024);
 			for (String huge : List.of("huge-1", "huge-2")) {
 				ConsumerRecord<byte[], byte[]> record = dead.get(huge);
-				assertThat(header(record, KafkaDeadLetterPublisher.REASON_HEADER)).contains("exceeds sawmill.max-record-size");
-				assertThat(record.value()).as("the whole value: the dead-letter topic takes it").isEqualTo(hugeValue(huge));
+				assertThat(header(record, KafkaDeadLetterPublisher.REASON_HEADER))
+					.contains("exceeds sawmill.max-record-size");
+				assertThat(record.value()).as("the whole value: the dead-letter topic takes it")
+					.isEqualTo(hugeValue(huge));
 				assertThat(record.headers().lastHeader(KafkaDeadLetterPublisher.VALUE_DROPPED_HEADER)).isNull();
 			}
 		}
@@ -106,13 +112,17 @@ class OversizedDeadLetterIT {
 				ConsumerRecord<byte[], byte[]> record = dead.get(huge);
 				assertThat(record.value()).as("the value does not fit in 1 MB: dropped").isNull();
 				assertThat(header(record, KafkaDeadLetterPublisher.VALUE_DROPPED_HEADER))
-					.startsWith("value of " + hugeValue(huge).length + " bytes dropped: the dead letter was too large for the "
-							+ "dead-letter topic");
-				assertThat(header(record, KafkaDeadLetterPublisher.REASON_HEADER)).contains("exceeds sawmill.max-record-size");
+					.startsWith("value of " + hugeValue(huge).length
+							+ " bytes dropped: the dead letter was too large for the " + "dead-letter topic");
+				assertThat(header(record, KafkaDeadLetterPublisher.REASON_HEADER))
+					.contains("exceeds sawmill.max-record-size");
 				assertThat(header(record, "trace-id")).as("the original headers are kept").isEqualTo(huge);
 				// found by its coordinates in the source topic, whole
-				int partition = ByteBuffer.wrap(record.headers().lastHeader(KafkaHeaders.DLT_ORIGINAL_PARTITION).value()).getInt();
-				long offset = ByteBuffer.wrap(record.headers().lastHeader(KafkaHeaders.DLT_ORIGINAL_OFFSET).value()).getLong();
+				int partition = ByteBuffer
+					.wrap(record.headers().lastHeader(KafkaHeaders.DLT_ORIGINAL_PARTITION).value())
+					.getInt();
+				long offset = ByteBuffer.wrap(record.headers().lastHeader(KafkaHeaders.DLT_ORIGINAL_OFFSET).value())
+					.getLong();
 				ConsumerRecord<byte[], byte[]> original = source.stream()
 					.filter(r -> r.partition() == partition && r.offset() == offset)
 					.findFirst()
@@ -127,20 +137,24 @@ class OversizedDeadLetterIT {
 	// the try keeps Sawmill running for its body, which never calls it
 	@SuppressWarnings("try")
 	void shouldDeadLetterACompressedRecordLargerThanTheSourceTopicAllowsWithoutItsValueMarked() throws Exception {
-		// a 3 MB value that lz4 shrinks far below the source topic's 1 MB limit: the topic holds it, and
-		// the dead-letter producer's own size check (it counts the uncompressed size) refuses it
+		// a 3 MB value that lz4 shrinks far below the source topic's 1 MB limit: the
+		// topic holds it, and
+		// the dead-letter producer's own size check (it counts the uncompressed size)
+		// refuses it
 		String topic = "compressed";
 		byte[] compressible = utf8("{\"userId\":\"zip\",\"blob\":\"" + "z".repeat(3 * 1024 * 1024) + "\"}");
 		try (Admin admin = Kafka.admin(servers.kafka().bootstrapServers())) {
 			admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
-			Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, servers.kafka().bootstrapServers(),
-					ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4", ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 * 1024 * 1024);
+			Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+					servers.kafka().bootstrapServers(), ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4",
+					ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 * 1024 * 1024);
 			try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
 					new ByteArraySerializer())) {
 				producer.send(new ProducerRecord<>(topic, utf8("zip"), compressible)).get(30, TimeUnit.SECONDS);
 			}
 			String bootstrap = servers.kafka().bootstrapServers();
-			try (ConfigurableApplicationContext app = SawmillApp.run(SawmillApp.baseProperties(servers, topic, "zip"))) {
+			try (ConfigurableApplicationContext app = SawmillApp
+				.run(SawmillApp.baseProperties(servers, topic, "zip"))) {
 				Map<TopicPartition, Long> end = Kafka.endOffsets(admin, topic, 1);
 				await().atMost(Duration.ofMinutes(2)).until(() -> Kafka.committedOffsets(admin, "zip").equals(end));
 			}
@@ -150,20 +164,23 @@ class OversizedDeadLetterIT {
 				assertThat(record.value()).isNull();
 				assertThat(header(record, KafkaDeadLetterPublisher.VALUE_DROPPED_HEADER))
 					.startsWith("value of " + compressible.length + " bytes dropped");
-				assertThat(header(record, KafkaDeadLetterPublisher.REASON_HEADER)).contains("exceeds sawmill.max-record-size");
+				assertThat(header(record, KafkaDeadLetterPublisher.REASON_HEADER))
+					.contains("exceeds sawmill.max-record-size");
 			});
 		}
 	}
 
 	/**
-	 * Runs Sawmill on a mix of good records, two 2 MB records, invalid JSON and a record without its
-	 * key field; asserts every partition committed to its end, every good record in Redis, and the
-	 * dead-letter topic holding exactly the four poison records with their reasons.
+	 * Runs Sawmill on a mix of good records, two 2 MB records, invalid JSON and a record
+	 * without its key field; asserts every partition committed to its end, every good
+	 * record in Redis, and the dead-letter topic holding exactly the four poison records
+	 * with their reasons.
 	 * @return the dead letters by key
 	 */
 	// the try keeps Sawmill running for its body, which never calls it
 	@SuppressWarnings("try")
-	private static Map<String, ConsumerRecord<byte[], byte[]>> drainPoisonMix(Admin admin, String topic) throws Exception {
+	private static Map<String, ConsumerRecord<byte[], byte[]>> drainPoisonMix(Admin admin, String topic)
+			throws Exception {
 		assertThat(servers.redis().command("FLUSHALL")).isEqualTo("+OK");
 		String bootstrap = servers.kafka().bootstrapServers();
 		Map<String, Object> properties = SawmillApp.baseProperties(servers, topic, topic + "-group");
@@ -179,14 +196,16 @@ class OversizedDeadLetterIT {
 			await().atMost(Duration.ofMinutes(3))
 				.until(() -> Kafka.committedOffsets(admin, topic + "-group").equals(end));
 
-			RedisVerifier.Result result = GOOD.verify(servers.redis().host(), servers.redis().port(), Duration.ofHours(1));
+			RedisVerifier.Result result = GOOD.verify(servers.redis().host(), servers.redis().port(),
+					Duration.ofHours(1));
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
 			assertThat(servers.redis().command("EXISTS", "user:huge-1")).isEqualTo(":0");
 			List<ConsumerRecord<byte[], byte[]>> dead = Kafka.readAll(bootstrap, topic + ".DLT", 4);
 			Map<String, ConsumerRecord<byte[], byte[]>> byKey = dead.stream()
 				.collect(Collectors.toMap(r -> new String(r.key(), StandardCharsets.UTF_8), Function.identity()));
 			assertThat(byKey).containsOnlyKeys("huge-1", "huge-2", "bad-json", "no-key");
-			assertThat(header(byKey.get("bad-json"), KafkaDeadLetterPublisher.REASON_HEADER)).startsWith("value is not valid JSON");
+			assertThat(header(byKey.get("bad-json"), KafkaDeadLetterPublisher.REASON_HEADER))
+				.startsWith("value is not valid JSON");
 			assertThat(header(byKey.get("no-key"), KafkaDeadLetterPublisher.REASON_HEADER))
 				.isEqualTo("key field 'userId' is missing, null or empty");
 			for (ConsumerRecord<byte[], byte[]> record : dead) {
@@ -197,16 +216,21 @@ class OversizedDeadLetterIT {
 	}
 
 	private static void createSourceTopic(Admin admin, String topic) throws Exception {
-		admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1)
-			.configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(SOURCE_MAX_MESSAGE_BYTES)))))
+		admin
+			.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1)
+				.configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(SOURCE_MAX_MESSAGE_BYTES)))))
 			.all()
 			.get(30, TimeUnit.SECONDS);
 	}
 
 	private static int maxMessageBytes(Admin admin, String topic) throws Exception {
 		ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-		return Integer.parseInt(admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS)
-			.get(resource).get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG).value());
+		return Integer.parseInt(admin.describeConfigs(List.of(resource))
+			.all()
+			.get(30, TimeUnit.SECONDS)
+			.get(resource)
+			.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG)
+			.value());
 	}
 
 	/** A valid event of 2 MB: dead-lettered for its size, not for its content. */
@@ -225,4 +249,5 @@ class OversizedDeadLetterIT {
 	private static byte[] utf8(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
+
 }

@@ -40,13 +40,15 @@ import io.sawmill.it.support.SawmillApp;
 import io.sawmill.testkit.RedisVerifier;
 
 /**
- * Scenario 6, poison mix: invalid JSON, a missing key field, a key that already holds a non-hash
- * (WRONGTYPE) and an oversized record among good ones. Every good record is written; each bad one
- * is in the dead-letter topic with its reason and original coordinates; everything is committed.
+ * Scenario 6, poison mix: invalid JSON, a missing key field, a key that already holds a
+ * non-hash (WRONGTYPE) and an oversized record among good ones. Every good record is
+ * written; each bad one is in the dead-letter topic with its reason and original
+ * coordinates; everything is committed.
  */
 class PoisonMixIT {
 
 	private static final String TOPIC = "poison";
+
 	private static final VersionedEvents GOOD = new VersionedEvents(6_000, 2_000);
 
 	@RegisterExtension
@@ -65,20 +67,23 @@ class PoisonMixIT {
 			Kafka.produceOne(bootstrap, TOPIC, utf8("bad-json"), utf8("{\"userId\": \"x\", oops"));
 			Kafka.produceOne(bootstrap, TOPIC, utf8("no-key"), utf8("{\"name\":\"has no userId\"}"));
 			Kafka.produceOne(bootstrap, TOPIC, utf8("wrongtype"), utf8("{\"userId\":\"wrongtype\",\"name\":\"n\"}"));
-			Kafka.produceOne(bootstrap, TOPIC, utf8("huge"), utf8("{\"userId\":\"huge\",\"blob\":\"" + "x".repeat(4096) + "\"}"));
+			Kafka.produceOne(bootstrap, TOPIC, utf8("huge"),
+					utf8("{\"userId\":\"huge\",\"blob\":\"" + "x".repeat(4096) + "\"}"));
 			GOOD.produce(bootstrap, TOPIC, 3_000, 6_000);
 
 			Map<TopicPartition, Long> end = Kafka.endOffsets(admin, TOPIC, 3);
 			await().atMost(Duration.ofMinutes(2)).until(() -> Kafka.committedOffsets(admin, "poison").equals(end));
 
-			RedisVerifier.Result result = GOOD.verify(servers.redis().host(), servers.redis().port(), Duration.ofHours(1));
+			RedisVerifier.Result result = GOOD.verify(servers.redis().host(), servers.redis().port(),
+					Duration.ofHours(1));
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
 			assertThat(servers.redis().command("TYPE", "user:wrongtype")).isEqualTo("+string");
 			assertThat(servers.redis().command("EXISTS", "user:huge")).isEqualTo(":0");
 
 			List<ConsumerRecord<byte[], byte[]>> dead = Kafka.readAll(bootstrap, TOPIC + ".DLT", 4);
-			Map<String, String> reasons = dead.stream().collect(Collectors.toMap(r -> new String(r.key(),
-					StandardCharsets.UTF_8), r -> header(r, KafkaDeadLetterPublisher.REASON_HEADER)));
+			Map<String, String> reasons = dead.stream()
+				.collect(Collectors.toMap(r -> new String(r.key(), StandardCharsets.UTF_8),
+						r -> header(r, KafkaDeadLetterPublisher.REASON_HEADER)));
 			assertThat(reasons).containsOnlyKeys("bad-json", "no-key", "wrongtype", "huge");
 			assertThat(reasons.get("bad-json")).startsWith("value is not valid JSON");
 			assertThat(reasons.get("no-key")).isEqualTo("key field 'userId' is missing, null or empty");
@@ -86,12 +91,15 @@ class PoisonMixIT {
 			assertThat(reasons.get("huge")).contains("exceeds sawmill.max-record-size");
 			for (ConsumerRecord<byte[], byte[]> record : dead) {
 				assertThat(header(record, KafkaHeaders.DLT_ORIGINAL_TOPIC)).isEqualTo(TOPIC);
-				assertThat(ByteBuffer.wrap(record.headers().lastHeader(KafkaHeaders.DLT_ORIGINAL_OFFSET).value()).getLong())
-					.isNotNegative();
+				assertThat(ByteBuffer.wrap(record.headers().lastHeader(KafkaHeaders.DLT_ORIGINAL_OFFSET).value())
+					.getLong()).isNotNegative();
 				assertThat(header(record, KafkaDeadLetterPublisher.VERSION_HEADER)).isNotBlank();
 			}
 			assertThat(app.getBean(io.micrometer.core.instrument.MeterRegistry.class)
-				.get("sawmill.records").tag("outcome", "dead_lettered").counter().count()).isEqualTo(4);
+				.get("sawmill.records")
+				.tag("outcome", "dead_lettered")
+				.counter()
+				.count()).isEqualTo(4);
 		}
 	}
 
@@ -102,4 +110,5 @@ class PoisonMixIT {
 	private static byte[] utf8(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
+
 }

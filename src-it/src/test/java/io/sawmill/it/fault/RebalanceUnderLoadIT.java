@@ -39,23 +39,31 @@ import io.sawmill.it.support.SawmillApp;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * Fault scenario 5: Sawmill instances of one group join and leave while records flow over six
- * partitions — A (2 threads) runs alone, B (2 threads) joins, A leaves, C (1 thread) joins, B
- * leaves — so partitions move between instances mid-stream, each move a cooperative rebalance.
- * A partition's in-flight batch is committed by the instance that loses it or written again by
- * the one that gains it; either way every key ends at its last version.
+ * Fault scenario 5: Sawmill instances of one group join and leave while records flow over
+ * six partitions — A (2 threads) runs alone, B (2 threads) joins, A leaves, C (1 thread)
+ * joins, B leaves — so partitions move between instances mid-stream, each move a
+ * cooperative rebalance. A partition's in-flight batch is committed by the instance that
+ * loses it or written again by the one that gains it; either way every key ends at its
+ * last version.
  */
 class RebalanceUnderLoadIT {
 
 	private static final String SCENARIO = "5-rebalance-under-load";
+
 	private static final String TOPIC = "fault-rebalance";
+
 	private static final String GROUP = "fault-rebalance";
+
 	private static final int PARTITIONS = 6;
+
 	private static final VersionedEvents EVENTS = new VersionedEvents(20_000, 5_000);
+
 	private static final int RECORDS_PER_SECOND = 1_500;
 
 	private static RedisServerProcess redis;
+
 	private static KafkaServer kafka;
+
 	private static Admin admin;
 
 	@BeforeAll
@@ -96,7 +104,8 @@ class RebalanceUnderLoadIT {
 			producer.awaitAllAcknowledged();
 			FaultAssertions.Figures figures = FaultAssertions.assertNothingLost(SCENARIO, admin, GROUP, TOPIC,
 					PARTITIONS, EVENTS, readBack, Duration.ofMinutes(2));
-			System.out.printf("FAULT %s: instance C finished alone; %d written twice%n", SCENARIO, figures.duplicates());
+			System.out.printf("FAULT %s: instance C finished alone; %d written twice%n", SCENARIO,
+					figures.duplicates());
 		}
 		finally {
 			running.forEach(ConfigurableApplicationContext::close);
@@ -114,7 +123,10 @@ class RebalanceUnderLoadIT {
 		return app;
 	}
 
-	/** Closes an instance the way SIGTERM would: the in-flight batch finishes, the consumers leave. */
+	/**
+	 * Closes an instance the way SIGTERM would: the in-flight batch finishes, the
+	 * consumers leave.
+	 */
 	private static void stop(List<ConfigurableApplicationContext> running, String name,
 			ConfigurableApplicationContext app) {
 		app.close();
@@ -122,9 +134,13 @@ class RebalanceUnderLoadIT {
 		System.out.printf("FAULT %s: instance %s left%n", SCENARIO, name);
 	}
 
-	/** Waits until the group is stable with {@code members} consumers sharing all partitions. */
+	/**
+	 * Waits until the group is stable with {@code members} consumers sharing all
+	 * partitions.
+	 */
 	private static void awaitMembers(int members) {
-		await("group of " + members + " consumers holding all " + PARTITIONS + " partitions").atMost(Duration.ofSeconds(60))
+		await("group of " + members + " consumers holding all " + PARTITIONS + " partitions")
+			.atMost(Duration.ofSeconds(60))
 			.pollInterval(Duration.ofMillis(100))
 			.ignoreExceptions()
 			.until(() -> {
@@ -138,4 +154,5 @@ class RebalanceUnderLoadIT {
 			.pollInterval(Duration.ofMillis(20))
 			.until(() -> readBack.hsetCalls() >= (long) (EVENTS.records() * share));
 	}
+
 }

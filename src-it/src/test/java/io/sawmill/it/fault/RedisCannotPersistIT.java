@@ -36,15 +36,17 @@ import io.sawmill.it.support.SawmillApp;
 import io.sawmill.testkit.RedisVerifier;
 
 /**
- * Redis cannot persist (a full disk) mid-drain, until Sawmill has handed three batches back to be
- * polled again: with {@code stop-writes-on-bgsave-error} it refuses every write with {@code MISCONF}.
- * That is an outage, not the records' fault: nothing is dead-lettered, and once the disk is "fixed"
- * every record is written and committed.
+ * Redis cannot persist (a full disk) mid-drain, until Sawmill has handed three batches
+ * back to be polled again: with {@code stop-writes-on-bgsave-error} it refuses every
+ * write with {@code MISCONF}. That is an outage, not the records' fault: nothing is
+ * dead-lettered, and once the disk is "fixed" every record is written and committed.
  */
 class RedisCannotPersistIT {
 
 	private static final String TOPIC = "misconf";
+
 	private static final int PARTITIONS = 3;
+
 	private static final VersionedEvents WORKLOAD = new VersionedEvents(30_000, 10_000);
 
 	@RegisterExtension
@@ -62,18 +64,22 @@ class RedisCannotPersistIT {
 		try (ConfigurableApplicationContext app = SawmillApp.run(properties);
 				Admin admin = Kafka.admin(servers.kafka().bootstrapServers())) {
 			MeterRegistry registry = app.getBean(MeterRegistry.class);
-			CompletableFuture<Void> producing = WORKLOAD.produceAllInBackground(servers.kafka().bootstrapServers(), TOPIC);
+			CompletableFuture<Void> producing = WORKLOAD.produceAllInBackground(servers.kafka().bootstrapServers(),
+					TOPIC);
 			await().atMost(Duration.ofMinutes(1)).until(() -> written(registry) >= 5_000);
 
-			// the disk fails: the snapshot's directory is gone, BGSAVE fails, and Redis refuses writes
+			// the disk fails: the snapshot's directory is gone, BGSAVE fails, and Redis
+			// refuses writes
 			Path disk = Files.createTempDirectory("sawmill-misconf-");
 			assertThat(servers.redis().command("CONFIG", "SET", "dir", disk.toString())).isEqualTo("+OK");
 			Files.delete(disk);
 			assertThat(servers.redis().command("BGSAVE")).startsWith("+");
 			await().atMost(Duration.ofSeconds(30))
 				.until(() -> servers.redis().command("SET", "probe", "1").startsWith("-MISCONF"));
-			// the outage lasts until Sawmill has met the refusal and handed batches back to be polled
-			// again three times, and Redis still refuses: each time it kept the records for a retry
+			// the outage lasts until Sawmill has met the refusal and handed batches back
+			// to be polled
+			// again three times, and Redis still refuses: each time it kept the records
+			// for a retry
 			double redeliveredBefore = redelivered(registry);
 			await().atMost(Duration.ofMinutes(2)).until(() -> redelivered(registry) >= redeliveredBefore + 3);
 			assertThat(servers.redis().command("SET", "probe", "1")).startsWith("-MISCONF");
@@ -83,7 +89,8 @@ class RedisCannotPersistIT {
 			Path fixed = Files.createTempDirectory("sawmill-misconf-fixed-");
 			assertThat(servers.redis().command("CONFIG", "SET", "dir", fixed.toString())).isEqualTo("+OK");
 			assertThat(servers.redis().command("BGSAVE")).startsWith("+");
-			await().atMost(Duration.ofSeconds(30)).until(() -> servers.redis().command("SET", "probe", "1").equals("+OK"));
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> servers.redis().command("SET", "probe", "1").equals("+OK"));
 			producing.get();
 
 			FaultAssertions.awaitAllCommitted(admin, "misconf", TOPIC, PARTITIONS, WORKLOAD.records(),
@@ -93,7 +100,8 @@ class RedisCannotPersistIT {
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
 			assertThat(registry.find("sawmill.records").tag("outcome", "dead_lettered").counter()).isNull();
 			assertThat(Kafka.sum(Kafka.endOffsets(admin, FaultAssertions.deadLetterTopic(TOPIC), PARTITIONS)))
-				.as("records in the dead-letter topic").isZero();
+				.as("records in the dead-letter topic")
+				.isZero();
 		}
 	}
 
@@ -102,8 +110,12 @@ class RedisCannotPersistIT {
 	}
 
 	private static double written(MeterRegistry registry) {
-		return registry.find("sawmill.records").tag("outcome", "written").counters().stream()
+		return registry.find("sawmill.records")
+			.tag("outcome", "written")
+			.counters()
+			.stream()
 			.mapToDouble(c -> c.count())
 			.sum();
 	}
+
 }

@@ -35,17 +35,20 @@ import io.sawmill.it.support.SawmillApp;
 import io.sawmill.testkit.RedisVerifier;
 
 /**
- * Scenario 1: redis-server is SIGKILLed while records stream in and restarted 5 s later. Redis runs
- * with an fsync-always append-only file, so what it acknowledged survives the kill, as on a
- * persistent production Redis; Sawmill must lose nothing and dead-letter nothing.
+ * Scenario 1: redis-server is SIGKILLed while records stream in and restarted 5 s later.
+ * Redis runs with an fsync-always append-only file, so what it acknowledged survives the
+ * kill, as on a persistent production Redis; Sawmill must lose nothing and dead-letter
+ * nothing.
  */
 class RedisKilledMidStreamIT {
 
 	private static final String TOPIC = "redis-kill";
+
 	private static final VersionedEvents WORKLOAD = new VersionedEvents(30_000, 10_000);
 
 	@RegisterExtension
-	static final RealServers servers = RealServers.withTopic(TOPIC, 3).redisArgs("--appendonly", "yes", "--appendfsync", "always");
+	static final RealServers servers = RealServers.withTopic(TOPIC, 3)
+		.redisArgs("--appendonly", "yes", "--appendfsync", "always");
 
 	@Test
 	void shouldLoseNothingWhenRedisIsKilledAndRestarted() throws Exception {
@@ -56,10 +59,12 @@ class RedisKilledMidStreamIT {
 		try (ConfigurableApplicationContext app = SawmillApp.run(properties);
 				Admin admin = Kafka.admin(servers.kafka().bootstrapServers())) {
 			MeterRegistry registry = app.getBean(MeterRegistry.class);
-			CompletableFuture<Void> producing = WORKLOAD.produceAllInBackground(servers.kafka().bootstrapServers(), TOPIC);
+			CompletableFuture<Void> producing = WORKLOAD.produceAllInBackground(servers.kafka().bootstrapServers(),
+					TOPIC);
 			await().atMost(Duration.ofMinutes(1)).until(() -> written(registry) >= 5_000);
 			servers.redis().kill();
-			Thread.sleep(5_000); // the outage the scenario asks for, not a wait for a result
+			Thread.sleep(5_000); // the outage the scenario asks for, not a wait for a
+									// result
 			servers.redis().start();
 			producing.get();
 
@@ -67,22 +72,32 @@ class RedisKilledMidStreamIT {
 			assertThat(Kafka.sum(end)).isEqualTo(WORKLOAD.records());
 			await().atMost(Duration.ofMinutes(2)).until(() -> Kafka.committedOffsets(admin, "redis-kill").equals(end));
 
-			RedisVerifier.Result result = WORKLOAD.verify(servers.redis().host(), servers.redis().port(), Duration.ofHours(1));
+			RedisVerifier.Result result = WORKLOAD.verify(servers.redis().host(), servers.redis().port(),
+					Duration.ofHours(1));
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
 			assertThat(registry.find("sawmill.records").tag("outcome", "dead_lettered").counter()).isNull();
-			double retried = registry.find("sawmill.records").tag("outcome", "retried").counters().stream()
-				.mapToDouble(c -> c.count()).sum();
+			double retried = registry.find("sawmill.records")
+				.tag("outcome", "retried")
+				.counters()
+				.stream()
+				.mapToDouble(c -> c.count())
+				.sum();
 			System.out.printf("redis-kill: produced %d, keys verified %d, written %.0f, re-polled %.0f%n",
 					WORKLOAD.records(), result.verified(), written(registry), retried);
 			assertThat(written(registry)).isGreaterThanOrEqualTo(WORKLOAD.records());
-			// the kill hit a backlog of full batches, one of them in flight on each listener thread
+			// the kill hit a backlog of full batches, one of them in flight on each
+			// listener thread
 			assertThat(registry.get("sawmill.batch.in.flight").counter().count()).isPositive();
 		}
 	}
 
 	private static double written(MeterRegistry registry) {
-		return registry.find("sawmill.records").tag("outcome", "written").counters().stream()
+		return registry.find("sawmill.records")
+			.tag("outcome", "written")
+			.counters()
+			.stream()
 			.mapToDouble(c -> c.count())
 			.sum();
 	}
+
 }

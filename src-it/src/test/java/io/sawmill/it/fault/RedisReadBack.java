@@ -25,13 +25,15 @@ import io.sawmill.testkit.RedisVerifier;
 import io.sawmill.testkit.SampleEvents;
 
 /**
- * Reads a scenario's outcome back from Redis over any connection (password, ACL user, TLS): every
- * key's final hash and TTL (through the test kit's {@link RedisVerifier}), and how many HSETs Redis
- * executed in all ({@code INFO commandstats}), which counts the records written twice.
+ * Reads a scenario's outcome back from Redis over any connection (password, ACL user,
+ * TLS): every key's final hash and TTL (through the test kit's {@link RedisVerifier}),
+ * and how many HSETs Redis executed in all ({@code INFO commandstats}), which counts the
+ * records written twice.
  */
 final class RedisReadBack implements AutoCloseable {
 
 	private final RedisClient client;
+
 	private final StatefulRedisConnection<String, String> connection;
 
 	private RedisReadBack(RedisClient client) {
@@ -56,14 +58,17 @@ final class RedisReadBack implements AutoCloseable {
 	}
 
 	/**
-	 * Every key of {@code events} must hold the hash of the last version produced for it, with a
-	 * TTL in (0, {@code ttl}].
+	 * Every key of {@code events} must hold the hash of the last version produced for it,
+	 * with a TTL in (0, {@code ttl}].
 	 */
 	RedisVerifier.Result verify(VersionedEvents events, Duration ttl) {
 		return RedisVerifier.verify(connection, events.keys(), SampleEvents::key, events::finalHash, ttl);
 	}
 
-	/** HSET commands Redis has executed since it started: one per record written, more when re-written. */
+	/**
+	 * HSET commands Redis has executed since it started: one per record written, more
+	 * when re-written.
+	 */
 	long hsetCalls() {
 		for (String line : connection.sync().info("commandstats").split("\r?\n")) {
 			if (line.startsWith("cmdstat_hset:")) {
@@ -87,4 +92,5 @@ final class RedisReadBack implements AutoCloseable {
 		connection.close();
 		client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 	}
+
 }

@@ -47,23 +47,29 @@ import io.sawmill.testkit.RedisServerProcess;
 import io.sawmill.testkit.SampleEvents;
 
 /**
- * Fault scenario 8: a Redis that demands credentials or TLS. With the right password, ACL user or
- * CA, every record is written; with wrong credentials or an untrusted server certificate start-up
- * fails, naming Redis and what to change, and neither the wrong nor the right password appears in
- * the message or in the log.
+ * Fault scenario 8: a Redis that demands credentials or TLS. With the right password, ACL
+ * user or CA, every record is written; with wrong credentials or an untrusted server
+ * certificate start-up fails, naming Redis and what to change, and neither the wrong nor
+ * the right password appears in the message or in the log.
  */
 @ExtendWith(OutputCaptureExtension.class)
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class RedisSecurityIT {
 
 	private static final String PASSWORD = "s3cret-Pa55-7f3a9c";
+
 	private static final String WRONG_PASSWORD = "wr0ng-Pa55-b41e02";
+
 	private static final String ACL_USER = "alice";
+
 	private static final String ACL_PASSWORD = "al1ce-Pa55-c9d2e7";
+
 	private static final VersionedEvents EVENTS = new VersionedEvents(5_000, 1_000);
+
 	private static final int PARTITIONS = 3;
 
 	private static KafkaServer kafka;
+
 	private static Admin admin;
 
 	@BeforeAll
@@ -87,8 +93,11 @@ class RedisSecurityIT {
 		try (RedisServerProcess redis = RedisServerProcess.startNew("--requirepass", PASSWORD)) {
 			Map<String, Object> properties = properties("fault-requirepass", redis.port());
 			properties.put("spring.data.redis.password", PASSWORD);
-			RedisURI uri = RedisURI.builder().withHost(redis.host()).withPort(redis.port())
-				.withPassword(PASSWORD.toCharArray()).build();
+			RedisURI uri = RedisURI.builder()
+				.withHost(redis.host())
+				.withPort(redis.port())
+				.withPassword(PASSWORD.toCharArray())
+				.build();
 			try (RedisReadBack readBack = RedisReadBack.of(uri)) {
 				writeAndVerify("8-redis-requirepass", "fault-requirepass", properties, readBack);
 			}
@@ -102,8 +111,11 @@ class RedisSecurityIT {
 			Map<String, Object> properties = properties("fault-acl", redis.port());
 			properties.put("spring.data.redis.username", ACL_USER);
 			properties.put("spring.data.redis.password", ACL_PASSWORD);
-			RedisURI uri = RedisURI.builder().withHost(redis.host()).withPort(redis.port())
-				.withAuthentication(ACL_USER, ACL_PASSWORD.toCharArray()).build();
+			RedisURI uri = RedisURI.builder()
+				.withHost(redis.host())
+				.withPort(redis.port())
+				.withAuthentication(ACL_USER, ACL_PASSWORD.toCharArray())
+				.build();
 			try (RedisReadBack readBack = RedisReadBack.of(uri)) {
 				writeAndVerify("8-redis-acl-user", "fault-acl", properties, readBack);
 			}
@@ -141,7 +153,10 @@ class RedisSecurityIT {
 			trust(properties, certificates.caCertificate());
 			RedisURI uri = RedisURI.builder().withHost(redis.host()).withPort(redis.port()).withSsl(true).build();
 			ClientOptions tls = ClientOptions.builder()
-				.sslOptions(SslOptions.builder().jdkSslProvider().trustManager(certificates.caCertificate().toFile()).build())
+				.sslOptions(SslOptions.builder()
+					.jdkSslProvider()
+					.trustManager(certificates.caCertificate().toFile())
+					.build())
 				.build();
 			try (RedisReadBack readBack = RedisReadBack.of(uri, tls)) {
 				writeAndVerify("8-redis-tls", "fault-tls", properties, readBack);
@@ -167,7 +182,10 @@ class RedisSecurityIT {
 		return Files.createTempDirectory(parent, "ca-");
 	}
 
-	/** Requires an ACL user and turns the password-less default user off (Redis 6+ syntax). */
+	/**
+	 * Requires an ACL user and turns the password-less default user off (Redis 6+
+	 * syntax).
+	 */
 	private static RedisServerProcess aclRedis() {
 		return RedisServerProcess.startNew("--user", ACL_USER, "on", ">" + ACL_PASSWORD, "~*", "+@all", "--user",
 				"default", "off");
@@ -180,7 +198,10 @@ class RedisSecurityIT {
 		properties.put("spring.data.redis.ssl.bundle", "redis-tls");
 	}
 
-	/** {@link SawmillApp#baseProperties} for a Redis on 127.0.0.1 that is not a plain RedisServerProcess. */
+	/**
+	 * {@link SawmillApp#baseProperties} for a Redis on 127.0.0.1 that is not a plain
+	 * RedisServerProcess.
+	 */
 	private static Map<String, Object> properties(String topic, int redisPort) {
 		Map<String, Object> properties = new LinkedHashMap<>();
 		properties.put("sawmill.topics", topic);
@@ -239,4 +260,5 @@ class RedisSecurityIT {
 		}
 		throw new AssertionError("no SawmillConfigurationException in " + ex, ex);
 	}
+
 }

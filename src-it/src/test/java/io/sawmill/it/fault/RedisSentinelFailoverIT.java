@@ -40,23 +40,30 @@ import io.sawmill.testkit.RedisVerifier;
 
 /**
  * Sawmill against a Sentinel-managed Redis, configured as a deployment is
- * ({@code spring.data.redis.sentinel.master} and {@code .nodes}, no host), through failovers: while
- * Sawmill is connected, the Sentinel promotes the replica, as a managed Redis does during
- * maintenance, or because the master was killed, and the old master becomes its replica. Every key
- * must end with its last version and a TTL on the new master, every offset must be committed, and
- * nothing may be dead-lettered.
+ * ({@code spring.data.redis.sentinel.master} and {@code .nodes}, no host), through
+ * failovers: while Sawmill is connected, the Sentinel promotes the replica, as a managed
+ * Redis does during maintenance, or because the master was killed, and the old master
+ * becomes its replica. Every key must end with its last version and a TTL on the new
+ * master, every offset must be committed, and nothing may be dead-lettered.
  */
 class RedisSentinelFailoverIT {
 
 	private static final String TOPIC = "sentinel";
+
 	private static final String GROUP = "sentinel";
+
 	private static final int PARTITIONS = 3;
-	/** Four versions of each key: versions 0 and 1 before the failover, 2 and 3 after it. */
+
+	/**
+	 * Four versions of each key: versions 0 and 1 before the failover, 2 and 3 after it.
+	 */
 	private static final VersionedEvents WORKLOAD = new VersionedEvents(20_000, 5_000);
+
 	/** Ten versions of each key, drained while the Sentinel fails over. */
 	private static final VersionedEvents BACKLOG = new VersionedEvents(200_000, 20_000);
 
 	private static KafkaServer kafka;
+
 	private static RedisSentinelProcess redis;
 
 	@BeforeAll
@@ -77,13 +84,14 @@ class RedisSentinelFailoverIT {
 	}
 
 	/**
-	 * A failover while a backlog drains. The Sentinel promotes the replica, but the old master
-	 * keeps taking writes until the Sentinel turns it into the new master's replica, and then drops
-	 * them: Redis replicates asynchronously. With {@code wait-for-replicas} those writes are never
-	 * confirmed (the promoted replica no longer replicates from the old master), so they are written
-	 * again and not committed. Run with {@code -Dsawmill-it.sentinel.wait-for-replicas=0} to see
-	 * what a master's acknowledgement alone loses: then this test fails with the keys that went back
-	 * to an older version.
+	 * A failover while a backlog drains. The Sentinel promotes the replica, but the old
+	 * master keeps taking writes until the Sentinel turns it into the new master's
+	 * replica, and then drops them: Redis replicates asynchronously. With
+	 * {@code wait-for-replicas} those writes are never confirmed (the promoted replica no
+	 * longer replicates from the old master), so they are written again and not
+	 * committed. Run with {@code -Dsawmill-it.sentinel.wait-for-replicas=0} to see what a
+	 * master's acknowledgement alone loses: then this test fails with the keys that went
+	 * back to an older version.
 	 */
 	@Test
 	void shouldLoseNothingWhenTheSentinelFailsOverUnderLoadWithWaitForReplicas() throws Exception {
@@ -91,25 +99,30 @@ class RedisSentinelFailoverIT {
 	}
 
 	/**
-	 * The master is SIGKILLed while a backlog drains: the Sentinel sees it down after five seconds and
-	 * promotes the replica, and the killed node, restarted empty, becomes the new master's replica.
-	 * What the dead master acknowledged but had not replicated is gone with it; with
-	 * {@code wait-for-replicas} none of that was committed, so it is written again to the new master.
+	 * The master is SIGKILLed while a backlog drains: the Sentinel sees it down after
+	 * five seconds and promotes the replica, and the killed node, restarted empty,
+	 * becomes the new master's replica. What the dead master acknowledged but had not
+	 * replicated is gone with it; with {@code wait-for-replicas} none of that was
+	 * committed, so it is written again to the new master.
 	 */
 	@Test
 	void shouldLoseNothingWhenTheSentinelMasterIsKilledUnderLoadWithWaitForReplicas() throws Exception {
 		drainThrough("sentinel-crash", "sentinel-crash", waitForReplicas(), redis::crashMaster);
 	}
 
-	/** 1, or what {@code -Dsawmill-it.sentinel.wait-for-replicas} says, to see what 0 loses. */
+	/**
+	 * 1, or what {@code -Dsawmill-it.sentinel.wait-for-replicas} says, to see what 0
+	 * loses.
+	 */
 	private static int waitForReplicas() {
 		return Integer.getInteger("sawmill-it.sentinel.wait-for-replicas", 1);
 	}
 
 	/**
-	 * Drains {@link #BACKLOG} from a topic of its own while it is produced, runs {@code fault} once
-	 * 20,000 records are written, and checks every key's last version and TTL on the master the
-	 * Sentinel names afterwards, every offset committed, and no dead letter.
+	 * Drains {@link #BACKLOG} from a topic of its own while it is produced, runs
+	 * {@code fault} once 20,000 records are written, and checks every key's last version
+	 * and TTL on the master the Sentinel names afterwards, every offset committed, and no
+	 * dead letter.
 	 */
 	private static void drainThrough(String topic, String scenario, int waitForReplicas, Runnable fault)
 			throws Exception {
@@ -140,9 +153,11 @@ class RedisSentinelFailoverIT {
 			await().atMost(Duration.ofMinutes(2)).until(() -> Kafka.committedOffsets(admin, topic).equals(end));
 
 			RedisVerifier.Result result = BACKLOG.verify(after.host(), after.port(), FaultAssertions.TTL);
-			System.out.printf("%s (wait-for-replicas %d): produced %d, keys verified %d of %d, written %.0f, "
-					+ "re-polled %.0f%n", scenario, waitForReplicas, BACKLOG.records(), result.verified(), BACKLOG.keys(),
-					written(registry), outcome(registry, "retried"));
+			System.out.printf(
+					"%s (wait-for-replicas %d): produced %d, keys verified %d of %d, written %.0f, "
+							+ "re-polled %.0f%n",
+					scenario, waitForReplicas, BACKLOG.records(), result.verified(), BACKLOG.keys(), written(registry),
+					outcome(registry, "retried"));
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
 			assertThat(registry.find("sawmill.records").tag("outcome", "dead_lettered").counter()).isNull();
 		}
@@ -153,7 +168,10 @@ class RedisSentinelFailoverIT {
 	}
 
 	private static double outcome(MeterRegistry registry, String outcome) {
-		return registry.find("sawmill.records").tag("outcome", outcome).counters().stream()
+		return registry.find("sawmill.records")
+			.tag("outcome", outcome)
+			.counters()
+			.stream()
 			.mapToDouble(c -> c.count())
 			.sum();
 	}
@@ -167,7 +185,8 @@ class RedisSentinelFailoverIT {
 		String bootstrap = kafka.bootstrapServers();
 		try (ConfigurableApplicationContext app = SawmillApp.run(properties); Admin admin = Kafka.admin(bootstrap)) {
 			MeterRegistry registry = app.getBean(MeterRegistry.class);
-			assertThat(app.getBean(PipelineConfig.class).waitForReplicas()).as("the default with Sentinel").isEqualTo(1);
+			assertThat(app.getBean(PipelineConfig.class).waitForReplicas()).as("the default with Sentinel")
+				.isEqualTo(1);
 			long half = WORKLOAD.records() / 2;
 			WORKLOAD.produce(bootstrap, TOPIC, 0, half);
 			Map<TopicPartition, Long> firstHalf = Kafka.endOffsets(admin, TOPIC, PARTITIONS);
@@ -186,8 +205,8 @@ class RedisSentinelFailoverIT {
 			RedisVerifier.Result result = WORKLOAD.verify(after.host(), after.port(), FaultAssertions.TTL);
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
 			assertThat(registry.find("sawmill.records").tag("outcome", "dead_lettered").counter()).isNull();
-			assertThat(written(registry))
-				.isGreaterThanOrEqualTo(WORKLOAD.records());
+			assertThat(written(registry)).isGreaterThanOrEqualTo(WORKLOAD.records());
 		}
 	}
+
 }

@@ -30,16 +30,21 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A TCP proxy on a free loopback port that forwards requests at once and holds every reply back
- * for a fixed delay, in order. Put in front of Redis it widens the time between Redis executing a
- * batch and Sawmill committing it, so a process killed mid-stream is killed mid-batch.
+ * A TCP proxy on a free loopback port that forwards requests at once and holds every
+ * reply back for a fixed delay, in order. Put in front of Redis it widens the time
+ * between Redis executing a batch and Sawmill committing it, so a process killed
+ * mid-stream is killed mid-batch.
  */
 final class ReplyDelayProxy implements AutoCloseable {
 
 	private final ServerSocket server;
+
 	private final InetSocketAddress upstream;
+
 	private final long delayNanos;
+
 	private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+
 	private volatile boolean open = true;
 
 	private ReplyDelayProxy(InetSocketAddress upstream, Duration delay) throws IOException {
@@ -172,5 +177,7 @@ final class ReplyDelayProxy implements AutoCloseable {
 
 	private record Chunk(long due, byte[] bytes) {
 		static final Chunk END = new Chunk(0, new byte[0]);
+
 	}
+
 }

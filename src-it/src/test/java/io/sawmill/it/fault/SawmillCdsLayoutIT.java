@@ -39,18 +39,21 @@ import io.sawmill.it.support.RealServers;
 import io.sawmill.it.support.SawmillApp;
 
 /**
- * The start-up layout the build packages ({@code sawmill-app/target/sawmill-app}: the extracted jar
- * and the CDS archive of its start-up classes), run the way README.md starts it, is the same
- * service: it starts with the archive mapped ({@code -Xshare:on} refuses to start otherwise), writes
- * every key's last version with its TTL, commits every offset, and stops on SIGTERM. So is the
- * layout with the JDK AOT cache a build on Java 25 writes ({@code -XX:AOTMode=on} likewise refuses to
- * start without it).
+ * The start-up layout the build packages ({@code sawmill-app/target/sawmill-app}: the
+ * extracted jar and the CDS archive of its start-up classes), run the way README.md
+ * starts it, is the same service: it starts with the archive mapped ({@code -Xshare:on}
+ * refuses to start otherwise), writes every key's last version with its TTL, commits
+ * every offset, and stops on SIGTERM. So is the layout with the JDK AOT cache a build on
+ * Java 25 writes ({@code -XX:AOTMode=on} likewise refuses to start without it).
  */
 class SawmillCdsLayoutIT {
 
 	private static final String TOPIC = "cds-layout";
+
 	private static final String GROUP = "cds-layout";
+
 	private static final int PARTITIONS = 3;
+
 	private static final VersionedEvents EVENTS = new VersionedEvents(5_000, 1_000);
 
 	@RegisterExtension
@@ -76,7 +79,8 @@ class SawmillCdsLayoutIT {
 		properties.put("sawmill.concurrency", 2);
 		try (RedisClient client = RedisClient.create(RedisURI.create(servers.redis().host(), servers.redis().port()));
 				StatefulRedisConnection<String, String> connection = client.connect()) {
-			connection.sync().flushall(); // this class's own redis-server: the other variant's keys must not count
+			connection.sync().flushall(); // this class's own redis-server: the other
+											// variant's keys must not count
 		}
 		EVENTS.produce(servers.kafka().bootstrapServers(), TOPIC, 0, EVENTS.records());
 		try (RedisReadBack readBack = RedisReadBack.of(RedisURI.create(servers.redis().host(), servers.redis().port()));
@@ -91,7 +95,8 @@ class SawmillCdsLayoutIT {
 					.ignoreExceptions()
 					.until(() -> FaultAssertions.uncommitted(admin, group, end) == 0);
 				assertThat(readBack.verify(EVENTS, FaultAssertions.TTL).allVerified())
-					.as("every key at its last version, with the TTL").isTrue();
+					.as("every key at its last version, with the TTL")
+					.isTrue();
 				assertThat(sawmill.terminate()).as("stops on SIGTERM").isLessThan(Duration.ofSeconds(30));
 			}
 			catch (AssertionError | RuntimeException ex) {
@@ -99,4 +104,5 @@ class SawmillCdsLayoutIT {
 			}
 		}
 	}
+
 }

@@ -29,15 +29,17 @@ import java.util.stream.Stream;
 import io.sawmill.it.support.Kafka;
 
 /**
- * The Sawmill service as its own JVM: {@code java -jar sawmill-app-*-exec.jar --prop=value…}, the
- * way it is deployed, so that it can be SIGKILLed. The jar is the one {@code sawmill-app} packages
- * before {@code src-it} runs in the reactor build; its output goes to a log file.
+ * The Sawmill service as its own JVM:
+ * {@code java -jar sawmill-app-*-exec.jar --prop=value…}, the way it is deployed, so that
+ * it can be SIGKILLed. The jar is the one {@code sawmill-app} packages before
+ * {@code src-it} runs in the reactor build; its output goes to a log file.
  */
 public final class SawmillProcess implements AutoCloseable {
 
 	private static final Duration EXIT_TIMEOUT = Duration.ofSeconds(30);
 
 	private final Process process;
+
 	private final Path log;
 
 	private SawmillProcess(Process process, Path log) {
@@ -45,7 +47,10 @@ public final class SawmillProcess implements AutoCloseable {
 		this.log = log;
 	}
 
-	/** {@code ../sawmill-app/target/sawmill-app-*-exec.jar} from the src-it module directory. */
+	/**
+	 * {@code ../sawmill-app/target/sawmill-app-*-exec.jar} from the src-it module
+	 * directory.
+	 */
 	public static Path execJar() {
 		Path target = Path.of(System.getProperty("basedir", System.getProperty("user.dir")))
 			.resolve("../sawmill-app/target")
@@ -67,9 +72,10 @@ public final class SawmillProcess implements AutoCloseable {
 	}
 
 	/**
-	 * An application of the tests' own, {@code main}, run as its own JVM on the tests' class path
-	 * (sawmill-core and what the tests compiled): a custom {@code RecordMapper} that the packaged jar
-	 * does not hold, in a process that can be SIGKILLed.
+	 * An application of the tests' own, {@code main}, run as its own JVM on the tests'
+	 * class path (sawmill-core and what the tests compiled): a custom
+	 * {@code RecordMapper} that the packaged jar does not hold, in a process that can be
+	 * SIGKILLed.
 	 */
 	static SawmillProcess startMain(Class<?> main, Map<String, Object> properties, Path log) {
 		return start(List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
@@ -77,20 +83,21 @@ public final class SawmillProcess implements AutoCloseable {
 	}
 
 	/**
-	 * The start-up layout {@code sawmill-app} packages ({@code target/sawmill-app}: the extracted jar
-	 * and its CDS archive), started as documented, from its directory, with {@code -Xshare:on}: the
-	 * JVM refuses to start unless it can use the archive.
+	 * The start-up layout {@code sawmill-app} packages ({@code target/sawmill-app}: the
+	 * extracted jar and its CDS archive), started as documented, from its directory, with
+	 * {@code -Xshare:on}: the JVM refuses to start unless it can use the archive.
 	 */
 	static SawmillProcess startFromCdsLayout(Map<String, Object> properties, Path log) {
 		Path layout = execJar().resolveSibling("sawmill-app");
-		return start(List.of("-Xmx256m", "-Xshare:on", "-XX:SharedArchiveFile=sawmill-app.jsa", "-jar", "sawmill-app.jar"),
+		return start(
+				List.of("-Xmx256m", "-Xshare:on", "-XX:SharedArchiveFile=sawmill-app.jsa", "-jar", "sawmill-app.jar"),
 				layout, properties, log);
 	}
 
 	/**
 	 * The start-up layout with the JDK AOT cache a build on Java 25 or later writes
-	 * ({@code sawmill-app.aot}), started as documented, with {@code -XX:AOTMode=on}: the JVM refuses
-	 * to start unless it can use the cache.
+	 * ({@code sawmill-app.aot}), started as documented, with {@code -XX:AOTMode=on}: the
+	 * JVM refuses to start unless it can use the cache.
 	 */
 	static SawmillProcess startFromAotCache(Map<String, Object> properties, Path log) {
 		Path layout = execJar().resolveSibling("sawmill-app");
@@ -98,7 +105,10 @@ public final class SawmillProcess implements AutoCloseable {
 				layout, properties, log);
 	}
 
-	/** Whether the build wrote the AOT cache (it ran on Java 25 or later) and this JVM can map one. */
+	/**
+	 * Whether the build wrote the AOT cache (it ran on Java 25 or later) and this JVM can
+	 * map one.
+	 */
 	static boolean aotCacheBuilt() {
 		return Runtime.version().feature() >= 25
 				&& Files.isRegularFile(execJar().resolveSibling("sawmill-app").resolve("sawmill-app.aot"));
@@ -131,19 +141,28 @@ public final class SawmillProcess implements AutoCloseable {
 		return process.pid();
 	}
 
-	/** Waits up to {@code timeout} for the JVM to exit by itself: its exit code, or empty while it still runs. */
+	/**
+	 * Waits up to {@code timeout} for the JVM to exit by itself: its exit code, or empty
+	 * while it still runs.
+	 */
 	OptionalInt awaitExitCode(Duration timeout) throws InterruptedException {
 		return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? OptionalInt.of(process.exitValue())
 				: OptionalInt.empty();
 	}
 
-	/** SIGKILL: the JVM dies at once, with no shutdown hook, no graceful stop, no last commit. */
+	/**
+	 * SIGKILL: the JVM dies at once, with no shutdown hook, no graceful stop, no last
+	 * commit.
+	 */
 	void kill() {
 		process.destroyForcibly();
 		awaitExit();
 	}
 
-	/** SIGTERM, as Kubernetes stops a pod, and wait for the JVM to exit; returns how long that took. */
+	/**
+	 * SIGTERM, as Kubernetes stops a pod, and wait for the JVM to exit; returns how long
+	 * that took.
+	 */
 	Duration terminate() {
 		long started = System.nanoTime();
 		process.destroy();
@@ -154,7 +173,8 @@ public final class SawmillProcess implements AutoCloseable {
 	private void awaitExit() {
 		try {
 			if (!process.waitFor(EXIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-				throw new IllegalStateException("Sawmill process " + process.pid() + " did not exit within " + EXIT_TIMEOUT);
+				throw new IllegalStateException(
+						"Sawmill process " + process.pid() + " did not exit within " + EXIT_TIMEOUT);
 			}
 		}
 		catch (InterruptedException ex) {
@@ -180,4 +200,5 @@ public final class SawmillProcess implements AutoCloseable {
 			kill();
 		}
 	}
+
 }

@@ -37,25 +37,35 @@ import io.sawmill.it.support.SawmillApp;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * Fault scenario 3: the Sawmill service, running as its own JVM from the executable jar, is
- * SIGKILLed while records flow — no shutdown hook, no last commit — and started again. Whatever the
- * killed process wrote but had not committed is polled and written again; nothing is lost.
+ * Fault scenario 3: the Sawmill service, running as its own JVM from the executable jar,
+ * is SIGKILLed while records flow — no shutdown hook, no last commit — and started again.
+ * Whatever the killed process wrote but had not committed is polled and written again;
+ * nothing is lost.
  * <p>
- * Sawmill reaches Redis through a proxy that holds each reply back 100 ms (a far-away Redis), so
- * every batch spends 100 ms executed in Redis but not yet committed, and the kill lands there.
+ * Sawmill reaches Redis through a proxy that holds each reply back 100 ms (a far-away
+ * Redis), so every batch spends 100 ms executed in Redis but not yet committed, and the
+ * kill lands there.
  */
 class SawmillProcessKilledIT {
 
 	private static final String SCENARIO = "3-sawmill-process-sigkilled";
+
 	private static final String TOPIC = "fault-killed-app";
+
 	private static final String GROUP = "fault-killed-app";
+
 	private static final int PARTITIONS = 3;
+
 	private static final VersionedEvents EVENTS = new VersionedEvents(20_000, 4_000);
+
 	private static final int RECORDS_PER_SECOND = 4_000;
+
 	private static final Duration REPLY_DELAY = Duration.ofMillis(100);
 
 	private static RedisServerProcess redis;
+
 	private static KafkaServer kafka;
+
 	private static Admin admin;
 
 	@BeforeAll
@@ -87,7 +97,8 @@ class SawmillProcessKilledIT {
 				RedisReadBack readBack = RedisReadBack.of(RedisURI.create(redis.host(), redis.port()));
 				EventProducer producer = new EventProducer(kafka.bootstrapServers(), TOPIC, EVENTS)) {
 			properties.put("spring.data.redis.port", proxy.port());
-			// half the records wait in the topic: the first process starts with a backlog, so it is busy
+			// half the records wait in the topic: the first process starts with a
+			// backlog, so it is busy
 			// writing and committing batches back to back when it is killed
 			producer.send(0, EVENTS.records() / 2);
 			producer.awaitAllAcknowledged();
@@ -99,7 +110,8 @@ class SawmillProcessKilledIT {
 				.failFast("the Sawmill JVM exited", () -> !starting.isAlive())
 				.until(() -> readBack.hsetCalls() >= EVENTS.records() / 4);
 			first.kill();
-			// Redis runs what a connection delivered before it closes it: the count is final once the
+			// Redis runs what a connection delivered before it closes it: the count is
+			// final once the
 			// killed process's connections are gone
 			await("Redis closed the killed process's connections").atMost(Duration.ofSeconds(30))
 				.until(() -> readBack.otherClients() == 0);
@@ -107,8 +119,8 @@ class SawmillProcessKilledIT {
 			long committedAtKill = FaultAssertions.committed(admin, GROUP);
 			System.out.printf("FAULT %s: SIGKILLed pid %d with %d HSETs executed and %d offsets committed%n", SCENARIO,
 					first.pid(), hsetsAtKill, committedAtKill);
-			assertThat(hsetsAtKill).as("killed after some records were written but not all").isBetween(1L,
-					EVENTS.records() - 1);
+			assertThat(hsetsAtKill).as("killed after some records were written but not all")
+				.isBetween(1L, EVENTS.records() - 1);
 			assertThat(committedAtKill).as("killed between a batch's write and its commit").isLessThan(hsetsAtKill);
 
 			second = SawmillProcess.start(properties, logs.resolve(SCENARIO + "-second.log"));
@@ -121,11 +133,13 @@ class SawmillProcessKilledIT {
 						Duration.ofSeconds(120));
 			}
 			catch (AssertionError | org.awaitility.core.ConditionTimeoutException ex) {
-				throw new AssertionError(ex.getMessage() + "\n--- restarted Sawmill's log:\n" + restarted.logTail(), ex);
+				throw new AssertionError(ex.getMessage() + "\n--- restarted Sawmill's log:\n" + restarted.logTail(),
+						ex);
 			}
 			System.out.printf("FAULT %s: %d records written before the kill but not committed; %d written twice%n",
 					SCENARIO, hsetsAtKill - committedAtKill, figures.duplicates());
-			assertThat(figures.duplicates()).as("the restarted process wrote every record from the committed offsets on")
+			assertThat(figures.duplicates())
+				.as("the restarted process wrote every record from the committed offsets on")
 				.isGreaterThanOrEqualTo(hsetsAtKill - committedAtKill);
 		}
 		finally {
@@ -137,4 +151,5 @@ class SawmillProcessKilledIT {
 			}
 		}
 	}
+
 }

@@ -34,17 +34,22 @@ import io.sawmill.it.support.RealServers;
 import io.sawmill.it.support.SawmillApp;
 
 /**
- * Graceful shutdown: the Sawmill JVM gets SIGTERM (as Kubernetes stops a pod) while it is busy with
- * a backlog, batches in flight. The batch in flight finishes and is committed — never half-committed
- * — and the JVM exits within {@code sawmill.shutdown-timeout}: at exit, every record Redis executed is
- * committed. A second JVM then takes over without writing anything twice.
+ * Graceful shutdown: the Sawmill JVM gets SIGTERM (as Kubernetes stops a pod) while it is
+ * busy with a backlog, batches in flight. The batch in flight finishes and is committed —
+ * never half-committed — and the JVM exits within {@code sawmill.shutdown-timeout}: at
+ * exit, every record Redis executed is committed. A second JVM then takes over without
+ * writing anything twice.
  */
 class SawmillProcessTerminatedIT {
 
 	private static final String SCENARIO = "10-sawmill-process-sigterm";
+
 	private static final String TOPIC = "fault-terminated-app";
+
 	private static final String GROUP = "fault-terminated-app";
+
 	private static final VersionedEvents EVENTS = new VersionedEvents(10_000, 2_500);
+
 	private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
 
 	@RegisterExtension
@@ -64,7 +69,8 @@ class SawmillProcessTerminatedIT {
 		SawmillProcess second = null;
 		try (ReplyDelayProxy proxy = ReplyDelayProxy.start(servers.redis().host(), servers.redis().port(),
 				Duration.ofMillis(100));
-				RedisReadBack readBack = RedisReadBack.of(RedisURI.create(servers.redis().host(), servers.redis().port()));
+				RedisReadBack readBack = RedisReadBack
+					.of(RedisURI.create(servers.redis().host(), servers.redis().port()));
 				Admin admin = Kafka.admin(servers.kafka().bootstrapServers())) {
 			properties.put("spring.data.redis.port", proxy.port());
 			first = SawmillProcess.start(properties, logs.resolve(SCENARIO + "-first.log"));
@@ -84,8 +90,8 @@ class SawmillProcessTerminatedIT {
 			assertThat(committedAtExit).as("every record written before the exit is committed").isEqualTo(hsetsAtExit);
 
 			second = SawmillProcess.start(properties, logs.resolve(SCENARIO + "-second.log"));
-			FaultAssertions.Figures figures = FaultAssertions.assertNothingLost(SCENARIO, admin, GROUP, TOPIC, 3, EVENTS,
-					readBack, Duration.ofSeconds(120));
+			FaultAssertions.Figures figures = FaultAssertions.assertNothingLost(SCENARIO, admin, GROUP, TOPIC, 3,
+					EVENTS, readBack, Duration.ofSeconds(120));
 			assertThat(figures.duplicates()).as("nothing written twice after a graceful stop").isZero();
 		}
 		finally {
@@ -97,4 +103,5 @@ class SawmillProcessTerminatedIT {
 			}
 		}
 	}
+
 }

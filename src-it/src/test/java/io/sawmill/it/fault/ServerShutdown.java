@@ -22,8 +22,8 @@ final class ServerShutdown {
 	}
 
 	/**
-	 * Closes each resource that was started (null ones were not), in order; a failure to close one
-	 * does not keep the others running, and is thrown once all were tried.
+	 * Closes each resource that was started (null ones were not), in order; a failure to
+	 * close one does not keep the others running, and is thrown once all were tried.
 	 */
 	static void closeAll(AutoCloseable... resources) {
 		IllegalStateException failure = null;
@@ -47,4 +47,5 @@ final class ServerShutdown {
 			throw failure;
 		}
 	}
+
 }

@@ -22,9 +22,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A throwaway certificate authority and a server certificate it signed, for {@code 127.0.0.1} and
- * {@code localhost}, made with the {@code openssl} command (PEM files, valid for two days). Nothing
- * is kept: each test run makes new ones in a directory of its own.
+ * A throwaway certificate authority and a server certificate it signed, for
+ * {@code 127.0.0.1} and {@code localhost}, made with the {@code openssl} command (PEM
+ * files, valid for two days). Nothing is kept: each test run makes new ones in a
+ * directory of its own.
  *
  * @param caCertificate the CA certificate a client trusts
  * @param serverCertificate the server certificate, signed by the CA
@@ -46,9 +47,9 @@ record TestCertificates(Path caCertificate, Path serverCertificate, Path serverK
 					ca.toString(), "-days", "2", "-subj", "/CN=Sawmill throwaway test CA");
 			openssl(dir, "req", "-newkey", "rsa:2048", "-nodes", "-keyout", key.toString(), "-out", csr.toString(),
 					"-subj", "/CN=localhost");
-			Files.writeString(extensions, String.join("\n", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-					"basicConstraints=CA:FALSE", "keyUsage=digitalSignature,keyEncipherment",
-					"extendedKeyUsage=serverAuth", ""));
+			Files.writeString(extensions,
+					String.join("\n", "subjectAltName=IP:127.0.0.1,DNS:localhost", "basicConstraints=CA:FALSE",
+							"keyUsage=digitalSignature,keyEncipherment", "extendedKeyUsage=serverAuth", ""));
 			openssl(dir, "x509", "-req", "-in", csr.toString(), "-CA", ca.toString(), "-CAkey", caKey.toString(),
 					"-CAcreateserial", "-out", certificate.toString(), "-days", "2", "-extfile", extensions.toString());
 			return new TestCertificates(ca, certificate, key);

@@ -28,14 +28,17 @@ import java.util.concurrent.TimeUnit;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * A real {@code redis-server} that accepts TLS connections only ({@code --port 0 --tls-port …}),
- * with the given certificates and no client certificates required. The test kit's
- * {@link RedisServerProcess} always opens a plain port and waits on it, so TLS needs its own launcher.
+ * A real {@code redis-server} that accepts TLS connections only
+ * ({@code --port 0 --tls-port …}), with the given certificates and no client certificates
+ * required. The test kit's {@link RedisServerProcess} always opens a plain port and waits
+ * on it, so TLS needs its own launcher.
  */
 final class TlsRedisServer implements AutoCloseable {
 
 	private final Process process;
+
 	private final Path dir;
+
 	private final int port;
 
 	private TlsRedisServer(Process process, Path dir, int port) {
@@ -52,9 +55,9 @@ final class TlsRedisServer implements AutoCloseable {
 			Path dir = Files.createTempDirectory("sawmill-redis-tls-");
 			List<String> command = new ArrayList<>(List.of(binary.toString(), "--port", "0", "--tls-port",
 					Integer.toString(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir",
-					dir.toString(), "--protected-mode", "no", "--tls-cert-file", certificates.serverCertificate().toString(),
-					"--tls-key-file", certificates.serverKey().toString(), "--tls-ca-cert-file",
-					certificates.caCertificate().toString(), "--tls-auth-clients", "no"));
+					dir.toString(), "--protected-mode", "no", "--tls-cert-file",
+					certificates.serverCertificate().toString(), "--tls-key-file", certificates.serverKey().toString(),
+					"--tls-ca-cert-file", certificates.caCertificate().toString(), "--tls-auth-clients", "no"));
 			command.addAll(List.of(extraArgs));
 			Process process = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(dir.resolve("redis.log").toFile())
@@ -110,4 +113,5 @@ final class TlsRedisServer implements AutoCloseable {
 			Thread.currentThread().interrupt();
 		}
 	}
+
 }

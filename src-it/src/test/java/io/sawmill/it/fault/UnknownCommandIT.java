@@ -43,26 +43,34 @@ import io.sawmill.mapping.RedisWrite;
 import io.sawmill.testkit.RedisVerifier;
 
 /**
- * A custom mapper's command that Redis does not know ({@code ERR unknown command}: the operator
- * renamed {@code PEXPIRE} away, as hardening guides advise). Every record would fail alike, so
- * none is the record's fault: the listener pauses (the circuit opens), nothing is dead-lettered or
- * committed past the failing batch, and once the mapper uses the name Redis knows, every record is
- * written with its TTL.
+ * A custom mapper's command that Redis does not know ({@code ERR unknown command}: the
+ * operator renamed {@code PEXPIRE} away, as hardening guides advise). Every record would
+ * fail alike, so none is the record's fault: the listener pauses (the circuit opens),
+ * nothing is dead-lettered or committed past the failing batch, and once the mapper uses
+ * the name Redis knows, every record is written with its TTL.
  */
 class UnknownCommandIT {
 
 	private static final String TOPIC = "unknown-command";
+
 	private static final String GROUP = "unknown-command";
+
 	private static final VersionedEvents WORKLOAD = new VersionedEvents(4_000, 1_000);
 
 	@RegisterExtension
 	static final RealServers servers = RealServers.withTopic(TOPIC, 1)
 		.redisArgs("--rename-command", "PEXPIRE", "PEXPIRE-RENAMED");
 
-	/** The name of the expire command the mapper sends; the test "fixes the mapper" by changing it. */
+	/**
+	 * The name of the expire command the mapper sends; the test "fixes the mapper" by
+	 * changing it.
+	 */
 	static volatile String expireCommand = "PEXPIRE";
 
-	/** The built-in mapping, its TTL sent as the custom command {@code <expireCommand> key millis}. */
+	/**
+	 * The built-in mapping, its TTL sent as the custom command
+	 * {@code <expireCommand> key millis}.
+	 */
 	@Configuration(proxyBeanMethods = false)
 	static class CustomExpire {
 
@@ -87,6 +95,7 @@ class UnknownCommandIT {
 				}
 			};
 		}
+
 	}
 
 	@Test
@@ -111,12 +120,15 @@ class UnknownCommandIT {
 			await("the listener pauses").atMost(Duration.ofMinutes(1))
 				.until(() -> registry.get("sawmill.listener.paused").gauge().value() > 0);
 			await().atMost(Duration.ofMinutes(1))
-				.until(() -> app.getBeansOfType(MessageListenerContainer.class).values().stream()
+				.until(() -> app.getBeansOfType(MessageListenerContainer.class)
+					.values()
+					.stream()
 					.anyMatch(MessageListenerContainer::isContainerPaused));
 			assertThat(FaultAssertions.uncommitted(admin, GROUP, end)).as("records left uncommitted").isPositive();
 			assertThat(registry.find("sawmill.records").tag("outcome", "dead_lettered").counter()).isNull();
 			assertThat(Kafka.sum(Kafka.endOffsets(admin, FaultAssertions.deadLetterTopic(TOPIC), 1)))
-				.as("records in the dead-letter topic").isZero();
+				.as("records in the dead-letter topic")
+				.isZero();
 
 			expireCommand = "PEXPIRE-RENAMED"; // the mapper is fixed
 			FaultAssertions.awaitAllCommitted(admin, GROUP, TOPIC, 1, WORKLOAD.records(), Duration.ofMinutes(2));
@@ -125,7 +137,9 @@ class UnknownCommandIT {
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
 			assertThat(registry.find("sawmill.records").tag("outcome", "dead_lettered").counter()).isNull();
 			assertThat(Kafka.sum(Kafka.endOffsets(admin, FaultAssertions.deadLetterTopic(TOPIC), 1)))
-				.as("records in the dead-letter topic").isZero();
+				.as("records in the dead-letter topic")
+				.isZero();
 		}
 	}
+
 }

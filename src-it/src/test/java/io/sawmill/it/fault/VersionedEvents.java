@@ -25,10 +25,11 @@ import io.sawmill.testkit.RedisVerifier;
 import io.sawmill.testkit.SampleEvents;
 
 /**
- * The known record set of a fault scenario: {@code records} records over {@code keys} keys, record
- * {@code i} being event {@code i % keys} at version {@code i / keys}. Each record is keyed by
- * {@link SampleEvents#userId(long)}, so every version of a key lands on one partition in order and
- * the last one produced is the one Redis must end up holding.
+ * The known record set of a fault scenario: {@code records} records over {@code keys}
+ * keys, record {@code i} being event {@code i % keys} at version {@code i / keys}. Each
+ * record is keyed by {@link SampleEvents#userId(long)}, so every version of a key lands
+ * on one partition in order and the last one produced is the one Redis must end up
+ * holding.
  */
 record VersionedEvents(long records, int keys) {
 
@@ -62,7 +63,10 @@ record VersionedEvents(long records, int keys) {
 				i -> SampleEvents.json(id(i), version(i)));
 	}
 
-	/** Produces every record in chunks of 1,000 on another thread, while the test injects its fault. */
+	/**
+	 * Produces every record in chunks of 1,000 on another thread, while the test injects
+	 * its fault.
+	 */
 	java.util.concurrent.CompletableFuture<Void> produceAllInBackground(String bootstrapServers, String topic) {
 		return java.util.concurrent.CompletableFuture.runAsync(() -> {
 			for (long from = 0; from < records; from += 1_000) {
@@ -71,7 +75,10 @@ record VersionedEvents(long records, int keys) {
 		});
 	}
 
-	/** Reads Redis back on loopback: every key holds its last version, with a TTL in (0, {@code ttl}]. */
+	/**
+	 * Reads Redis back on loopback: every key holds its last version, with a TTL in (0,
+	 * {@code ttl}].
+	 */
 	RedisVerifier.Result verify(String host, int port, java.time.Duration ttl) {
 		return RedisVerifier.verify(host, port, keys, SampleEvents::key, this::finalHash, ttl);
 	}

@@ -38,12 +38,13 @@ import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
- * The alert rules the chart renders, checked by Prometheus' own {@code promtool}: the file format and
- * every expression ({@code check rules}), and each alert's behaviour ({@code test rules} with
- * {@code files/prometheus-rules.tests.yaml}: input series, and the alerts expected at given times).
- * Every alert must have a case where it fires, one where it stays quiet and one where it resolves.
- * The dashboard's queries are parsed by promtool too. promtool comes with Debian's {@code prometheus}
- * package, which {@code .ci/run} installs; without it these tests are skipped, except under CI.
+ * The alert rules the chart renders, checked by Prometheus' own {@code promtool}: the
+ * file format and every expression ({@code check rules}), and each alert's behaviour
+ * ({@code test rules} with {@code files/prometheus-rules.tests.yaml}: input series, and
+ * the alerts expected at given times). Every alert must have a case where it fires, one
+ * where it stays quiet and one where it resolves. The dashboard's queries are parsed by
+ * promtool too. promtool comes with Debian's {@code prometheus} package, which
+ * {@code .ci/run} installs; without it these tests are skipped, except under CI.
  */
 class AlertRulesPromtoolTest {
 
@@ -51,7 +52,8 @@ class AlertRulesPromtoolTest {
 
 	@Test
 	void shouldPassPromtoolCheckRules(@TempDir Path dir) throws Exception {
-		Path rules = AlertRules.write(AlertRules.groups(Map.of()), AS_RENDERED, dir.resolve(AlertRules.RULES_FILE_NAME));
+		Path rules = AlertRules.write(AlertRules.groups(Map.of()), AS_RENDERED,
+				dir.resolve(AlertRules.RULES_FILE_NAME));
 
 		String output = promtool(0, "check", "rules", rules.toString());
 
@@ -80,12 +82,14 @@ class AlertRulesPromtoolTest {
 	@SuppressWarnings("unchecked")
 	void shouldTestEveryAlertFiringStayingQuietAndResolving() throws IOException {
 		Map<String, List<String>> missing = new TreeMap<>();
-		Map<String, Object> file = new Yaml(new SafeConstructor(new LoaderOptions())).load(Files.readString(AlertRules.TESTS));
+		Map<String, Object> file = new Yaml(new SafeConstructor(new LoaderOptions()))
+			.load(Files.readString(AlertRules.TESTS));
 		Map<String, boolean[]> seen = new HashMap<>();
 		for (Map<String, Object> test : (List<Map<String, Object>>) file.get("tests")) {
 			Map<String, Boolean> firedBefore = new HashMap<>();
 			List<Map<String, Object>> cases = new ArrayList<>((List<Map<String, Object>>) test.get("alert_rule_test"));
-			cases.sort((a, b) -> Long.compare(seconds((String) a.get("eval_time")), seconds((String) b.get("eval_time"))));
+			cases.sort(
+					(a, b) -> Long.compare(seconds((String) a.get("eval_time")), seconds((String) b.get("eval_time"))));
 			for (Map<String, Object> testCase : cases) {
 				String alert = (String) testCase.get("alertname");
 				boolean fires = !((List<Object>) testCase.get("exp_alerts")).isEmpty();
@@ -99,7 +103,7 @@ class AlertRulesPromtoolTest {
 			String alert = (String) rule.get("alert");
 			boolean[] kinds = seen.getOrDefault(alert, new boolean[3]);
 			List<String> untested = new ArrayList<>();
-			String[] names = {"fires", "stays quiet", "resolves"};
+			String[] names = { "fires", "stays quiet", "resolves" };
 			for (int i = 0; i < 3; i++) {
 				if (!kinds[i]) {
 					untested.add(names[i]);
@@ -118,9 +122,10 @@ class AlertRulesPromtoolTest {
 		String operations = Files.readString(AlertRules.ROOT.resolve("docs/operations.md"));
 		List<Map<String, Object>> rules = AlertRules.rules();
 
-		assertThat(rules).extracting(r -> r.get("alert")).contains("SawmillLagHigh", "SawmillLagUnknown",
-				"SawmillLagGrowing", "SawmillTimeLagHigh", "SawmillBatchSlow", "SawmillRedisRttHigh", "SawmillCpuThrottled",
-				"SawmillConsumerAbsent", "SawmillListenerStalled");
+		assertThat(rules).extracting(r -> r.get("alert"))
+			.contains("SawmillLagHigh", "SawmillLagUnknown", "SawmillLagGrowing", "SawmillTimeLagHigh",
+					"SawmillBatchSlow", "SawmillRedisRttHigh", "SawmillCpuThrottled", "SawmillConsumerAbsent",
+					"SawmillListenerStalled");
 		for (Map<String, Object> rule : rules) {
 			String alert = (String) rule.get("alert");
 			Map<String, Object> annotations = (Map<String, Object>) rule.get("annotations");
@@ -136,7 +141,10 @@ class AlertRulesPromtoolTest {
 		Matcher matcher = Pattern.compile("\"expr\": \"((?:[^\"\\\\]|\\\\.)*)\"").matcher(json);
 		List<Map<String, Object>> records = new ArrayList<>();
 		while (matcher.find()) {
-			String query = matcher.group(1).replace("\\\"", "\"").replace("$__rate_interval", "5m").replace("$group", ".*");
+			String query = matcher.group(1)
+				.replace("\\\"", "\"")
+				.replace("$__rate_interval", "5m")
+				.replace("$group", ".*");
 			records.add(Map.of("record", "dashboard:query_" + records.size(), "expr", query));
 		}
 		assertThat(records).isNotEmpty();
@@ -148,7 +156,10 @@ class AlertRulesPromtoolTest {
 		assertThat(output).contains("SUCCESS: " + records.size() + " rules found");
 	}
 
-	/** The tests file beside the chart's rules rendered with {@code sets}, as promtool expects them. */
+	/**
+	 * The tests file beside the chart's rules rendered with {@code sets}, as promtool
+	 * expects them.
+	 */
 	private static Path behaviourTests(Path dir, Map<String, Object> sets) throws IOException {
 		AlertRules.write(AlertRules.groups(sets), AS_RENDERED, dir.resolve(AlertRules.RULES_FILE_NAME));
 		return Files.copy(AlertRules.TESTS, dir.resolve(AlertRules.TESTS.getFileName()));
@@ -176,4 +187,5 @@ class AlertRulesPromtoolTest {
 		}
 		return total;
 	}
+
 }

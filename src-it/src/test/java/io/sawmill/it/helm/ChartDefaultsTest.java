@@ -28,7 +28,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The defaults carry the field lessons: CPU request without limit, hardened pods, graceful stop. */
+/**
+ * The defaults carry the field lessons: CPU request without limit, hardened pods,
+ * graceful stop.
+ */
 class ChartDefaultsTest {
 
 	private final SawmillChart.Manifests defaults = render("defaults");
@@ -49,10 +52,9 @@ class ChartDefaultsTest {
 
 		assertThat(at(pod, "securityContext.runAsNonRoot")).isEqualTo(true);
 		assertThat(at(pod, "securityContext.seccompProfile.type")).isEqualTo("RuntimeDefault");
-		assertThat(container)
-				.containsEntry("runAsNonRoot", true)
-				.containsEntry("readOnlyRootFilesystem", true)
-				.containsEntry("allowPrivilegeEscalation", false);
+		assertThat(container).containsEntry("runAsNonRoot", true)
+			.containsEntry("readOnlyRootFilesystem", true)
+			.containsEntry("allowPrivilegeEscalation", false);
 		assertThat(at(container, "capabilities.drop")).isEqualTo(List.of("ALL"));
 		assertThat(at(container, "seccompProfile.type")).isEqualTo("RuntimeDefault");
 	}
@@ -89,13 +91,13 @@ class ChartDefaultsTest {
 	@Test
 	void shouldRefuseAGracePeriodShorterThanTheShutdownTimeout() {
 		assertThatThrownBy(() -> render("defaults", Map.of("terminationGracePeriodSeconds", 30)))
-				.hasMessageContaining("terminationGracePeriodSeconds must be greater than");
+			.hasMessageContaining("terminationGracePeriodSeconds must be greater than");
 	}
 
 	@Test
 	void shouldMountAWritableTmpUnderTheReadOnlyRoot() {
 		assertThat(SawmillChart.list(defaults.sawmill(), "volumeMounts"))
-				.anySatisfy(m -> assertThat(SawmillChart.asMap(m)).containsEntry("mountPath", "/tmp"));
+			.anySatisfy(m -> assertThat(SawmillChart.asMap(m)).containsEntry("mountPath", "/tmp"));
 	}
 
 	@Test
@@ -106,15 +108,15 @@ class ChartDefaultsTest {
 		assertThat(defaults.envValue("SAWMILL_BATCH_SIZE")).isEqualTo("1000");
 		assertThat(defaults.envValue("SPRING_KAFKA_BOOTSTRAP_SERVERS")).isEqualTo("kafka:9092");
 		assertThat(defaults.envValue("SPRING_DATA_REDIS_HOST")).isEqualTo("redis");
-		assertThat(defaults.env()).doesNotContainKeys(
-				"SPRING_DATA_REDIS_PASSWORD", "SPRING_KAFKA_CONSUMER_PROPERTIES_CLIENT_RACK", "SPRING_APPLICATION_JSON");
+		assertThat(defaults.env()).doesNotContainKeys("SPRING_DATA_REDIS_PASSWORD",
+				"SPRING_KAFKA_CONSUMER_PROPERTIES_CLIENT_RACK", "SPRING_APPLICATION_JSON");
 	}
 
 	@Test
 	void shouldJoinListValuesWithCommas() {
-		SawmillChart.Manifests manifests = render("defaults", Map.of(
-				"sawmill.topics[0]", "orders", "sawmill.topics[1]", "users",
-				"sawmill.mapping.fields[0]", "id", "sawmill.mapping.fields[1]", "name", "sawmill.mapping.ttl", "1h"));
+		SawmillChart.Manifests manifests = render("defaults",
+				Map.of("sawmill.topics[0]", "orders", "sawmill.topics[1]", "users", "sawmill.mapping.fields[0]", "id",
+						"sawmill.mapping.fields[1]", "name", "sawmill.mapping.ttl", "1h"));
 
 		assertThat(manifests.envValue("SAWMILL_TOPICS")).isEqualTo("orders,users");
 		assertThat(manifests.envValue("SAWMILL_MAPPING_FIELDS")).isEqualTo("id,name");
@@ -122,7 +124,7 @@ class ChartDefaultsTest {
 	}
 
 	@ParameterizedTest(name = "cpu request {0} -> -XX:ActiveProcessorCount={1}")
-	@CsvSource({"100m, 1", "500m, 1", "1, 1", "1000m, 1", "1500m, 2", "2500m, 3", "1.5, 2", "4, 4"})
+	@CsvSource({ "100m, 1", "500m, 1", "1, 1", "1000m, 1", "1500m, 2", "2500m, 3", "1.5, 2", "4, 4" })
 	void shouldSizeTheJvmFromTheCpuRequestRoundedUp(String cpu, int processors) {
 		SawmillChart.Manifests manifests = render("defaults", Map.of("resources.requests.cpu", cpu));
 
@@ -135,4 +137,5 @@ class ChartDefaultsTest {
 
 		assertThat(manifests.envValue("JAVA_TOOL_OPTIONS")).isEqualTo("-XX:ActiveProcessorCount=1 -Xss512k");
 	}
+
 }

@@ -24,14 +24,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** What the chart tells the doctor: this pod's zone and the number of replicas (docs/operations.md#doctor-findings). */
+/**
+ * What the chart tells the doctor: this pod's zone and the number of replicas
+ * (docs/operations.md#doctor-findings).
+ */
 class ChartDoctorEnvTest {
 
 	@Test
 	void shouldTellTheDoctorTheReplicaCountUnlessAnAutoscalerOwnsIt() {
 		assertThat(render("defaults").envValue("SAWMILL_DOCTOR_REPLICAS")).isEqualTo("2");
 		assertThat(render("defaults", Map.of("replicaCount", 3)).envValue("SAWMILL_DOCTOR_REPLICAS")).isEqualTo("3");
-		assertThat(render("defaults", Map.of("autoscaling.keda.enabled", true)).env()).doesNotContainKey("SAWMILL_DOCTOR_REPLICAS");
+		assertThat(render("defaults", Map.of("autoscaling.keda.enabled", true)).env())
+			.doesNotContainKey("SAWMILL_DOCTOR_REPLICAS");
 	}
 
 	@Test
@@ -40,11 +44,12 @@ class ChartDoctorEnvTest {
 
 		SawmillChart.Manifests downwardApi = render("defaults", Map.of("rackAwareness.enabled", true));
 		assertThat(at(downwardApi.env().get("SAWMILL_DOCTOR_ZONE"), "valueFrom.fieldRef.fieldPath"))
-				.isEqualTo("metadata.labels['topology.kubernetes.io/zone']");
+			.isEqualTo("metadata.labels['topology.kubernetes.io/zone']");
 
 		SawmillChart.Manifests initContainer = render("defaults",
 				Map.of("rackAwareness.enabled", true, "rackAwareness.source", "initContainer"));
 		Map<String, Object> init = asMap(list(initContainer.podSpec(), "initContainers").get(0));
 		assertThat(list(init, "command").get(2).toString()).contains("sawmill.doctor.zone=%s");
 	}
+
 }

@@ -27,7 +27,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** How the consumers join their group: the session that bounds a killed pod's stall, the protocol, the reset policy. */
+/**
+ * How the consumers join their group: the session that bounds a killed pod's stall, the
+ * protocol, the reset policy.
+ */
 class ChartGroupMembershipTest {
 
 	@Test
@@ -51,7 +54,7 @@ class ChartGroupMembershipTest {
 				"SPRING_KAFKA_CONSUMER_PROPERTIES_HEARTBEAT_INTERVAL_MS");
 		SawmillChart.Manifests staticKip848 = render("static-membership", Map.of("kafka.groupProtocol", "consumer"));
 		assertThat(staticKip848.env()).containsKey("SPRING_KAFKA_CONSUMER_PROPERTIES_GROUP_INSTANCE_ID")
-				.doesNotContainKey("SPRING_KAFKA_CONSUMER_PROPERTIES_SESSION_TIMEOUT_MS");
+			.doesNotContainKey("SPRING_KAFKA_CONSUMER_PROPERTIES_SESSION_TIMEOUT_MS");
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -76,7 +79,8 @@ class ChartGroupMembershipTest {
 
 	@Test
 	void shouldRefuseAHeartbeatLongerThanAThirdOfTheSession() {
-		assertThatThrownBy(() -> render("defaults", Map.of("kafka.heartbeatIntervalMs", 4000)))
-				.hasMessageContaining("kafka.heartbeatIntervalMs must be at most a third of kafka.sessionTimeoutMs (10000), but was 4000");
+		assertThatThrownBy(() -> render("defaults", Map.of("kafka.heartbeatIntervalMs", 4000))).hasMessageContaining(
+				"kafka.heartbeatIntervalMs must be at most a third of kafka.sessionTimeoutMs (10000), but was 4000");
 	}
+
 }

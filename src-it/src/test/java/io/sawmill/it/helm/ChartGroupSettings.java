@@ -19,18 +19,25 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The Kafka consumer-group settings the chart's default render gives the sawmill container, as Spring
- * properties, so that a test outside the chart's package runs the service exactly as the chart would.
+ * The Kafka consumer-group settings the chart's default render gives the sawmill
+ * container, as Spring properties, so that a test outside the chart's package runs the
+ * service exactly as the chart would.
  */
 public final class ChartGroupSettings {
 
 	private static final Map<String, String> ENV_TO_PROPERTY = Map.of(
-			"SPRING_KAFKA_CONSUMER_PROPERTIES_SESSION_TIMEOUT_MS", "spring.kafka.consumer.properties[session.timeout.ms]",
-			"SPRING_KAFKA_CONSUMER_PROPERTIES_HEARTBEAT_INTERVAL_MS", "spring.kafka.consumer.properties[heartbeat.interval.ms]");
+			"SPRING_KAFKA_CONSUMER_PROPERTIES_SESSION_TIMEOUT_MS",
+			"spring.kafka.consumer.properties[session.timeout.ms]",
+			"SPRING_KAFKA_CONSUMER_PROPERTIES_HEARTBEAT_INTERVAL_MS",
+			"spring.kafka.consumer.properties[heartbeat.interval.ms]");
 
-	private ChartGroupSettings() {}
+	private ChartGroupSettings() {
+	}
 
-	/** {@code session.timeout.ms} and {@code heartbeat.interval.ms} as the default render sets them. */
+	/**
+	 * {@code session.timeout.ms} and {@code heartbeat.interval.ms} as the default render
+	 * sets them.
+	 */
 	public static Map<String, Object> defaults() {
 		SawmillChart.Manifests manifests = SawmillChart.render("defaults");
 		Map<String, Object> properties = new LinkedHashMap<>();
@@ -43,4 +50,5 @@ public final class ChartGroupSettings {
 		});
 		return properties;
 	}
+
 }

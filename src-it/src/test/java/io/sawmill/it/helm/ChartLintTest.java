@@ -39,11 +39,11 @@ class ChartLintTest {
 	static Stream<String> scenarios() throws IOException {
 		try (Stream<Path> files = Files.list(SawmillChart.CI_DIR)) {
 			return files.map(f -> f.getFileName().toString())
-					.filter(n -> n.endsWith("-values.yaml"))
-					.map(n -> n.substring(0, n.length() - "-values.yaml".length()))
-					.sorted()
-					.toList()
-					.stream();
+				.filter(n -> n.endsWith("-values.yaml"))
+				.map(n -> n.substring(0, n.length() - "-values.yaml".length()))
+				.sorted()
+				.toList()
+				.stream();
 		}
 	}
 
@@ -57,8 +57,8 @@ class ChartLintTest {
 
 	@Test
 	void shouldShipEveryScenarioTheIssueAsksFor() throws IOException {
-		assertThat(scenarios()).contains(
-				"defaults", "zone-aware", "rack-aware", "keda", "guaranteed-qos", "static-membership");
+		assertThat(scenarios()).contains("defaults", "zone-aware", "rack-aware", "keda", "guaranteed-qos",
+				"static-membership");
 	}
 
 	@ParameterizedTest
@@ -94,7 +94,8 @@ class ChartLintTest {
 		Map<String, Object> podLabels = SawmillChart.map(manifests.workload(), "spec.template.metadata.labels");
 
 		assertThat(podLabels).containsAllEntriesOf(selector);
-		assertThat(SawmillChart.map(manifests.one("PodDisruptionBudget"), "spec.selector.matchLabels")).isEqualTo(selector);
+		assertThat(SawmillChart.map(manifests.one("PodDisruptionBudget"), "spec.selector.matchLabels"))
+			.isEqualTo(selector);
 		assertThat(SawmillChart.map(manifests.one("Service"), "spec.selector")).isEqualTo(selector);
 	}
 
@@ -118,12 +119,15 @@ class ChartLintTest {
 
 	@Test
 	void shouldRejectUnknownTopLevelAndNestedKeysInTheSchema() throws IOException {
-		Map<String, Object> schema = SawmillChart.asMap(new Yaml(new SafeConstructor(new LoaderOptions())).load(
-				Files.readString(SawmillChart.CHART_DIR.resolve("values.schema.json"))));
+		Map<String, Object> schema = SawmillChart.asMap(new Yaml(new SafeConstructor(new LoaderOptions()))
+			.load(Files.readString(SawmillChart.CHART_DIR.resolve("values.schema.json"))));
 
 		assertThat(schema).containsEntry("additionalProperties", false);
-		for (String section : List.of("sawmill", "kafka", "redis", "resources", "zoneAware", "rackAwareness", "autoscaling", "metrics")) {
-			assertThat(SawmillChart.at(schema, "properties." + section + ".additionalProperties")).as(section).isEqualTo(false);
+		for (String section : List.of("sawmill", "kafka", "redis", "resources", "zoneAware", "rackAwareness",
+				"autoscaling", "metrics")) {
+			assertThat(SawmillChart.at(schema, "properties." + section + ".additionalProperties")).as(section)
+				.isEqualTo(false);
 		}
 	}
+
 }

@@ -37,21 +37,23 @@ class ChartPlacementTest {
 		assertThat(defaults.podSpec()).doesNotContainKey("affinity");
 		List<Object> spread = list(defaults.podSpec(), "topologySpreadConstraints");
 		assertThat(spread).extracting(c -> asMap(c).get("topologyKey"))
-				.containsExactly("kubernetes.io/hostname", "topology.kubernetes.io/zone");
+			.containsExactly("kubernetes.io/hostname", "topology.kubernetes.io/zone");
 		assertThat(spread).allSatisfy(c -> {
 			assertThat(asMap(c)).containsEntry("whenUnsatisfiable", "ScheduleAnyway").containsEntry("maxSkew", 1);
-			assertThat(map(asMap(c), "labelSelector.matchLabels")).isEqualTo(map(defaults.workload(), "spec.selector.matchLabels"));
+			assertThat(map(asMap(c), "labelSelector.matchLabels"))
+				.isEqualTo(map(defaults.workload(), "spec.selector.matchLabels"));
 		});
 	}
 
 	@Test
 	void shouldDropASpreadThatIsSwitchedOffAndKeepExtraConstraintsAfterTheRest() {
-		SawmillChart.Manifests rendered = render("defaults", Map.of("topologySpread.nodes.enabled", false,
-				"topologySpreadConstraints[0].maxSkew", 2, "topologySpreadConstraints[0].topologyKey", "example.com/rack",
-				"topologySpreadConstraints[0].whenUnsatisfiable", "DoNotSchedule"));
+		SawmillChart.Manifests rendered = render("defaults",
+				Map.of("topologySpread.nodes.enabled", false, "topologySpreadConstraints[0].maxSkew", 2,
+						"topologySpreadConstraints[0].topologyKey", "example.com/rack",
+						"topologySpreadConstraints[0].whenUnsatisfiable", "DoNotSchedule"));
 
 		assertThat(list(rendered.podSpec(), "topologySpreadConstraints")).extracting(c -> asMap(c).get("topologyKey"))
-				.containsExactly("topology.kubernetes.io/zone", "example.com/rack");
+			.containsExactly("topology.kubernetes.io/zone", "example.com/rack");
 	}
 
 	@Test
@@ -59,27 +61,31 @@ class ChartPlacementTest {
 		SawmillChart.Manifests zoneAware = render("zone-aware");
 		Map<String, Object> pod = zoneAware.podSpec();
 
-		Map<String, Object> podAffinity = asMap(list(pod, "affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution").get(0));
+		Map<String, Object> podAffinity = asMap(
+				list(pod, "affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution").get(0));
 		assertThat(at(podAffinity, "podAffinityTerm.topologyKey")).isEqualTo("topology.kubernetes.io/zone");
 		assertThat(map(podAffinity, "podAffinityTerm.labelSelector.matchLabels"))
-				.containsEntry("app.kubernetes.io/name", "redis")
-				.containsEntry("app.kubernetes.io/component", "primary");
+			.containsEntry("app.kubernetes.io/name", "redis")
+			.containsEntry("app.kubernetes.io/component", "primary");
 		assertThat(at(podAffinity, "podAffinityTerm.namespaces")).isEqualTo(List.of("data"));
 		assertThat(at(pod, "affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution")).isNull();
 
-		Map<String, Object> nodePreference = asMap(list(pod, "affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution").get(0));
+		Map<String, Object> nodePreference = asMap(
+				list(pod, "affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution").get(0));
 		assertThat(asMap(list(nodePreference, "preference.matchExpressions").get(0)))
-				.containsEntry("key", "topology.kubernetes.io/zone")
-				.containsEntry("values", List.of("eu-west-1a"));
+			.containsEntry("key", "topology.kubernetes.io/zone")
+			.containsEntry("values", List.of("eu-west-1a"));
 
-		Map<String, Object> spread = list(pod, "topologySpreadConstraints").stream().map(SawmillChart::asMap)
-				.filter(c -> "topology.kubernetes.io/zone".equals(c.get("topologyKey"))).findFirst().orElseThrow();
-		assertThat(spread)
-				.containsEntry("topologyKey", "topology.kubernetes.io/zone")
-				.containsEntry("whenUnsatisfiable", "ScheduleAnyway")
-				.containsEntry("maxSkew", 1);
+		Map<String, Object> spread = list(pod, "topologySpreadConstraints").stream()
+			.map(SawmillChart::asMap)
+			.filter(c -> "topology.kubernetes.io/zone".equals(c.get("topologyKey")))
+			.findFirst()
+			.orElseThrow();
+		assertThat(spread).containsEntry("topologyKey", "topology.kubernetes.io/zone")
+			.containsEntry("whenUnsatisfiable", "ScheduleAnyway")
+			.containsEntry("maxSkew", 1);
 		assertThat(map(spread, "labelSelector.matchLabels"))
-				.isEqualTo(map(zoneAware.workload(), "spec.selector.matchLabels"));
+			.isEqualTo(map(zoneAware.workload(), "spec.selector.matchLabels"));
 	}
 
 	@Test
@@ -87,9 +93,8 @@ class ChartPlacementTest {
 		Map<String, Object> password = render("zone-aware").env().get("SPRING_DATA_REDIS_PASSWORD");
 
 		assertThat(password).doesNotContainKey("value");
-		assertThat(map(password, "valueFrom.secretKeyRef"))
-				.containsEntry("name", "redis-auth")
-				.containsEntry("key", "redis-password");
+		assertThat(map(password, "valueFrom.secretKeyRef")).containsEntry("name", "redis-auth")
+			.containsEntry("key", "redis-password");
 	}
 
 	@Test
@@ -100,17 +105,18 @@ class ChartPlacementTest {
 		assertThat(pod).containsEntry("automountServiceAccountToken", true);
 		Map<String, Object> init = asMap(list(pod, "initContainers").get(0));
 		assertThat(init.get("name")).isEqualTo("client-rack");
-		assertThat(list(init, "command").get(2).toString())
-				.contains("kubectl get node \"$NODE_NAME\"")
-				.contains("topology\\.kubernetes\\.io/zone")
-				.contains("spring.kafka.consumer.properties[client.rack]=");
+		assertThat(list(init, "command").get(2).toString()).contains("kubectl get node \"$NODE_NAME\"")
+			.contains("topology\\.kubernetes\\.io/zone")
+			.contains("spring.kafka.consumer.properties[client.rack]=");
 		assertThat(at(init, "securityContext.readOnlyRootFilesystem")).isEqualTo(true);
-		assertThat(rackAware.envValue("SPRING_CONFIG_IMPORT")).isEqualTo("optional:file:/etc/sawmill/rack/rack.properties");
+		assertThat(rackAware.envValue("SPRING_CONFIG_IMPORT"))
+			.isEqualTo("optional:file:/etc/sawmill/rack/rack.properties");
 
 		Map<String, Object> rule = asMap(list(rackAware.one("ClusterRole"), "rules").get(0));
 		assertThat(rule).containsEntry("resources", List.of("nodes")).containsEntry("verbs", List.of("get"));
 		Map<String, Object> subject = asMap(list(rackAware.one("ClusterRoleBinding"), "subjects").get(0));
-		assertThat(subject).containsEntry("name", pod.get("serviceAccountName")).containsEntry("namespace", SawmillChart.NAMESPACE);
+		assertThat(subject).containsEntry("name", pod.get("serviceAccountName"))
+			.containsEntry("namespace", SawmillChart.NAMESPACE);
 	}
 
 	@Test
@@ -118,20 +124,22 @@ class ChartPlacementTest {
 		SawmillChart.Manifests rackAware = render("rack-aware");
 
 		assertThat(map(rackAware.env().get("SPRING_KAFKA_PROPERTIES_SASL_JAAS_CONFIG"), "valueFrom.secretKeyRef"))
-				.containsEntry("name", "kafka-client")
-				.containsEntry("key", "sasl.jaas.config");
+			.containsEntry("name", "kafka-client")
+			.containsEntry("key", "sasl.jaas.config");
 		assertThat(rackAware.envValue("SPRING_KAFKA_SECURITY_PROTOCOL")).isEqualTo("SASL_SSL");
-		assertThat(rackAware.envValue("SPRING_KAFKA_SSL_TRUST_STORE_LOCATION")).isEqualTo("file:/etc/sawmill/kafka-ca/ca.crt");
+		assertThat(rackAware.envValue("SPRING_KAFKA_SSL_TRUST_STORE_LOCATION"))
+			.isEqualTo("file:/etc/sawmill/kafka-ca/ca.crt");
 		assertThat(list(rackAware.podSpec(), "volumes"))
-				.anySatisfy(v -> assertThat(at(asMap(v), "secret.secretName")).isEqualTo("kafka-ca"));
+			.anySatisfy(v -> assertThat(at(asMap(v), "secret.secretName")).isEqualTo("kafka-ca"));
 	}
 
 	@Test
 	void shouldTakeClientRackFromThePodLabelWithoutATokenInDownwardApiMode() {
 		SawmillChart.Manifests staticMembership = render("static-membership");
 
-		assertThat(at(staticMembership.env().get("SPRING_KAFKA_CONSUMER_PROPERTIES_CLIENT_RACK"), "valueFrom.fieldRef.fieldPath"))
-				.isEqualTo("metadata.labels['topology.kubernetes.io/zone']");
+		assertThat(at(staticMembership.env().get("SPRING_KAFKA_CONSUMER_PROPERTIES_CLIENT_RACK"),
+				"valueFrom.fieldRef.fieldPath"))
+			.isEqualTo("metadata.labels['topology.kubernetes.io/zone']");
 		assertThat(staticMembership.podSpec()).containsEntry("automountServiceAccountToken", false);
 		assertThat(staticMembership.has("ClusterRole")).isFalse();
 	}
@@ -149,7 +157,7 @@ class ChartPlacementTest {
 	@Test
 	void shouldRefuseFractionalCpusForGuaranteedQos() {
 		assertThatThrownBy(() -> render("guaranteed-qos", Map.of("resources.requests.cpu", "1500m")))
-				.hasMessageContaining("whole number of CPUs");
+			.hasMessageContaining("whole number of CPUs");
 	}
 
 	@Test
@@ -158,13 +166,14 @@ class ChartPlacementTest {
 
 		assertThat(staticMembership.has("Deployment")).isFalse();
 		Map<String, Object> statefulSet = staticMembership.one("StatefulSet");
-		assertThat(at(staticMembership.env().get("SPRING_KAFKA_CONSUMER_PROPERTIES_GROUP_INSTANCE_ID"), "valueFrom.fieldRef.fieldPath"))
-				.isEqualTo("metadata.name");
+		assertThat(at(staticMembership.env().get("SPRING_KAFKA_CONSUMER_PROPERTIES_GROUP_INSTANCE_ID"),
+				"valueFrom.fieldRef.fieldPath"))
+			.isEqualTo("metadata.name");
 		assertThat(staticMembership.envValue("SPRING_KAFKA_CONSUMER_PROPERTIES_SESSION_TIMEOUT_MS")).isEqualTo("90000");
-		assertThat(staticMembership.all("Service"))
-				.anySatisfy(s -> {
-					assertThat(at(s, "metadata.name")).isEqualTo(at(statefulSet, "spec.serviceName"));
-					assertThat(at(s, "spec.clusterIP")).isEqualTo("None");
-				});
+		assertThat(staticMembership.all("Service")).anySatisfy(s -> {
+			assertThat(at(s, "metadata.name")).isEqualTo(at(statefulSet, "spec.serviceName"));
+			assertThat(at(s, "spec.clusterIP")).isEqualTo("None");
+		});
 	}
+
 }

@@ -32,7 +32,10 @@ import io.sawmill.autoconfigure.SawmillRouteProperties;
 import io.sawmill.mapping.route.HashUpdate;
 import io.sawmill.mapping.route.RedisType;
 
-/** sawmill.routes in the chart's values reach the app as the routes it binds, and the schema checks them. */
+/**
+ * sawmill.routes in the chart's values reach the app as the routes it binds, and the
+ * schema checks them.
+ */
 class ChartRoutesTest {
 
 	@Test
@@ -41,7 +44,8 @@ class ChartRoutesTest {
 
 		assertThat(manifests.env()).doesNotContainKeys("SAWMILL_TOPICS", "SAWMILL_MAPPING_KEY_TEMPLATE");
 		SawmillProperties bound = bindAsTheAppDoes(manifests.envValue("SPRING_APPLICATION_JSON"));
-		assertThat(bound.getRoutes()).extracting(SawmillRouteProperties::getName).containsExactly("profiles", "scores", "clicks");
+		assertThat(bound.getRoutes()).extracting(SawmillRouteProperties::getName)
+			.containsExactly("profiles", "scores", "clicks");
 		SawmillRouteProperties profiles = bound.getRoutes().get(0);
 		assertThat(profiles.getHashUpdate()).isEqualTo(HashUpdate.REPLACE);
 		assertThat(profiles.getDeadLetterTopic()).isEqualTo("profiles-dlt");
@@ -51,26 +55,30 @@ class ChartRoutesTest {
 		assertThat(scores.getMember()).isEqualTo("{@key}");
 		assertThat(bound.getRoutes().get(2).getMaxLength()).isEqualTo(10_000);
 		assertThat(bound.getRoutes().get(2).getFields()).containsExactly("page", "at");
-		assertThat(bound.getPipeline().getTimeout()).hasSeconds(5); // extraProperties still apply
+		assertThat(bound.getPipeline().getTimeout()).hasSeconds(5); // extraProperties
+																	// still apply
 		assertThat(SawmillChart.installNotes("routes", Map.of()))
-				.contains("is consuming profiles, scores-eu, scores-us, clicks as group");
+			.contains("is consuming profiles, scores-eu, scores-us, clicks as group");
 	}
 
 	@Test
 	void aRouteWithATopicPatternReachesTheAppAndTheSchemaWantsTopicsOrAPatternNotBoth() {
-		Map<String, Object> route = Map.of("sawmill.routes[0].name", "orders", "sawmill.routes[0].topicPattern", "orders-.*",
-				"sawmill.routes[0].keyTemplate", "order:{@key}", "sawmill.routes[0].deadLetterTopic", "orders-dlt");
+		Map<String, Object> route = Map.of("sawmill.routes[0].name", "orders", "sawmill.routes[0].topicPattern",
+				"orders-.*", "sawmill.routes[0].keyTemplate", "order:{@key}", "sawmill.routes[0].deadLetterTopic",
+				"orders-dlt");
 
 		SawmillProperties bound = bindAsTheAppDoes(render("defaults", route).envValue("SPRING_APPLICATION_JSON"));
 
 		assertThat(bound.getRoutes().get(0).getTopicPattern()).isEqualTo("orders-.*");
 		assertThat(bound.getRoutes().get(0).getTopics()).isEmpty();
-		assertThat(SawmillChart.installNotes("defaults", route)).contains("is consuming topics matching orders-.* as group");
+		assertThat(SawmillChart.installNotes("defaults", route))
+			.contains("is consuming topics matching orders-.* as group");
 		Map<String, Object> both = new java.util.HashMap<>(route);
 		both.put("sawmill.routes[0].topics[0]", "orders");
 		assertThatThrownBy(() -> render("defaults", both)).hasMessageContaining("schema");
-		assertThatThrownBy(() -> render("defaults", Map.of("sawmill.routes[0].name", "o", "sawmill.routes[0].keyTemplate", "{@key}")))
-				.hasMessageContaining("schema");
+		assertThatThrownBy(() -> render("defaults",
+				Map.of("sawmill.routes[0].name", "o", "sawmill.routes[0].keyTemplate", "{@key}")))
+			.hasMessageContaining("schema");
 	}
 
 	@Test
@@ -84,21 +92,29 @@ class ChartRoutesTest {
 
 	@Test
 	void theSchemaRejectsASortedSetRouteWithoutItsScoreFieldAndAnUnknownType() {
-		assertThatThrownBy(() -> render("defaults", Map.of("sawmill.routes[0].name", "s", "sawmill.routes[0].topics[0]", "t",
-				"sawmill.routes[0].keyTemplate", "{@key}", "sawmill.routes[0].type", "SORTED_SET", "sawmill.routes[0].member", "{@key}")))
-				.hasMessageContaining("schema")
-				.hasMessageContaining("scoreField");
-		assertThatThrownBy(() -> render("defaults", Map.of("sawmill.routes[0].name", "s", "sawmill.routes[0].topics[0]", "t",
-				"sawmill.routes[0].keyTemplate", "{@key}", "sawmill.routes[0].type", "TREE")))
-				.hasMessageContaining("schema")
-				.hasMessageContaining("/sawmill/routes/0/type");
+		assertThatThrownBy(() -> render("defaults",
+				Map.of("sawmill.routes[0].name", "s", "sawmill.routes[0].topics[0]", "t",
+						"sawmill.routes[0].keyTemplate", "{@key}", "sawmill.routes[0].type", "SORTED_SET",
+						"sawmill.routes[0].member", "{@key}")))
+			.hasMessageContaining("schema")
+			.hasMessageContaining("scoreField");
+		assertThatThrownBy(() -> render("defaults",
+				Map.of("sawmill.routes[0].name", "s", "sawmill.routes[0].topics[0]", "t",
+						"sawmill.routes[0].keyTemplate", "{@key}", "sawmill.routes[0].type", "TREE")))
+			.hasMessageContaining("schema")
+			.hasMessageContaining("/sawmill/routes/0/type");
 	}
 
-	/** SPRING_APPLICATION_JSON read by Spring Boot's own post-processor, then bound like sawmill.* at start-up. */
+	/**
+	 * SPRING_APPLICATION_JSON read by Spring Boot's own post-processor, then bound like
+	 * sawmill.* at start-up.
+	 */
 	private static SawmillProperties bindAsTheAppDoes(String json) {
 		StandardEnvironment environment = new StandardEnvironment();
-		environment.getPropertySources().addFirst(new MapPropertySource("env", Map.of("SPRING_APPLICATION_JSON", json)));
+		environment.getPropertySources()
+			.addFirst(new MapPropertySource("env", Map.of("SPRING_APPLICATION_JSON", json)));
 		new SpringApplicationJsonEnvironmentPostProcessor().postProcessEnvironment(environment, null);
 		return Binder.get(environment).bindOrCreate("sawmill", SawmillProperties.class);
 	}
+
 }

@@ -33,15 +33,19 @@ import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 
-/** Lag autoscaling capped by partitions, the idle-consumer warning, and the monitoring objects. */
+/**
+ * Lag autoscaling capped by partitions, the idle-consumer warning, and the monitoring
+ * objects.
+ */
 class ChartScalingAndMonitoringTest {
 
 	/** The metric names the app exports (issue 6's app contract). */
-	private static final Set<String> SAWMILL_METRICS = Set.of(
-			"sawmill_lag_records", "sawmill_lag_seconds", "sawmill_batch_duration_seconds_bucket",
-			"sawmill_batch_duration_seconds_count", "sawmill_batch_duration_seconds_sum",
-			"sawmill_redis_pipeline_duration_seconds_bucket", "sawmill_records_total", "sawmill_redis_rtt_seconds",
-			// issue 4 (observability); src-it's ObservabilityIT checks every name against a scrape of the running app
+	private static final Set<String> SAWMILL_METRICS = Set.of("sawmill_lag_records", "sawmill_lag_seconds",
+			"sawmill_batch_duration_seconds_bucket", "sawmill_batch_duration_seconds_count",
+			"sawmill_batch_duration_seconds_sum", "sawmill_redis_pipeline_duration_seconds_bucket",
+			"sawmill_records_total", "sawmill_redis_rtt_seconds",
+			// issue 4 (observability); src-it's ObservabilityIT checks every name against
+			// a scrape of the running app
 			"sawmill_redis_ping_duration_seconds_bucket", "sawmill_batch_records_sum", "sawmill_batch_records_count",
 			"sawmill_redis_commands_sum", "sawmill_redis_commands_count", "sawmill_cpu_periods_total",
 			"sawmill_cpu_throttled_periods_total", "sawmill_cpu_throttled_seconds_total", "sawmill_listener_paused");
@@ -53,16 +57,16 @@ class ChartScalingAndMonitoringTest {
 		Map<String, Object> scaledObject = keda.one("ScaledObject");
 		int maxReplicas = (Integer) at(scaledObject, "spec.maxReplicaCount");
 
-		// ci/keda-values.yaml: 12 partitions, concurrency 3, maxReplicas 20 -> ceil(12 / 3) = 4
+		// ci/keda-values.yaml: 12 partitions, concurrency 3, maxReplicas 20 -> ceil(12 /
+		// 3) = 4
 		assertThat(maxReplicas).isLessThanOrEqualTo(12).isEqualTo(4);
 		assertThat(at(scaledObject, "spec.scaleTargetRef.kind")).isEqualTo("Deployment");
 		assertThat(at(scaledObject, "spec.scaleTargetRef.name")).isEqualTo(at(keda.workload(), "metadata.name"));
 		Map<String, Object> trigger = asMap(list(scaledObject, "spec.triggers").get(0));
 		assertThat(trigger.get("type")).isEqualTo("kafka");
-		assertThat(asMap(trigger.get("metadata")))
-				.containsEntry("consumerGroup", "sawmill")
-				.containsEntry("topic", "events")
-				.containsEntry("allowIdleConsumers", "false");
+		assertThat(asMap(trigger.get("metadata"))).containsEntry("consumerGroup", "sawmill")
+			.containsEntry("topic", "events")
+			.containsEntry("allowIdleConsumers", "false");
 	}
 
 	@Test
@@ -72,18 +76,19 @@ class ChartScalingAndMonitoringTest {
 
 	@Test
 	void shouldCapHpaMaxReplicasAtThePartitionCount() {
-		SawmillChart.Manifests hpa = render("defaults", Map.of(
-				"autoscaling.hpa.enabled", true, "autoscaling.hpa.maxReplicas", 50, "sawmill.concurrency", 1));
+		SawmillChart.Manifests hpa = render("defaults",
+				Map.of("autoscaling.hpa.enabled", true, "autoscaling.hpa.maxReplicas", 50, "sawmill.concurrency", 1));
 		Map<String, Object> autoscaler = hpa.one("HorizontalPodAutoscaler");
 
 		assertThat(at(autoscaler, "spec.maxReplicas")).isEqualTo(12);
-		assertThat(at(asMap(list(autoscaler, "spec.metrics").get(0)), "pods.metric.name")).isEqualTo("sawmill_lag_records");
+		assertThat(at(asMap(list(autoscaler, "spec.metrics").get(0)), "pods.metric.name"))
+			.isEqualTo("sawmill_lag_records");
 	}
 
 	@Test
 	void shouldRefuseTwoAutoscalers() {
 		assertThatThrownBy(() -> render("keda", Map.of("autoscaling.hpa.enabled", true)))
-				.hasMessageContaining("exclusive");
+			.hasMessageContaining("exclusive");
 	}
 
 	@Test
@@ -91,7 +96,7 @@ class ChartScalingAndMonitoringTest {
 		String notes = SawmillChart.installNotes("defaults", Map.of("replicaCount", 8, "sawmill.concurrency", 2));
 
 		assertThat(notes).contains("WARNING: replicas (8) x concurrency (2) = 16 consumers")
-				.contains("4 consumer(s) will get no partition");
+			.contains("4 consumer(s) will get no partition");
 		assertThat(SawmillChart.installNotes("defaults", Map.of())).doesNotContain("WARNING");
 	}
 
@@ -99,18 +104,17 @@ class ChartScalingAndMonitoringTest {
 	void shouldAlertOnLagAboveOneThousandForOneMinuteByDefault() {
 		Map<String, Object> lag = rule("SawmillLagHigh");
 
-		assertThat(lag.get("expr").toString())
-				.startsWith("max by (topic, partition) (sawmill_group_lag_records")
-				.endsWith("> 1000");
+		assertThat(lag.get("expr").toString()).startsWith("max by (topic, partition) (sawmill_group_lag_records")
+			.endsWith("> 1000");
 		assertThat(lag.get("for")).isEqualTo("1m");
 	}
 
 	@Test
 	void shouldAlertOnADeadConsumerAndASlowBatchP99() {
-		assertThat(rule("SawmillConsumerAbsent").get("expr").toString()).startsWith("absent(sawmill_batch_duration_seconds_count");
-		assertThat(rule("SawmillBatchSlow").get("expr").toString())
-				.contains("histogram_quantile(0.99")
-				.contains("rate(sawmill_batch_duration_seconds_bucket");
+		assertThat(rule("SawmillConsumerAbsent").get("expr").toString())
+			.startsWith("absent(sawmill_batch_duration_seconds_count");
+		assertThat(rule("SawmillBatchSlow").get("expr").toString()).contains("histogram_quantile(0.99")
+			.contains("rate(sawmill_batch_duration_seconds_bucket");
 	}
 
 	@Test
@@ -119,15 +123,18 @@ class ChartScalingAndMonitoringTest {
 			Map<String, Object> annotations = asMap(r.get("annotations"));
 			assertThat(annotations.get("summary")).asString().isNotBlank();
 			assertThat(annotations.get("runbook_url")).asString()
-					.contains("docs/operations.md#" + r.get("alert").toString().toLowerCase());
+				.contains("docs/operations.md#" + r.get("alert").toString().toLowerCase());
 		});
 	}
 
 	@Test
 	void shouldTakeAlertThresholdsFromValues() {
-		SawmillChart.Manifests tuned = render("keda", Map.of(
-				"metrics.prometheusRule.lag.threshold", 5000, "metrics.prometheusRule.lag.for", "5m"));
-		Map<String, Object> lag = rules(tuned).stream().filter(r -> "SawmillLagHigh".equals(r.get("alert"))).findFirst().orElseThrow();
+		SawmillChart.Manifests tuned = render("keda",
+				Map.of("metrics.prometheusRule.lag.threshold", 5000, "metrics.prometheusRule.lag.for", "5m"));
+		Map<String, Object> lag = rules(tuned).stream()
+			.filter(r -> "SawmillLagHigh".equals(r.get("alert")))
+			.findFirst()
+			.orElseThrow();
 
 		assertThat(lag.get("expr").toString()).endsWith("> 5000");
 		assertThat(lag.get("for")).isEqualTo("5m");
@@ -138,15 +145,15 @@ class ChartScalingAndMonitoringTest {
 		Map<String, Object> endpoint = asMap(list(keda.one("ServiceMonitor"), "spec.endpoints").get(0));
 		assertThat(endpoint).containsEntry("path", "/actuator/prometheus").containsEntry("port", "http");
 
-		Map<String, Object> podEndpoint = asMap(list(render("static-membership").one("PodMonitor"), "spec.podMetricsEndpoints").get(0));
+		Map<String, Object> podEndpoint = asMap(
+				list(render("static-membership").one("PodMonitor"), "spec.podMetricsEndpoints").get(0));
 		assertThat(podEndpoint).containsEntry("path", "/actuator/prometheus");
 	}
 
 	@Test
 	void shouldShipADashboardForTheGrafanaSidecarUsingOnlyExportedMetrics() {
 		Map<String, Object> configMap = keda.one("ConfigMap");
-		assertThat(at(configMap, "metadata.labels")).asInstanceOf(MAP)
-				.containsEntry("grafana_dashboard", "1");
+		assertThat(at(configMap, "metadata.labels")).asInstanceOf(MAP).containsEntry("grafana_dashboard", "1");
 		String json = (String) asMap(configMap.get("data")).get("sawmill.json");
 
 		// JSON is YAML: parse it to prove it is well-formed.
@@ -163,14 +170,17 @@ class ChartScalingAndMonitoringTest {
 	void shouldRenderNoMonitoringOrAutoscalingObjectsByDefault() {
 		SawmillChart.Manifests defaults = render("defaults");
 
-		for (String kind : List.of("ScaledObject", "HorizontalPodAutoscaler", "ServiceMonitor", "PodMonitor", "PrometheusRule", "ConfigMap")) {
+		for (String kind : List.of("ScaledObject", "HorizontalPodAutoscaler", "ServiceMonitor", "PodMonitor",
+				"PrometheusRule", "ConfigMap")) {
 			assertThat(defaults.has(kind)).as(kind).isFalse();
 		}
 	}
 
 	private Map<String, Object> rule(String alert) {
-		return rules().stream().filter(r -> alert.equals(r.get("alert"))).findFirst()
-				.orElseThrow(() -> new AssertionError("no alert " + alert));
+		return rules().stream()
+			.filter(r -> alert.equals(r.get("alert")))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("no alert " + alert));
 	}
 
 	private List<Map<String, Object>> rules() {
@@ -179,8 +189,9 @@ class ChartScalingAndMonitoringTest {
 
 	private static List<Map<String, Object>> rules(SawmillChart.Manifests manifests) {
 		return list(manifests.one("PrometheusRule"), "spec.groups").stream()
-				.flatMap(g -> list(asMap(g), "rules").stream())
-				.map(SawmillChart::asMap)
-				.toList();
+			.flatMap(g -> list(asMap(g), "rules").stream())
+			.map(SawmillChart::asMap)
+			.toList();
 	}
+
 }

@@ -22,27 +22,24 @@ import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** values.schema.json rejects wrong types, out-of-range numbers and unknown keys before anything renders. */
+/**
+ * values.schema.json rejects wrong types, out-of-range numbers and unknown keys before
+ * anything renders.
+ */
 class ChartSchemaTest {
 
 	@ParameterizedTest(name = "{0}={1} is rejected")
-	@CsvSource({
-			"sawmill.concurrency, many, /sawmill/concurrency",
-			"sawmill.concurrency, 0, /sawmill/concurrency",
+	@CsvSource({ "sawmill.concurrency, many, /sawmill/concurrency", "sawmill.concurrency, 0, /sawmill/concurrency",
 			"sawmill.batchSize, 100001, /sawmill/batchSize",
-			"sawmill.shutdownTimeout, thirty, /sawmill/shutdownTimeout",
-			"sawmill.concurency, 4, concurency",
-			"replicas, 3, replicas",
-			"redis.password, hunter2, password",
+			"sawmill.shutdownTimeout, thirty, /sawmill/shutdownTimeout", "sawmill.concurency, 4, concurency",
+			"replicas, 3, replicas", "redis.password, hunter2, password",
 			"topologySpread.zones.whenUnsatisfiable, Sometimes, /topologySpread/zones/whenUnsatisfiable",
-			"kafka.groupProtocol, streams, /kafka/groupProtocol",
-			"kafka.autoOffsetReset, none, /kafka/autoOffsetReset",
+			"kafka.groupProtocol, streams, /kafka/groupProtocol", "kafka.autoOffsetReset, none, /kafka/autoOffsetReset",
 			"kafka.sessionTimeoutMs, 3000, /kafka/sessionTimeoutMs",
-			"rackAwareness.source, guess, /rackAwareness/source",
-	})
+			"rackAwareness.source, guess, /rackAwareness/source", })
 	void shouldRejectABadValue(String key, String value, String named) {
-		assertThatThrownBy(() -> render("defaults", Map.of(key, value)))
-				.hasMessageContaining("schema")
-				.hasMessageContaining(named);
+		assertThatThrownBy(() -> render("defaults", Map.of(key, value))).hasMessageContaining("schema")
+			.hasMessageContaining(named);
 	}
+
 }

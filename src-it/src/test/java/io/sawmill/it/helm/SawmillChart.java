@@ -32,13 +32,16 @@ import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
- * Renders {@code helm/sawmill} in-process with helm-java (no cluster, no helm on PATH) and parses the
- * result into plain maps, one per Kubernetes object. Renders are cached: the chart does not change
- * during a test run.
+ * Renders {@code helm/sawmill} in-process with helm-java (no cluster, no helm on PATH)
+ * and parses the result into plain maps, one per Kubernetes object. Renders are cached:
+ * the chart does not change during a test run.
  */
 final class SawmillChart {
 
-	/** The chart declares kubeVersion >= 1.25; helm's library default (v1.20) would be refused. */
+	/**
+	 * The chart declares kubeVersion >= 1.25; helm's library default (v1.20) would be
+	 * refused.
+	 */
 	static final String KUBE_VERSION = "v1.30.0";
 	static final String RELEASE = "sawmill";
 	static final String NAMESPACE = "apps";
@@ -48,13 +51,17 @@ final class SawmillChart {
 
 	private static final Map<String, Manifests> CACHE = new ConcurrentHashMap<>();
 
-	private SawmillChart() {}
+	private SawmillChart() {
+	}
 
 	static Helm helm() {
 		return new Helm(CHART_DIR);
 	}
 
-	/** Renders the chart with a ci/ scenario ({@code "keda"} reads ci/keda-values.yaml) and --set overrides. */
+	/**
+	 * Renders the chart with a ci/ scenario ({@code "keda"} reads ci/keda-values.yaml)
+	 * and --set overrides.
+	 */
 	static Manifests render(String scenario, Map<String, Object> sets) {
 		return CACHE.computeIfAbsent(scenario + sets, k -> parse(template(scenario, sets).call()));
 	}
@@ -65,25 +72,28 @@ final class SawmillChart {
 
 	static TemplateCommand template(String scenario, Map<String, Object> sets) {
 		TemplateCommand command = helm().template()
-				.withName(RELEASE)
-				.withNamespace(NAMESPACE)
-				.withKubeVersion(KUBE_VERSION)
-				.withValuesFile(scenarioFile(scenario));
+			.withName(RELEASE)
+			.withNamespace(NAMESPACE)
+			.withKubeVersion(KUBE_VERSION)
+			.withValuesFile(scenarioFile(scenario));
 		for (Map.Entry<String, Object> set : sets.entrySet()) {
 			command = command.set(set.getKey(), set.getValue());
 		}
 		return command;
 	}
 
-	/** The text helm prints after an install (status and NOTES.txt), from a client-only dry run. */
+	/**
+	 * The text helm prints after an install (status and NOTES.txt), from a client-only
+	 * dry run.
+	 */
 	static String installNotes(String scenario, Map<String, Object> sets) {
 		InstallCommand command = helm().install()
-				.withName(RELEASE)
-				.withNamespace(NAMESPACE)
-				.withKubeVersion(KUBE_VERSION)
-				.withValuesFile(scenarioFile(scenario))
-				.clientOnly()
-				.dryRun();
+			.withName(RELEASE)
+			.withNamespace(NAMESPACE)
+			.withKubeVersion(KUBE_VERSION)
+			.withValuesFile(scenarioFile(scenario))
+			.clientOnly()
+			.dryRun();
 		for (Map.Entry<String, Object> set : sets.entrySet()) {
 			command = command.set(set.getKey(), set.getValue());
 		}
@@ -121,7 +131,9 @@ final class SawmillChart {
 		throw new IllegalStateException("helm/sawmill/Chart.yaml not found above " + cwd);
 	}
 
-	/** The rendered objects of one release, with navigation by kind and by dotted path. */
+	/**
+	 * The rendered objects of one release, with navigation by kind and by dotted path.
+	 */
 	static final class Manifests {
 
 		private final List<Map<String, Object>> objects;
@@ -161,10 +173,10 @@ final class SawmillChart {
 
 		Map<String, Object> container(String name) {
 			return list(podSpec(), "containers").stream()
-					.map(SawmillChart::asMap)
-					.filter(c -> name.equals(c.get("name")))
-					.findFirst()
-					.orElseThrow(() -> new AssertionError("no container " + name));
+				.map(SawmillChart::asMap)
+				.filter(c -> name.equals(c.get("name")))
+				.findFirst()
+				.orElseThrow(() -> new AssertionError("no container " + name));
 		}
 
 		Map<String, Object> sawmill() {
@@ -185,6 +197,7 @@ final class SawmillChart {
 			Map<String, Object> var = env().get(name);
 			return var == null ? null : (String) var.get("value");
 		}
+
 	}
 
 	@SuppressWarnings("unchecked")
@@ -220,4 +233,5 @@ final class SawmillChart {
 		}
 		return (List<Object>) found;
 	}
+
 }

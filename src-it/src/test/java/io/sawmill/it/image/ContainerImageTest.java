@@ -36,10 +36,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The container image Jib builds of sawmill-app, read from the OCI tarball every build makes on an
- * empty base ({@code sawmill-app/target/jib-image-check.tar}; the released image puts the same
- * layers and settings on {@code eclipse-temurin:17-jre}): non-root, JVM sized from the container,
- * the app's port, and only production dependencies — never the demo's embedded broker.
+ * The container image Jib builds of sawmill-app, read from the OCI tarball every build
+ * makes on an empty base ({@code sawmill-app/target/jib-image-check.tar}; the released
+ * image puts the same layers and settings on {@code eclipse-temurin:17-jre}): non-root,
+ * JVM sized from the container, the app's port, and only production dependencies — never
+ * the demo's embedded broker.
  */
 class ContainerImageTest {
 
@@ -112,9 +113,11 @@ class ContainerImageTest {
 			.anyMatch(f -> f.matches(".*app/libs/kafka-clients-[^/]*\\.jar"))
 			.anyMatch(f -> f.matches(".*app/libs/lettuce-core-[^/]*\\.jar"));
 		assertThat(files).as("the demo's embedded broker and Redis never ship")
-			.noneMatch(f -> f.matches(".*app/libs/(kafka_2\\.13|spring-kafka-test|embedded-redis|kafka-server)-[^/]*\\.jar"))
+			.noneMatch(f -> f
+				.matches(".*app/libs/(kafka_2\\.13|spring-kafka-test|embedded-redis|kafka-server)-[^/]*\\.jar"))
 			.noneMatch(f -> f.contains("io/sawmill/app/demo/"));
 		assertThat(new String(String.join("\n", files).getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8))
 			.doesNotContain("sawmill-core-0.1.0-SNAPSHOT-tests.jar");
 	}
+
 }

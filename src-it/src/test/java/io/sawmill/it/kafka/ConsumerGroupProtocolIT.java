@@ -38,9 +38,10 @@ import io.sawmill.testkit.RedisVerifier;
 import io.sawmill.testkit.SampleEvents;
 
 /**
- * Kafka 4's consumer group protocol (KIP-848, {@code group.protocol=consumer}) against a real KRaft
- * broker: two instances of the service, the second joining while the first is busy, so partitions
- * are handed over by the broker's incremental assignment while batches are in flight.
+ * Kafka 4's consumer group protocol (KIP-848, {@code group.protocol=consumer}) against a
+ * real KRaft broker: two instances of the service, the second joining while the first is
+ * busy, so partitions are handed over by the broker's incremental assignment while
+ * batches are in flight.
  */
 class ConsumerGroupProtocolIT {
 
@@ -91,4 +92,5 @@ class ConsumerGroupProtocolIT {
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
 		}
 	}
+
 }

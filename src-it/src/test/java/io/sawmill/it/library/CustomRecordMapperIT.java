@@ -49,17 +49,22 @@ import io.sawmill.mapping.RecordMapper;
 
 /**
  * Sawmill as a library, the way the README tells a user to use it: their own Spring Boot
- * application with sawmill-core on the classpath, a few properties and a {@link RecordMapper} bean
- * ({@link LeaderboardMapper}) that writes commands of its own ({@code SET … EX}, {@code ZADD},
- * {@code DEL}, {@code ZREM}) instead of the built-in JSON-to-hash mapping. None of sawmill-app's
- * configuration is loaded. Real broker, real redis-server.
+ * application with sawmill-core on the classpath, a few properties and a
+ * {@link RecordMapper} bean ({@link LeaderboardMapper}) that writes commands of its own
+ * ({@code SET … EX}, {@code ZADD}, {@code DEL}, {@code ZREM}) instead of the built-in
+ * JSON-to-hash mapping. None of sawmill-app's configuration is loaded. Real broker, real
+ * redis-server.
  */
 class CustomRecordMapperIT {
 
 	private static final String TOPIC = "scores";
+
 	private static final int PARTITIONS = 3;
+
 	private static final int PLAYERS = 500;
+
 	private static final int VERSIONS = 4;
+
 	/** Players p0 … p49 leave: a tombstone after their last score. */
 	private static final int LEAVING = 50;
 
@@ -75,6 +80,7 @@ class CustomRecordMapperIT {
 		RecordMapper leaderboardMapper() {
 			return new LeaderboardMapper();
 		}
+
 	}
 
 	@Test
@@ -82,7 +88,8 @@ class CustomRecordMapperIT {
 		String bootstrap = servers.kafka().bootstrapServers();
 		try (ConfigurableApplicationContext app = start(bootstrap);
 				Admin admin = Kafka.admin(bootstrap);
-				RedisClient client = RedisClient.create(RedisURI.create(servers.redis().host(), servers.redis().port()));
+				RedisClient client = RedisClient
+					.create(RedisURI.create(servers.redis().host(), servers.redis().port()));
 				StatefulRedisConnection<String, String> connection = client.connect()) {
 			// every player's versions in order, interleaved with the other players'
 			Kafka.produce(bootstrap, TOPIC, 0, (long) PLAYERS * VERSIONS, id -> player(id % PLAYERS),
@@ -112,8 +119,9 @@ class CustomRecordMapperIT {
 
 			List<ConsumerRecord<byte[], byte[]>> dead = Kafka.readAll(bootstrap, TOPIC + ".DLT", 2);
 			Map<String, String> reasons = dead.stream()
-				.collect(Collectors.toMap(r -> new String(r.key(), StandardCharsets.UTF_8), r -> new String(
-						r.headers().lastHeader(KafkaDeadLetterPublisher.REASON_HEADER).value(), StandardCharsets.UTF_8)));
+				.collect(Collectors.toMap(r -> new String(r.key(), StandardCharsets.UTF_8),
+						r -> new String(r.headers().lastHeader(KafkaDeadLetterPublisher.REASON_HEADER).value(),
+								StandardCharsets.UTF_8)));
 			assertThat(reasons).containsOnlyKeys("p-broken", "p-words");
 			assertThat(reasons.get("p-broken")).startsWith("value is not valid JSON");
 			assertThat(reasons.get("p-words")).isEqualTo("score is missing or not a whole number");
@@ -125,7 +133,10 @@ class CustomRecordMapperIT {
 		}
 	}
 
-	/** What the README lists: the topics, the group, Kafka and Redis; no key template, no app defaults. */
+	/**
+	 * What the README lists: the topics, the group, Kafka and Redis; no key template, no
+	 * app defaults.
+	 */
 	private static ConfigurableApplicationContext start(String bootstrap) {
 		return new SpringApplicationBuilder(ScoreService.class).bannerMode(Banner.Mode.OFF)
 			.web(WebApplicationType.NONE)
@@ -144,10 +155,12 @@ class CustomRecordMapperIT {
 	}
 
 	private static String event(long p, long version) {
-		return "{\"player\":\"" + player(p) + "\",\"score\":" + (long) score(p, version) + ",\"version\":" + version + "}";
+		return "{\"player\":\"" + player(p) + "\",\"score\":" + (long) score(p, version) + ",\"version\":" + version
+				+ "}";
 	}
 
 	private static byte[] utf8(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
+
 }

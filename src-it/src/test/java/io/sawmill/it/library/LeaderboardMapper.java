@@ -29,10 +29,11 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The README's example of a custom mapping: score events {@code {"player":"p7","score":42}}, keyed
- * by the player's id, become the player's latest event ({@code SET player:<id> <value> EX 3600}) and
- * the player's place on a leaderboard ({@code ZADD leaderboard <score> <id>}). A tombstone removes
- * both. Thread-safe: Jackson's mapper is, and nothing else is shared.
+ * The README's example of a custom mapping: score events
+ * {@code {"player":"p7","score":42}}, keyed by the player's id, become the player's
+ * latest event ({@code SET player:<id> <value> EX 3600}) and the player's place on a
+ * leaderboard ({@code ZADD leaderboard <score> <id>}). A tombstone removes both.
+ * Thread-safe: Jackson's mapper is, and nothing else is shared.
  */
 public final class LeaderboardMapper implements RecordMapper {
 
@@ -67,4 +68,5 @@ public final class LeaderboardMapper implements RecordMapper {
 	private static byte[] utf8(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
+
 }

@@ -58,10 +58,11 @@ import io.sawmill.it.support.SawmillApp;
 import io.sawmill.testkit.RedisClusterProcess;
 
 /**
- * Routes from properties only, one route per Redis type, against a real broker and redis-server:
- * records with updates, tombstones and bad values are produced first, then the service runs, and the
- * final Redis state, the committed offsets and the dead-letter topics are asserted exactly. The tests
- * share the servers; each uses its own topics and consumer group.
+ * Routes from properties only, one route per Redis type, against a real broker and
+ * redis-server: records with updates, tombstones and bad values are produced first, then
+ * the service runs, and the final Redis state, the committed offsets and the dead-letter
+ * topics are asserted exactly. The tests share the servers; each uses its own topics and
+ * consumer group.
  */
 class DeclarativeRoutesIT {
 
@@ -81,8 +82,11 @@ class DeclarativeRoutesIT {
 		.andTopic("quotes", 1);
 
 	private static RedisClient client;
+
 	private static StatefulRedisConnection<String, String> connection;
+
 	private static RedisCommands<String, String> redis;
+
 	private static KafkaProducer<byte[], byte[]> producer;
 
 	@BeforeAll
@@ -90,8 +94,9 @@ class DeclarativeRoutesIT {
 		client = RedisClient.create("redis://" + servers.redis().host() + ":" + servers.redis().port());
 		connection = client.connect();
 		redis = connection.sync();
-		producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, servers.kafka().bootstrapServers(),
-				ProducerConfig.ACKS_CONFIG, "all"), new ByteArraySerializer(), new ByteArraySerializer());
+		producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+				servers.kafka().bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"), new ByteArraySerializer(),
+				new ByteArraySerializer());
 	}
 
 	@AfterAll
@@ -121,14 +126,16 @@ class DeclarativeRoutesIT {
 		}
 		produce("events", "e", null);
 
-		// MAXLEN ~ trims whole stream nodes; with one entry per node the trimmed length is exact
+		// MAXLEN ~ trims whole stream nodes; with one entry per node the trimmed length
+		// is exact
 		redis.configSet("stream-node-max-entries", "1");
 		Map<String, Object> properties = routes("three-routes");
 		route(properties, 0, "profiles", "HASH", "profile:{@key}", "hash-update", "REPLACE", "ttl", "1h",
 				"dead-letter-topic", "profiles-dlt");
 		route(properties, 1, "scores", "SORTED_SET", "board:{@topic}", "score-field", "points", "member", "{@key}",
 				"ttl", "1h");
-		route(properties, 2, "events", "STREAM", "stream:{@topic}", "max-length", "10", "fields", "kind,id", "ttl", "10m");
+		route(properties, 2, "events", "STREAM", "stream:{@topic}", "max-length", "10", "fields", "kind,id", "ttl",
+				"10m");
 		try (ConfigurableApplicationContext app = SawmillApp.run(properties)) {
 			awaitCommitted("three-routes", "profiles", "scores", "events");
 		}
@@ -136,16 +143,16 @@ class DeclarativeRoutesIT {
 		assertThat(redis.hgetall("profile:u1")).containsExactlyInAnyOrderEntriesOf(Map.of("name", "Ann", "age", "31"));
 		assertThat(redis.ttl("profile:u1")).isBetween(3000L, 3600L);
 		assertThat(redis.exists("profile:u2", "{profile:u1}:sawmill-replace", "{profile:u2}:sawmill-replace")).isZero();
-		assertThat(redis.zrangeWithScores("board:scores", 0, -1))
-			.containsExactly(ScoredValue.just(15, "p1"), ScoredValue.just(20.5, "p2"));
+		assertThat(redis.zrangeWithScores("board:scores", 0, -1)).containsExactly(ScoredValue.just(15, "p1"),
+				ScoredValue.just(20.5, "p2"));
 		assertThat(redis.ttl("board:scores")).isBetween(3000L, 3600L);
 		assertThat(redis.ttl("stream:events")).isBetween(500L, 600L);
 		List<StreamMessage<String, String>> stream = redis.xrange("stream:events", Range.create("-", "+"));
 		// one entry per stream node: MAXLEN ~ 10 trims exactly
 		assertThat(stream).hasSize(10);
 		for (int i = 0; i < stream.size(); i++) {
-			assertThat(stream.get(i).getBody())
-				.containsExactly(Map.entry("kind", "click"), Map.entry("id", Integer.toString(250 - stream.size() + i)));
+			assertThat(stream.get(i).getBody()).containsExactly(Map.entry("kind", "click"),
+					Map.entry("id", Integer.toString(250 - stream.size() + i)));
 		}
 		assertDeadLetters("profiles-dlt", "u3");
 		assertDeadLetters("scores.DLT", "p4");
@@ -203,11 +210,11 @@ class DeclarativeRoutesIT {
 
 		Map<String, Object> properties = routes("four-routes");
 		// flags and feed share one dead-letter topic, created once at start-up
-		route(properties, 0, "flags", "STRING", "flag:{@key}", "value-field", "state", "ttl-header", "ttl", "ttl", "60s",
-				"dead-letter-topic", "cache-dlt");
+		route(properties, 0, "flags", "STRING", "flag:{@key}", "value-field", "state", "ttl-header", "ttl", "ttl",
+				"60s", "dead-letter-topic", "cache-dlt");
 		route(properties, 1, "tags", "SET", "tags:{@topic}", "member", "{@key}", "value-format", "STRING", "ttl", "5m");
-		route(properties, 2, "feed", "LIST", "feed:{@key}", "value-field", "msg", "list-end", "RIGHT", "max-length", "3",
-				"dead-letter-topic", "cache-dlt");
+		route(properties, 2, "feed", "LIST", "feed:{@key}", "value-field", "msg", "list-end", "RIGHT", "max-length",
+				"3", "dead-letter-topic", "cache-dlt");
 		route(properties, 3, "purge", "DELETE", "flag:{@key}");
 		// the whole value, as it came
 		route(properties, 4, "quotes", "STRING", "quote:{@key}", "ttl", "30s");
@@ -233,12 +240,13 @@ class DeclarativeRoutesIT {
 	// the try keeps Sawmill running for its body, which never calls it
 	@SuppressWarnings("try")
 	void avroValuesReadWithTheConfiguredSchemaMergeIntoHashesAndNullsDeleteFields() throws Exception {
-		Schema schema = new Schema.Parser().parse("""
-				{"type":"record","name":"Person","namespace":"example","fields":[
-				 {"name":"name","type":"string"},
-				 {"name":"email","type":["null","string"],"default":null},
-				 {"name":"age","type":"int"},
-				 {"name":"address","type":{"type":"record","name":"Address","fields":[{"name":"city","type":"string"}]}}]}""");
+		Schema schema = new Schema.Parser()
+			.parse("""
+					{"type":"record","name":"Person","namespace":"example","fields":[
+					 {"name":"name","type":"string"},
+					 {"name":"email","type":["null","string"],"default":null},
+					 {"name":"age","type":"int"},
+					 {"name":"address","type":{"type":"record","name":"Address","fields":[{"name":"city","type":"string"}]}}]}""");
 		produceBytes("people", "k1", avro(schema, "Ann", "ann@example.com", 30, "Oslo"));
 		produceBytes("people", "k1", avro(schema, "Ann", null, 31, "Bergen"));
 		produceBytes("people", "k2", new byte[] { 1, 2, 3 });
@@ -272,14 +280,16 @@ class DeclarativeRoutesIT {
 				}
 				for (int v = 0; v < versions; v++) {
 					for (int k = 0; k < keys; k++) {
-						// every version drops the previous one's extra field: only a replace removes it
+						// every version drops the previous one's extra field: only a
+						// replace removes it
 						producer.send(new ProducerRecord<>("snapshots", ("s" + k).getBytes(UTF_8),
 								("{\"version\":\"" + v + "\",\"extra" + v + "\":\"y\"}").getBytes(UTF_8)));
 					}
 				}
 				producer.flush();
 
-				Map<String, Object> properties = SawmillApp.baseProperties(servers.kafka(), cluster, "unused", "replace-cluster");
+				Map<String, Object> properties = SawmillApp.baseProperties(servers.kafka(), cluster, "unused",
+						"replace-cluster");
 				properties.remove("sawmill.topics");
 				properties.remove("sawmill.mapping.key-template");
 				properties.remove("sawmill.mapping.ttl");
@@ -327,7 +337,10 @@ class DeclarativeRoutesIT {
 		return properties;
 	}
 
-	/** {@code sawmill.routes[index]}: name = topic, and {@code options} as name, value pairs. */
+	/**
+	 * {@code sawmill.routes[index]}: name = topic, and {@code options} as name, value
+	 * pairs.
+	 */
 	private static void route(Map<String, Object> properties, int index, String topic, String type, String keyTemplate,
 			String... options) {
 		String prefix = "sawmill.routes[" + index + "].";
@@ -388,4 +401,5 @@ class DeclarativeRoutesIT {
 		encoder.flush();
 		return out.toByteArray();
 	}
+
 }

@@ -45,13 +45,13 @@ import io.sawmill.it.support.RealServers;
 import io.sawmill.it.support.SawmillApp;
 
 /**
- * The README's "Recipes" YAML, taken from README.md as it is and loaded as a configuration file
- * (no other mapping property), against a real broker and redis-server: every route's final Redis
- * state, TTLs, committed offsets and dead letters are asserted exactly, so the README cannot drift
- * from what the service does.
+ * The README's "Recipes" YAML, taken from README.md as it is and loaded as a
+ * configuration file (no other mapping property), against a real broker and redis-server:
+ * every route's final Redis state, TTLs, committed offsets and dead letters are asserted
+ * exactly, so the README cannot drift from what the service does.
  * <p>
- * The redis-server keeps one entry per stream node, so that {@code XADD MAXLEN ~} trims exactly and
- * the stream's length can be asserted.
+ * The redis-server keeps one entry per stream node, so that {@code XADD MAXLEN ~} trims
+ * exactly and the stream's length can be asserted.
  */
 class ReadmeRecipesIT {
 
@@ -129,13 +129,14 @@ class ReadmeRecipesIT {
 			assertThat(redis.ttl("session:s2")).isEqualTo(-1L);
 			assertThat(redis.exists("session:s3")).isZero();
 			// scores: SORTED_SET, the last score wins, a tombstone removes the member
-			assertThat(redis.zrangeWithScores("board:scores", 0, -1))
-				.containsExactly(ScoredValue.just(15, "p1"), ScoredValue.just(20.5, "p2"));
+			assertThat(redis.zrangeWithScores("board:scores", 0, -1)).containsExactly(ScoredValue.just(15, "p1"),
+					ScoredValue.just(20.5, "p2"));
 			assertThat(redis.ttl("board:scores")).isEqualTo(-1L);
 			// presence: SET per partition, a tombstone SREMs
 			assertThat(redis.smembers("online:0")).containsExactly("k1");
 			assertThat(redis.smembers("online:1")).containsExactly("k3");
-			// posts: LIST keyed by a value field, the newest 100 first, the whole value as the element
+			// posts: LIST keyed by a value field, the newest 100 first, the whole value
+			// as the element
 			List<String> feed = redis.lrange("feed:a1", 0, -1);
 			assertThat(feed).hasSize(100);
 			assertThat(feed.get(0)).isEqualTo("{\"authorId\":\"a1\",\"n\":104}");
@@ -180,7 +181,10 @@ class ReadmeRecipesIT {
 		RouteAssertions.assertDeadLetters(servers.kafka().bootstrapServers(), topic, keys);
 	}
 
-	/** Sends records to explicit partitions without waiting; what could not be produced is kept in {@code failures}. */
+	/**
+	 * Sends records to explicit partitions without waiting; what could not be produced is
+	 * kept in {@code failures}.
+	 */
 	private record Records(KafkaProducer<byte[], byte[]> producer, List<Exception> failures) {
 
 		void send(String topic, int partition, String key, String value, String... header) {
@@ -196,4 +200,5 @@ class ReadmeRecipesIT {
 			});
 		}
 	}
+
 }

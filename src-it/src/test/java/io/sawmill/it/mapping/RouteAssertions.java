@@ -30,14 +30,21 @@ import org.apache.kafka.common.TopicPartition;
 
 import io.sawmill.it.support.Kafka;
 
-/** What the route ITs assert about Kafka: a group's commits caught up, and a dead-letter topic's keys. */
+/**
+ * What the route ITs assert about Kafka: a group's commits caught up, and a dead-letter
+ * topic's keys.
+ */
 final class RouteAssertions {
 
 	private RouteAssertions() {
 	}
 
-	/** Waits until {@code group} has committed the end offset of every partition of {@code partitions} (topic → count). */
-	static void awaitCommitted(String bootstrapServers, String group, Map<String, Integer> partitions) throws Exception {
+	/**
+	 * Waits until {@code group} has committed the end offset of every partition of
+	 * {@code partitions} (topic → count).
+	 */
+	static void awaitCommitted(String bootstrapServers, String group, Map<String, Integer> partitions)
+			throws Exception {
 		try (Admin admin = Kafka.admin(bootstrapServers)) {
 			Map<TopicPartition, Long> end = new HashMap<>();
 			for (Map.Entry<String, Integer> topic : partitions.entrySet()) {
@@ -54,4 +61,5 @@ final class RouteAssertions {
 		List<ConsumerRecord<byte[], byte[]>> letters = Kafka.readAll(bootstrapServers, topic, keys.length);
 		assertThat(letters).extracting(letter -> new String(letter.key(), UTF_8)).containsExactly(keys);
 	}
+
 }

@@ -37,22 +37,31 @@ import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.TemplateCommand;
 
 /**
- * The alert rules exactly as the chart ships them: {@code helm/sawmill} rendered in-process (helm-java)
- * with the rules enabled ({@code ci/keda-values.yaml}), the {@code PrometheusRule}'s groups written
- * as a Prometheus rule file. Also finds Prometheus' own tools on the PATH.
+ * The alert rules exactly as the chart ships them: {@code helm/sawmill} rendered
+ * in-process (helm-java) with the rules enabled ({@code ci/keda-values.yaml}), the
+ * {@code PrometheusRule}'s groups written as a Prometheus rule file. Also finds
+ * Prometheus' own tools on the PATH.
  */
 public final class AlertRules {
 
 	public static final Path ROOT = repositoryRoot();
+
 	public static final Path CHART = ROOT.resolve("helm/sawmill");
-	/** The {@code promtool test rules} file; it loads the rules from {@code sawmill.rules.yaml} beside it. */
+
+	/**
+	 * The {@code promtool test rules} file; it loads the rules from
+	 * {@code sawmill.rules.yaml} beside it.
+	 */
 	public static final Path TESTS = CHART.resolve("files/prometheus-rules.tests.yaml");
+
 	public static final String RULES_FILE_NAME = "sawmill.rules.yaml";
 
 	private AlertRules() {
 	}
 
-	/** The rule groups the chart renders, with {@code --set} overrides (e.g. a threshold). */
+	/**
+	 * The rule groups the chart renders, with {@code --set} overrides (e.g. a threshold).
+	 */
 	@SuppressWarnings("unchecked")
 	public static List<Map<String, Object>> groups(Map<String, Object> sets) {
 		TemplateCommand template = new Helm(CHART).template()
@@ -88,9 +97,10 @@ public final class AlertRules {
 		List<Map<String, Object>> edited = new ArrayList<>();
 		for (Map<String, Object> group : groups) {
 			Map<String, Object> copy = new LinkedHashMap<>(group);
-			copy.put("rules", ((List<Map<String, Object>>) group.get("rules")).stream()
-				.map(rule -> edit.apply(new LinkedHashMap<>(rule)))
-				.toList());
+			copy.put("rules",
+					((List<Map<String, Object>>) group.get("rules")).stream()
+						.map(rule -> edit.apply(new LinkedHashMap<>(rule)))
+						.toList());
 			edited.add(copy);
 		}
 		DumperOptions options = new DumperOptions();
@@ -100,8 +110,9 @@ public final class AlertRules {
 	}
 
 	/**
-	 * The path of a Prometheus tool (Debian's {@code prometheus} package, which {@code .ci/run}
-	 * installs). Without it the calling test is skipped, except under CI, where it fails.
+	 * The path of a Prometheus tool (Debian's {@code prometheus} package, which
+	 * {@code .ci/run} installs). Without it the calling test is skipped, except under CI,
+	 * where it fails.
 	 */
 	public static Path requireOnPath(String command) {
 		for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
@@ -125,4 +136,5 @@ public final class AlertRules {
 		}
 		throw new IllegalStateException("repository root not found");
 	}
+
 }

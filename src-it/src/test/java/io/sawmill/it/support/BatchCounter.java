@@ -26,14 +26,15 @@ import org.springframework.kafka.listener.BatchInterceptor;
 import io.sawmill.autoconfigure.SawmillContainerCustomizer;
 
 /**
- * Counts, independently of Sawmill's meters, the batches the listener completed successfully and
- * their records: a batch interceptor on Sawmill's container, called by Spring Kafka after the
- * listener returned.
+ * Counts, independently of Sawmill's meters, the batches the listener completed
+ * successfully and their records: a batch interceptor on Sawmill's container, called by
+ * Spring Kafka after the listener returned.
  */
 @Configuration(proxyBeanMethods = false)
 public class BatchCounter {
 
 	private final AtomicLong batches = new AtomicLong();
+
 	private final AtomicLong records = new AtomicLong();
 
 	public long batches() {
@@ -60,4 +61,5 @@ public class BatchCounter {
 			}
 		});
 	}
+
 }

@@ -36,13 +36,14 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.sawmill.testkit.RedisClusterProcess;
 
 /**
- * The hash slots of a {@link RedisClusterProcess}, as its masters themselves see them, and moving
- * them by hand the way {@code redis-cli --cluster reshard} does, in three steps so that a test can
- * hold slots mid-migration: {@link #beginMove} (IMPORTING on the target, MIGRATING on the source),
- * {@link #migrateKeys} (MIGRATE a few keys at a time) and {@link #endMove} (every master assigns
- * the slots to the target, the target first). Meanwhile a client meets ASK redirects for the keys
- * already moved and, once the slots are assigned, MOVED redirects if its topology is stale. Keys are
- * never migrated with REPLACE: a key on both sides would be a bug, and MIGRATE then fails.
+ * The hash slots of a {@link RedisClusterProcess}, as its masters themselves see them,
+ * and moving them by hand the way {@code redis-cli --cluster reshard} does, in three
+ * steps so that a test can hold slots mid-migration: {@link #beginMove} (IMPORTING on the
+ * target, MIGRATING on the source), {@link #migrateKeys} (MIGRATE a few keys at a time)
+ * and {@link #endMove} (every master assigns the slots to the target, the target first).
+ * Meanwhile a client meets ASK redirects for the keys already moved and, once the slots
+ * are assigned, MOVED redirects if its topology is stale. Keys are never migrated with
+ * REPLACE: a key on both sides would be a bug, and MIGRATE then fails.
  * <p>
  * One plain connection per master; not thread-safe.
  */
@@ -51,8 +52,11 @@ public final class ClusterSlots implements AutoCloseable {
 	private static final Duration MIGRATE_TIMEOUT = Duration.ofSeconds(5);
 
 	private final RedisClusterProcess cluster;
+
 	private final RedisClient client = RedisClient.create();
+
 	private final Map<Integer, StatefulRedisConnection<String, String>> masters = new LinkedHashMap<>();
+
 	private final Map<Integer, String> ids = new LinkedHashMap<>();
 
 	private ClusterSlots(RedisClusterProcess cluster) {
@@ -91,7 +95,10 @@ public final class ClusterSlots implements AutoCloseable {
 		return owner;
 	}
 
-	/** For every slot, the port of the master that serves it by its own account (0 for none). */
+	/**
+	 * For every slot, the port of the master that serves it by its own account (0 for
+	 * none).
+	 */
 	public int[] owners() {
 		int[] owners = new int[SlotHash.SLOT_COUNT];
 		for (int port : masters.keySet()) {
@@ -125,9 +132,9 @@ public final class ClusterSlots implements AutoCloseable {
 	}
 
 	/**
-	 * Starts moving the slots from the master on {@code source} to the one on {@code target}: each is
-	 * IMPORTING on the target, then MIGRATING on the source. A key the source no longer holds is now
-	 * answered with ASK.
+	 * Starts moving the slots from the master on {@code source} to the one on
+	 * {@code target}: each is IMPORTING on the target, then MIGRATING on the source. A
+	 * key the source no longer holds is now answered with ASK.
 	 */
 	public void beginMove(Collection<Integer> slots, int source, int target) {
 		RedisCommands<String, String> from = masters.get(source).sync();
@@ -139,7 +146,8 @@ public final class ClusterSlots implements AutoCloseable {
 	}
 
 	/**
-	 * MIGRATEs the keys of the slots, {@code keysPerMigrate} at a time, until the source holds none.
+	 * MIGRATEs the keys of the slots, {@code keysPerMigrate} at a time, until the source
+	 * holds none.
 	 * @return how many keys moved
 	 */
 	public int migrateKeys(Collection<Integer> slots, int source, int target, int keysPerMigrate) {
@@ -148,8 +156,8 @@ public final class ClusterSlots implements AutoCloseable {
 		for (int slot : slots) {
 			List<String> keys;
 			while (!(keys = from.clusterGetKeysInSlot(slot, keysPerMigrate)).isEmpty()) {
-				expectOk(from.migrate(cluster.host(), target, 0, MIGRATE_TIMEOUT.toMillis(), MigrateArgs.Builder.keys(keys)),
-						"MIGRATE " + keys, slot, source);
+				expectOk(from.migrate(cluster.host(), target, 0, MIGRATE_TIMEOUT.toMillis(),
+						MigrateArgs.Builder.keys(keys)), "MIGRATE " + keys, slot, source);
 				moved += keys.size();
 			}
 		}
@@ -157,8 +165,8 @@ public final class ClusterSlots implements AutoCloseable {
 	}
 
 	/**
-	 * Assigns the slots to the master on {@code target} on every master, the target first; the
-	 * others answer MOVED from then on.
+	 * Assigns the slots to the master on {@code target} on every master, the target
+	 * first; the others answer MOVED from then on.
 	 */
 	public void endMove(Collection<Integer> slots, int target) {
 		List<Integer> order = new ArrayList<>(masters.keySet());
@@ -172,7 +180,10 @@ public final class ClusterSlots implements AutoCloseable {
 		}
 	}
 
-	/** How many error replies starting with {@code prefix} (e.g. MOVED, ASK) all masters sent since they started. */
+	/**
+	 * How many error replies starting with {@code prefix} (e.g. MOVED, ASK) all masters
+	 * sent since they started.
+	 */
 	public long errorReplies(String prefix) {
 		long count = 0;
 		for (StatefulRedisConnection<String, String> master : masters.values()) {
@@ -203,4 +214,5 @@ public final class ClusterSlots implements AutoCloseable {
 		masters.values().forEach(StatefulRedisConnection::close);
 		client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 	}
+
 }

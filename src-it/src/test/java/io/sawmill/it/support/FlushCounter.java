@@ -30,11 +30,12 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 
 /**
- * Counts the socket flushes of every Redis connection the application opens, at the bottom of
- * Lettuce's Netty pipeline (where commands are already encoded bytes): each flush is one write of
- * queued commands to the socket, so a pipelined batch shows one flush per chunk however many
- * commands it holds. Only flushes that carry data writes (HSET) are counted, not those of
- * connection handshakes, the RTT probe's PING or health checks.
+ * Counts the socket flushes of every Redis connection the application opens, at the
+ * bottom of Lettuce's Netty pipeline (where commands are already encoded bytes): each
+ * flush is one write of queued commands to the socket, so a pipelined batch shows one
+ * flush per chunk however many commands it holds. Only flushes that carry data writes
+ * (HSET) are counted, not those of connection handshakes, the RTT probe's PING or health
+ * checks.
  */
 @Configuration(proxyBeanMethods = false)
 public class FlushCounter {
@@ -77,4 +78,5 @@ public class FlushCounter {
 			}
 		});
 	}
+
 }

@@ -43,7 +43,10 @@ public final class Kafka {
 	private Kafka() {
 	}
 
-	/** Produces ids {@code from…to-1}, keyed by {@code key}, and waits for every acknowledgement. */
+	/**
+	 * Produces ids {@code from…to-1}, keyed by {@code key}, and waits for every
+	 * acknowledgement.
+	 */
 	public static void produce(String bootstrapServers, String topic, long from, long to, LongFunction<String> key,
 			LongFunction<byte[]> value) {
 		Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
@@ -52,7 +55,8 @@ public final class Kafka {
 		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
 				new ByteArraySerializer())) {
 			for (long id = from; id < to; id++) {
-				producer.send(new ProducerRecord<>(topic, key.apply(id).getBytes(StandardCharsets.UTF_8), value.apply(id)));
+				producer
+					.send(new ProducerRecord<>(topic, key.apply(id).getBytes(StandardCharsets.UTF_8), value.apply(id)));
 			}
 			producer.flush();
 		}
@@ -86,7 +90,11 @@ public final class Kafka {
 		Map<TopicPartition, OffsetSpec> request = java.util.stream.IntStream.range(0, partitions)
 			.boxed()
 			.collect(Collectors.toMap(p -> new TopicPartition(topic, p), p -> OffsetSpec.latest()));
-		return admin.listOffsets(request).all().get(30, TimeUnit.SECONDS).entrySet().stream()
+		return admin.listOffsets(request)
+			.all()
+			.get(30, TimeUnit.SECONDS)
+			.entrySet()
+			.stream()
 			.collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
 	}
 
@@ -95,7 +103,8 @@ public final class Kafka {
 		Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
 			.partitionsToOffsetAndMetadata()
 			.get(30, TimeUnit.SECONDS);
-		return committed.entrySet().stream()
+		return committed.entrySet()
+			.stream()
 			.filter(e -> e.getValue() != null)
 			.collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
 	}
@@ -115,18 +124,20 @@ public final class Kafka {
 	/** Every record of the topic, read from the beginning with a throwaway consumer. */
 	public static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrapServers, String topic, long expected) {
 		List<ConsumerRecord<byte[], byte[]>> all = new ArrayList<>();
-		try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-				ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers, ConsumerConfig.GROUP_ID_CONFIG,
-				"reader-" + System.nanoTime(), ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+		try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(
+				Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers, ConsumerConfig.GROUP_ID_CONFIG,
+						"reader-" + System.nanoTime(), ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
 				new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
 			consumer.subscribe(List.of(topic));
 			long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
 			while (all.size() < expected && System.nanoTime() < deadline) {
 				consumer.poll(Duration.ofMillis(200)).forEach(all::add);
 			}
-			// anything beyond the expected count would be a duplicate: give it a moment to show up
+			// anything beyond the expected count would be a duplicate: give it a moment
+			// to show up
 			consumer.poll(Duration.ofSeconds(1)).forEach(all::add);
 		}
 		return all;
 	}
+
 }

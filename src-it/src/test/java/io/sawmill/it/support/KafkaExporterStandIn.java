@@ -31,29 +31,41 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sawmill.metrics.GroupLagExporter;
 
 /**
- * Plays kafka-exporter's part in a test: a lag source outside the Sawmill service, which keeps
- * reporting while every Sawmill instance is down. It serves, on {@code /metrics}, the series
- * kafka-exporter serves with kafka-exporter's name and labels,
- * {@code kafka_consumergroup_lag{consumergroup,topic,partition}}; the numbers are the group's
- * committed offsets against the end offsets, read from the real broker by {@link GroupLagExporter}
- * every second. It stands in for kafka-exporter, which is not packaged for this machine.
+ * Plays kafka-exporter's part in a test: a lag source outside the Sawmill service, which
+ * keeps reporting while every Sawmill instance is down. It serves, on {@code /metrics},
+ * the series kafka-exporter serves with kafka-exporter's name and labels,
+ * {@code kafka_consumergroup_lag{consumergroup,topic,partition}}; the numbers are the
+ * group's committed offsets against the end offsets, read from the real broker by
+ * {@link GroupLagExporter} every second. It stands in for kafka-exporter, which is not
+ * packaged for this machine.
  */
 public final class KafkaExporterStandIn implements AutoCloseable {
 
 	private final Admin admin;
+
 	private final GroupLagExporter exporter;
+
 	private final HttpServer server;
+
 	private boolean stopped;
 
 	public KafkaExporterStandIn(String bootstrapServers, String topic, String group) throws IOException {
 		this.admin = Kafka.admin(bootstrapServers);
-		this.exporter = new GroupLagExporter(admin, List.of(topic), new SimpleMeterRegistry(), group, Duration.ofSeconds(1));
+		this.exporter = new GroupLagExporter(admin, List.of(topic), new SimpleMeterRegistry(), group,
+				Duration.ofSeconds(1));
 		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
 		server.createContext("/metrics", exchange -> {
 			StringBuilder body = new StringBuilder("# TYPE kafka_consumergroup_lag gauge\n");
-			exporter.lags().forEach((partition, lag) -> body.append("kafka_consumergroup_lag{consumergroup=\"")
-				.append(group).append("\",topic=\"").append(partition.topic()).append("\",partition=\"")
-				.append(partition.partition()).append("\"} ").append(lag).append('\n'));
+			exporter.lags()
+				.forEach((partition, lag) -> body.append("kafka_consumergroup_lag{consumergroup=\"")
+					.append(group)
+					.append("\",topic=\"")
+					.append(partition.topic())
+					.append("\",partition=\"")
+					.append(partition.partition())
+					.append("\"} ")
+					.append(lag)
+					.append('\n'));
 			byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
 			exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4");
 			exchange.sendResponseHeaders(200, bytes.length);
@@ -70,7 +82,9 @@ public final class KafkaExporterStandIn implements AutoCloseable {
 		return "127.0.0.1:" + server.getAddress().getPort() + "/metrics";
 	}
 
-	/** Stops serving and reading; the scrape target is gone, as when kafka-exporter stops. */
+	/**
+	 * Stops serving and reading; the scrape target is gone, as when kafka-exporter stops.
+	 */
 	public synchronized void stop() {
 		if (stopped) {
 			return;
@@ -86,4 +100,5 @@ public final class KafkaExporterStandIn implements AutoCloseable {
 	public void close() {
 		stop();
 	}
+
 }

@@ -27,9 +27,9 @@ import io.sawmill.testkit.KafkaTestBroker;
 import io.sawmill.testkit.LocalKafkaBroker;
 
 /**
- * The Kafka broker of an integration test: a Testcontainers {@code apache/kafka} container where a
- * Docker engine runs, otherwise a real KRaft broker in this JVM. {@code -Dsawmill-it.kafka=embedded}
- * or {@code =container} forces one.
+ * The Kafka broker of an integration test: a Testcontainers {@code apache/kafka}
+ * container where a Docker engine runs, otherwise a real KRaft broker in this JVM.
+ * {@code -Dsawmill-it.kafka=embedded} or {@code =container} forces one.
  */
 public interface KafkaServer extends AutoCloseable {
 
@@ -59,8 +59,8 @@ public interface KafkaServer extends AutoCloseable {
 	}
 
 	/**
-	 * A broker of the test kit: in this JVM, or in one of its own for the tests that kill and
-	 * restart it.
+	 * A broker of the test kit: in this JVM, or in one of its own for the tests that kill
+	 * and restart it.
 	 */
 	record Local(LocalKafkaBroker broker) implements KafkaServer {
 
@@ -107,5 +107,7 @@ public interface KafkaServer extends AutoCloseable {
 		public void close() {
 			kafka.stop();
 		}
+
 	}
+
 }

@@ -37,9 +37,9 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A real Prometheus server (Debian's {@code prometheus} binary) on a free loopback port, scraping the
- * given targets every second and evaluating the given rule file every second, with its data in a
- * directory of the test's. Read through its HTTP API.
+ * A real Prometheus server (Debian's {@code prometheus} binary) on a free loopback port,
+ * scraping the given targets every second and evaluating the given rule file every
+ * second, with its data in a directory of the test's. Read through its HTTP API.
  */
 public final class PrometheusServer implements AutoCloseable {
 
@@ -48,8 +48,11 @@ public final class PrometheusServer implements AutoCloseable {
 	}
 
 	private final Process process;
+
 	private final int port;
+
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
 	private final ObjectMapper json = JsonMapper.builder().build();
 
 	private PrometheusServer(Process process, int port) {
@@ -59,7 +62,6 @@ public final class PrometheusServer implements AutoCloseable {
 
 	/**
 	 * Starts Prometheus and waits until it is ready.
-	 *
 	 * @param targets job name to {@code host:port/path} of what to scrape
 	 * @param rules a rule file
 	 */
@@ -84,9 +86,8 @@ public final class PrometheusServer implements AutoCloseable {
 		});
 		Path file = Files.writeString(dir.resolve("prometheus.yml"), config);
 		int port = RedisServerProcess.freePort();
-		Process process = new ProcessBuilder(AlertRules.requireOnPath("prometheus").toString(),
-				"--config.file=" + file, "--storage.tsdb.path=" + dir.resolve("data"),
-				"--web.listen-address=127.0.0.1:" + port)
+		Process process = new ProcessBuilder(AlertRules.requireOnPath("prometheus").toString(), "--config.file=" + file,
+				"--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + port)
 			.redirectErrorStream(true)
 			.redirectOutput(dir.resolve("prometheus.log").toFile())
 			.start();
@@ -95,7 +96,8 @@ public final class PrometheusServer implements AutoCloseable {
 		while (!server.ready()) {
 			if (!process.isAlive() || System.nanoTime() > deadline) {
 				server.close();
-				throw new IllegalStateException("prometheus did not become ready: " + Files.readString(dir.resolve("prometheus.log")));
+				throw new IllegalStateException(
+						"prometheus did not become ready: " + Files.readString(dir.resolve("prometheus.log")));
 			}
 			Thread.sleep(200);
 		}
@@ -168,4 +170,5 @@ public final class PrometheusServer implements AutoCloseable {
 			process.destroyForcibly();
 		}
 	}
+
 }

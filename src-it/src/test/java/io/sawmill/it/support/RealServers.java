@@ -25,9 +25,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * The real servers of an integration test class: a redis-server on a free port and a Kafka broker
- * ({@link KafkaServer}) with the class's topics, started before its tests and stopped after them.
- * <pre>
+ * The real servers of an integration test class: a redis-server on a free port and a
+ * Kafka broker ({@link KafkaServer}) with the class's topics, started before its tests
+ * and stopped after them. <pre>
  * &#64;RegisterExtension
  * static final RealServers servers = RealServers.withTopic("users", 6);
  * </pre>
@@ -35,8 +35,11 @@ import io.sawmill.testkit.RedisServerProcess;
 public final class RealServers implements BeforeAllCallback, AfterAllCallback {
 
 	private final Map<String, Integer> topics = new LinkedHashMap<>();
+
 	private String[] redisArgs = new String[0];
+
 	private KafkaServer kafka;
+
 	private RedisServerProcess redis;
 
 	private RealServers() {
@@ -81,4 +84,5 @@ public final class RealServers implements BeforeAllCallback, AfterAllCallback {
 			redis.close();
 		}
 	}
+
 }

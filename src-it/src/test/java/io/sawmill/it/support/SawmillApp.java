@@ -43,7 +43,10 @@ public final class SawmillApp {
 		return properties;
 	}
 
-	/** The same against a Redis Cluster: its masters are the seed nodes, and there is no host or port. */
+	/**
+	 * The same against a Redis Cluster: its masters are the seed nodes, and there is no
+	 * host or port.
+	 */
 	public static Map<String, Object> baseProperties(KafkaServer kafka, RedisClusterProcess cluster, String topic,
 			String group) {
 		Map<String, Object> properties = kafkaProperties(kafka, topic, group);
@@ -52,7 +55,10 @@ public final class SawmillApp {
 		return properties;
 	}
 
-	/** The same against a Sentinel-managed Redis: the master's name and the Sentinels, no host or port. */
+	/**
+	 * The same against a Sentinel-managed Redis: the master's name and the Sentinels, no
+	 * host or port.
+	 */
 	public static Map<String, Object> baseProperties(KafkaServer kafka, RedisSentinelProcess sentinel, String topic,
 			String group) {
 		Map<String, Object> properties = kafkaProperties(kafka, topic, group);
@@ -84,4 +90,5 @@ public final class SawmillApp {
 		return new SpringApplicationBuilder(sources).bannerMode(Banner.Mode.OFF)
 			.run(Kafka.args(properties).toArray(String[]::new));
 	}
+
 }

@@ -55,4 +55,5 @@ public final class Scrape {
 		}
 		return names;
 	}
+
 }

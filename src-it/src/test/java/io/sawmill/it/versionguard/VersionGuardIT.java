@@ -43,11 +43,11 @@ import io.sawmill.it.support.SawmillApp;
 import io.sawmill.mapping.VersionGuard;
 
 /**
- * Version-guarded writes ({@code sawmill.mapping.version}) end to end on a real broker and a real
- * redis-server: a replay from the beginning of a topic changes nothing, revisions of one entity
- * spread over partitions and produced out of order end at the newest, a late record after a
- * tombstone stays deleted, and functions flushed mid-drain are loaded again without losing or
- * dead-lettering a record.
+ * Version-guarded writes ({@code sawmill.mapping.version}) end to end on a real broker
+ * and a real redis-server: a replay from the beginning of a topic changes nothing,
+ * revisions of one entity spread over partitions and produced out of order end at the
+ * newest, a late record after a tombstone stays deleted, and functions flushed mid-drain
+ * are loaded again without losing or dead-lettering a record.
  */
 class VersionGuardIT {
 
@@ -92,7 +92,10 @@ class VersionGuardIT {
 		return counter == null ? 0 : counter.count();
 	}
 
-	/** Waits until the group committed every offset of the topic (a partition without records has none to commit). */
+	/**
+	 * Waits until the group committed every offset of the topic (a partition without
+	 * records has none to commit).
+	 */
 	static void awaitDrained(Admin admin, String topic, int partitions, String group) throws Exception {
 		Map<org.apache.kafka.common.TopicPartition, Long> end = new java.util.HashMap<>(
 				Kafka.endOffsets(admin, topic, partitions));
@@ -102,7 +105,10 @@ class VersionGuardIT {
 			.until(() -> Kafka.committedOffsets(admin, group).equals(end));
 	}
 
-	/** Waits until the app counted {@code records} records written or stale: its outcomes are counted just after the commit. */
+	/**
+	 * Waits until the app counted {@code records} records written or stale: its outcomes
+	 * are counted just after the commit.
+	 */
 	static void awaitCounted(ConfigurableApplicationContext app, long records) {
 		await().atMost(Duration.ofSeconds(30)).until(() -> count(app, "written") + count(app, "stale") >= records);
 	}
@@ -142,7 +148,11 @@ class VersionGuardIT {
 				awaitDrained(admin, "replay", 3, "vg-replay");
 				awaitCounted(replay, entities * revisions);
 				assertThat(count(replay, "stale")).isEqualTo(entities * (revisions - 1));
-				assertThat(count(replay, "written")).isEqualTo(entities); // the newest: an equal version, applied again
+				assertThat(count(replay, "written")).isEqualTo(entities); // the newest:
+																			// an equal
+																			// version,
+																			// applied
+																			// again
 				assertNothingDeadLettered(replay);
 			}
 			assertNewest(redis, "replay", entities, revisions - 1);
@@ -175,18 +185,19 @@ class VersionGuardIT {
 			VersionedProducer.send(bootstrap, List.of(VersionedProducer.revision("tombstones", 0, 1, 5),
 					VersionedProducer.tombstone("tombstones", 0, 1, 6)));
 			awaitDrained(admin, "tombstones", 2, "vg-tombstones");
-			VersionedProducer.send(bootstrap, List.<ProducerRecord<byte[], byte[]>>of(
-					VersionedProducer.revision("tombstones", 1, 1, 4)));
+			VersionedProducer.send(bootstrap,
+					List.<ProducerRecord<byte[], byte[]>>of(VersionedProducer.revision("tombstones", 1, 1, 4)));
 			awaitDrained(admin, "tombstones", 2, "vg-tombstones");
 			awaitCounted(app, 3);
 
-			// only the tombstone's marker: its version, for sawmill.mapping.tombstone-retention (1h)
+			// only the tombstone's marker: its version, for
+			// sawmill.mapping.tombstone-retention (1h)
 			assertThat(redis.hgetall(key)).containsExactly(Map.entry(VersionGuard.VERSION_FIELD, "6"));
 			assertThat(redis.pttl(key)).isBetween(1L, Duration.ofHours(1).toMillis());
 			assertThat(count(app, "stale")).isEqualTo(1);
 
-			VersionedProducer.send(bootstrap, List.<ProducerRecord<byte[], byte[]>>of(
-					VersionedProducer.revision("tombstones", 1, 1, 7)));
+			VersionedProducer.send(bootstrap,
+					List.<ProducerRecord<byte[], byte[]>>of(VersionedProducer.revision("tombstones", 1, 1, 7)));
 			awaitDrained(admin, "tombstones", 2, "vg-tombstones");
 			assertThat(redis.hgetall(key)).containsEntry("name", VersionedProducer.name(1, 7))
 				.containsEntry(VersionGuard.VERSION_FIELD, "7");
@@ -212,13 +223,16 @@ class VersionGuardIT {
 					await().pollDelay(Duration.ofMillis(300)).until(() -> true);
 				}
 			});
-			VersionedProducer.send(servers.kafka().bootstrapServers(), VersionedProducer.round("flushed", 4, entities, 0));
+			VersionedProducer.send(servers.kafka().bootstrapServers(),
+					VersionedProducer.round("flushed", 4, entities, 0));
 			await().atMost(Duration.ofMinutes(1)).until(() -> count(app, "written") > 0);
 			flusher.start();
 			int revisions = 1;
 			try {
-				// a revision of every entity at a time, until Redis lost the functions and Sawmill loaded them
-				// again twice after the start-up's load: a drain that outpaces the flushes cannot end the test early
+				// a revision of every entity at a time, until Redis lost the functions
+				// and Sawmill loaded them
+				// again twice after the start-up's load: a drain that outpaces the
+				// flushes cannot end the test early
 				while (loads(functionLoads) < loadsBefore + 3) {
 					assertThat(revisions).as("revisions sent before the functions were loaded again twice")
 						.isLessThan(maxRevisions);
@@ -251,4 +265,5 @@ class VersionGuardIT {
 		int end = info.indexOf(',', at);
 		return Long.parseLong(info.substring(at + stat.length(), end));
 	}
+
 }

@@ -27,12 +27,16 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Records of entities {@code e<id>} at revisions {@code rev}: the JSON value
- * {@code {"rev":r,"name":"e<id>-r<r>"}}, keyed by the entity, sent to the partition the test chooses
- * (so one entity's revisions can be spread over several partitions and produced out of order).
+ * {@code {"rev":r,"name":"e<id>-r<r>"}}, keyed by the entity, sent to the partition the
+ * test chooses (so one entity's revisions can be spread over several partitions and
+ * produced out of order).
  */
 final class VersionedProducer {
 
-	/** The mapping the tests run with: the entity's key (per topic), its revision as the version. */
+	/**
+	 * The mapping the tests run with: the entity's key (per topic), its revision as the
+	 * version.
+	 */
 	static final String KEY_TEMPLATE = "{@topic}:entity:{@key}";
 
 	static final String VERSION = "field:rev";
@@ -64,7 +68,10 @@ final class VersionedProducer {
 		return record;
 	}
 
-	/** Every entity's revisions {@code 0…revisions-1}, each on the same partition (the entity's), in order. */
+	/**
+	 * Every entity's revisions {@code 0…revisions-1}, each on the same partition (the
+	 * entity's), in order.
+	 */
 	static List<ProducerRecord<byte[], byte[]>> inOrder(String topic, int partitions, int entities, int revisions) {
 		List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
 		for (int rev = 0; rev < revisions; rev++) {
@@ -83,8 +90,8 @@ final class VersionedProducer {
 	}
 
 	/**
-	 * Every entity's revisions spread over the partitions (revision r of entity id on partition
-	 * {@code (r + id) % partitions}) and produced newest first.
+	 * Every entity's revisions spread over the partitions (revision r of entity id on
+	 * partition {@code (r + id) % partitions}) and produced newest first.
 	 */
 	static List<ProducerRecord<byte[], byte[]>> spreadNewestFirst(String topic, int partitions, int entities,
 			int revisions) {
@@ -110,4 +117,5 @@ final class VersionedProducer {
 	private static byte[] utf8(String text) {
 		return text.getBytes(StandardCharsets.UTF_8);
 	}
+
 }

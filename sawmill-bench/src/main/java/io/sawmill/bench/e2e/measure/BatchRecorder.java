@@ -23,31 +23,45 @@ import java.util.function.LongSupplier;
 import java.util.stream.LongStream;
 
 /**
- * Per-batch timings of one run: when each batch ended, how long it took from poll to commit, how
- * many records it had, and, separately, how long each batch's Redis write took. Measuring CPU, it
- * also reads the consumer's CPU time when the first batch commits and when the batch that completes
- * the expected records commits: the CPU per record between them leaves out the consumer's start-up
- * and group join, as the throughput does, and at the same two moments each kind of thread's CPU
- * time ({@link ThreadCpu}) for the split of that CPU per record. Thread-safe (listener threads and
- * Lettuce's event loop record, the status line reads).
+ * Per-batch timings of one run: when each batch ended, how long it took from poll to
+ * commit, how many records it had, and, separately, how long each batch's Redis write
+ * took. Measuring CPU, it also reads the consumer's CPU time when the first batch commits
+ * and when the batch that completes the expected records commits: the CPU per record
+ * between them leaves out the consumer's start-up and group join, as the throughput does,
+ * and at the same two moments each kind of thread's CPU time ({@link ThreadCpu}) for the
+ * split of that CPU per record. Thread-safe (listener threads and Lettuce's event loop
+ * record, the status line reads).
  */
 public final class BatchRecorder {
 
 	private final LongSupplier cpu;
+
 	private final long expected;
+
 	private long cpuAtFirst = -1;
+
 	private long recordsAtFirst;
+
 	private long cpuAtExpected = -1;
+
 	private long recordsAtExpected;
+
 	private ThreadCpu threadsAtFirst;
+
 	private Map<ThreadCpu.Kind, Long> threadsUsed = Map.of();
 
 	private long[] ends = new long[1024];
+
 	private long[] durations = new long[1024];
+
 	private long[] writes = new long[1024];
+
 	private int count;
+
 	private int writeCount;
+
 	private long records;
+
 	private long firstStart = Long.MAX_VALUE;
 
 	/** Records timings only. */
@@ -57,15 +71,19 @@ public final class BatchRecorder {
 
 	/**
 	 * Also measures the consumer's CPU per record.
-	 * @param cpu the consumer's CPU time so far, in nanoseconds (see {@link ConsumerCpu#nanos()})
-	 * @param expected the records of the run: the batch that reaches them closes the measured span
+	 * @param cpu the consumer's CPU time so far, in nanoseconds (see
+	 * {@link ConsumerCpu#nanos()})
+	 * @param expected the records of the run: the batch that reaches them closes the
+	 * measured span
 	 */
 	public BatchRecorder(LongSupplier cpu, long expected) {
 		this.cpu = cpu;
 		this.expected = expected;
 	}
 
-	/** A batch committed: {@code durationNanos} from the return of its poll to its commit. */
+	/**
+	 * A batch committed: {@code durationNanos} from the return of its poll to its commit.
+	 */
 	public synchronized void record(long endNanos, long durationNanos, int batchRecords) {
 		if (count == ends.length) {
 			ends = Arrays.copyOf(ends, count * 2);
@@ -88,7 +106,10 @@ public final class BatchRecorder {
 		}
 	}
 
-	/** The consumer's CPU nanoseconds per record after its first batch, or empty when not (yet) measured. */
+	/**
+	 * The consumer's CPU nanoseconds per record after its first batch, or empty when not
+	 * (yet) measured.
+	 */
 	synchronized List<Double> cpuPerRecord() {
 		if (cpuAtExpected < 0 || recordsAtExpected <= recordsAtFirst) {
 			return List.of();
@@ -97,8 +118,9 @@ public final class BatchRecorder {
 	}
 
 	/**
-	 * The CPU per record split by kind of thread ({@link ThreadCpu#split}) in parentheses after a
-	 * space, " (listener …, Redis I/O …, GC …, rest … µs)", or nothing when not (yet) measured.
+	 * The CPU per record split by kind of thread ({@link ThreadCpu#split}) in parentheses
+	 * after a space, " (listener …, Redis I/O …, GC …, rest … µs)", or nothing when not
+	 * (yet) measured.
 	 */
 	public synchronized String cpuSplit() {
 		List<Double> perRecord = cpuPerRecord();
@@ -150,11 +172,11 @@ public final class BatchRecorder {
 	}
 
 	/**
-	 * Several drains of the same backlog as one row: the percentiles over all their batches (so a
-	 * P99 over three 1,000-record drains of 500,000 records ranks 1,500 batches, not 500), the
-	 * records of all, and the throughput and drain time of the median drain, so that neither the
-	 * luckiest nor the unluckiest minute of a shared machine decides the row; likewise each drain's
-	 * CPU per record.
+	 * Several drains of the same backlog as one row: the percentiles over all their
+	 * batches (so a P99 over three 1,000-record drains of 500,000 records ranks 1,500
+	 * batches, not 500), the records of all, and the throughput and drain time of the
+	 * median drain, so that neither the luckiest nor the unluckiest minute of a shared
+	 * machine decides the row; likewise each drain's CPU per record.
 	 */
 	public static Summary pooled(List<BatchRecorder> drains) {
 		if (drains.isEmpty()) {
@@ -196,10 +218,13 @@ public final class BatchRecorder {
 	 * @param batches batches of all drains
 	 * @param records records of all drains
 	 * @param pollToCommit from the return of each batch's poll to its commit
-	 * @param write each batch's Redis write (per strategy: see {@link BatchRecorder#recordWrite})
-	 * @param spanNanos from the start of the first batch to the end of the last, of the median drain
+	 * @param write each batch's Redis write (per strategy: see
+	 * {@link BatchRecorder#recordWrite})
+	 * @param spanNanos from the start of the first batch to the end of the last, of the
+	 * median drain
 	 * @param drainRates records per second of each drain, in the order they ran
-	 * @param cpuPerRecord the consumer's CPU nanoseconds per record of each drain that measured it
+	 * @param cpuPerRecord the consumer's CPU nanoseconds per record of each drain that
+	 * measured it
 	 */
 	public record Summary(int batches, long records, Percentiles pollToCommit, Percentiles write, long spanNanos,
 			List<Double> drainRates, List<Double> cpuPerRecord) {
@@ -209,12 +234,18 @@ public final class BatchRecorder {
 			cpuPerRecord = List.copyOf(cpuPerRecord);
 		}
 
-		/** The median drain's records per second (of an even number of drains, the lower middle one). */
+		/**
+		 * The median drain's records per second (of an even number of drains, the lower
+		 * middle one).
+		 */
 		public double recordsPerSecond() {
 			return median(drainRates);
 		}
 
-		/** The median of the drains' CPU nanoseconds per record, NaN when none measured it. */
+		/**
+		 * The median of the drains' CPU nanoseconds per record, NaN when none measured
+		 * it.
+		 */
 		public double cpuNanosPerRecord() {
 			return cpuPerRecord.isEmpty() ? Double.NaN : median(cpuPerRecord);
 		}
@@ -225,7 +256,9 @@ public final class BatchRecorder {
 		return values.stream().sorted().toList().get((values.size() - 1) / 2);
 	}
 
-	/** Nearest-rank percentiles of durations, in nanoseconds; all 0 when there were none. */
+	/**
+	 * Nearest-rank percentiles of durations, in nanoseconds; all 0 when there were none.
+	 */
 	public record Percentiles(int samples, long p50, long p99, long max) {
 
 		static Percentiles of(long[] durations, int count) {
@@ -235,4 +268,5 @@ public final class BatchRecorder {
 					count == 0 ? 0 : sorted[count - 1]);
 		}
 	}
+
 }

@@ -29,15 +29,17 @@ import io.micrometer.core.instrument.simple.SimpleConfig;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
- * A meter registry added to the Sawmill app under test that hands every sample of Sawmill's own
- * per-batch meters ({@code sawmill.batch.duration}: poll to commit; {@code sawmill.batch.records};
- * {@code sawmill.redis.pipeline.duration}: the write, from sending a batch's first command to the
- * arrival of its last reply) to a {@link BatchRecorder}, so the benchmark reports exact percentiles rather than histogram estimates.
- * The data path is not touched: the app records these meters anyway.
+ * A meter registry added to the Sawmill app under test that hands every sample of
+ * Sawmill's own per-batch meters ({@code sawmill.batch.duration}: poll to commit;
+ * {@code sawmill.batch.records}; {@code sawmill.redis.pipeline.duration}: the write, from
+ * sending a batch's first command to the arrival of its last reply) to a
+ * {@link BatchRecorder}, so the benchmark reports exact percentiles rather than histogram
+ * estimates. The data path is not touched: the app records these meters anyway.
  */
 public final class CapturingMeterRegistry extends SimpleMeterRegistry {
 
 	private final BatchRecorder recorder;
+
 	private final ThreadLocal<long[]> pendingDuration = ThreadLocal.withInitial(() -> new long[] { -1 });
 
 	public CapturingMeterRegistry(BatchRecorder recorder) {
@@ -68,9 +70,13 @@ public final class CapturingMeterRegistry extends SimpleMeterRegistry {
 		};
 	}
 
-	/** SawmillMetrics.batchCommitted records the duration, then the record count, on the listener thread. */
+	/**
+	 * SawmillMetrics.batchCommitted records the duration, then the record count, on the
+	 * listener thread.
+	 */
 	@Override
-	protected DistributionSummary newDistributionSummary(Meter.Id id, DistributionStatisticConfig config, double scale) {
+	protected DistributionSummary newDistributionSummary(Meter.Id id, DistributionStatisticConfig config,
+			double scale) {
 		if (!id.getName().equals("sawmill.batch.records")) {
 			return super.newDistributionSummary(id, config, scale);
 		}
@@ -86,4 +92,5 @@ public final class CapturingMeterRegistry extends SimpleMeterRegistry {
 			}
 		};
 	}
+
 }

@@ -25,13 +25,14 @@ import java.util.stream.Collectors;
 import io.sawmill.bench.e2e.workload.Endpoint;
 
 /**
- * Redis' own count of the commands it ran over a drain, from {@code INFO commandstats}: reset
- * ({@code CONFIG RESETSTAT}) before the consumer starts, read after it stopped, on one connection
- * opened before the reset so that its own handshake is not counted. The reset itself is subtracted;
- * the INFO that reads the counts is not in its own answer. What the consumer sends at start-up and
- * shutdown counts, and so does every command a Redis Function or script runs ({@code redis.call}):
- * Redis counts those like any other. The benchmark owns the server, so resetting its statistics
- * disturbs nobody. One server only (a cluster's would need every master's).
+ * Redis' own count of the commands it ran over a drain, from {@code INFO commandstats}:
+ * reset ({@code CONFIG RESETSTAT}) before the consumer starts, read after it stopped, on
+ * one connection opened before the reset so that its own handshake is not counted. The
+ * reset itself is subtracted; the INFO that reads the counts is not in its own answer.
+ * What the consumer sends at start-up and shutdown counts, and so does every command a
+ * Redis Function or script runs ({@code redis.call}): Redis counts those like any other.
+ * The benchmark owns the server, so resetting its statistics disturbs nobody. One server
+ * only (a cluster's would need every master's).
  */
 public final class CommandStats implements AutoCloseable {
 
@@ -75,8 +76,9 @@ public final class CommandStats implements AutoCloseable {
 	}
 
 	/**
-	 * The {@code calls} of each command in an {@code INFO commandstats} answer, by name (a
-	 * subcommand as Redis names it, e.g. {@code config|resetstat}); lines of other shapes are skipped.
+	 * The {@code calls} of each command in an {@code INFO commandstats} answer, by name
+	 * (a subcommand as Redis names it, e.g. {@code config|resetstat}); lines of other
+	 * shapes are skipped.
 	 */
 	static Map<String, Long> parse(String info) {
 		Map<String, Long> calls = new TreeMap<>();
@@ -87,7 +89,8 @@ public final class CommandStats implements AutoCloseable {
 			}
 			for (String stat : line.substring(colon + 1).split(",")) {
 				if (stat.startsWith("calls=")) {
-					calls.merge(line.substring("cmdstat_".length(), colon), Long.parseLong(stat.substring(6).trim()), Long::sum);
+					calls.merge(line.substring("cmdstat_".length(), colon), Long.parseLong(stat.substring(6).trim()),
+							Long::sum);
 				}
 			}
 		}
@@ -119,7 +122,8 @@ public final class CommandStats implements AutoCloseable {
 			for (Map.Entry<String, Long> command : byCount()) {
 				if (command.getValue() * 200 >= records) {
 					text.append(text.length() == 0 ? "" : ", ")
-						.append(String.format(Locale.ROOT, "%s %.2f", command.getKey(), command.getValue() / (double) records));
+						.append(String.format(Locale.ROOT, "%s %.2f", command.getKey(),
+								command.getValue() / (double) records));
 				}
 				else {
 					rest += command.getValue();
@@ -129,17 +133,23 @@ public final class CommandStats implements AutoCloseable {
 					text.length() == 0 ? "" : ", ", rest, rest == 1 ? "" : "s");
 		}
 
-		/** Every command with its calls, most first: {@code hset=60000 expire=60000 hello=2}. */
+		/**
+		 * Every command with its calls, most first:
+		 * {@code hset=60000 expire=60000 hello=2}.
+		 */
 		public String all() {
-			return byCount().stream().map(command -> command.getKey() + "=" + command.getValue())
+			return byCount().stream()
+				.map(command -> command.getKey() + "=" + command.getValue())
 				.collect(Collectors.joining(" "));
 		}
 
 		private java.util.List<Map.Entry<String, Long>> byCount() {
 			return calls.entrySet()
 				.stream()
-				.sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()))
+				.sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
+					.thenComparing(Map.Entry.comparingByKey()))
 				.toList();
 		}
 	}
+
 }

@@ -27,11 +27,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The Redis server's own ceiling for this workload, measured in the same run on the same machine:
- * {@code redis-benchmark -P 1000} sending HSET (id + N fields of the workload's size) and EXPIRE on
- * random keys of the id space, directly (no proxy). One record is one HSET and one EXPIRE, so the
- * record ceiling is {@code 1 / (1/hset + 1/expire)}. Each is the best of {@value #ATTEMPTS} runs:
- * a ceiling is what the server can do, and on a shared machine one run can land on a busy moment.
+ * The Redis server's own ceiling for this workload, measured in the same run on the same
+ * machine: {@code redis-benchmark -P 1000} sending HSET (id + N fields of the workload's
+ * size) and EXPIRE on random keys of the id space, directly (no proxy). One record is one
+ * HSET and one EXPIRE, so the record ceiling is {@code 1 / (1/hset + 1/expire)}. Each is
+ * the best of {@value #ATTEMPTS} runs: a ceiling is what the server can do, and on a
+ * shared machine one run can land on a busy moment.
  */
 public final class RedisCeiling {
 
@@ -81,9 +82,9 @@ public final class RedisCeiling {
 
 	private static double run(Path redisBenchmark, int port, int requests, int idSpace, List<String> command)
 			throws Exception {
-		List<String> args = new ArrayList<>(List.of(redisBenchmark.toString(), "-h", "127.0.0.1", "-p",
-				Integer.toString(port), "-c", "4", "-P", "1000", "-n", Integer.toString(requests), "-r",
-				Integer.toString(idSpace), "-q"));
+		List<String> args = new ArrayList<>(
+				List.of(redisBenchmark.toString(), "-h", "127.0.0.1", "-p", Integer.toString(port), "-c", "4", "-P",
+						"1000", "-n", Integer.toString(requests), "-r", Integer.toString(idSpace), "-q"));
 		args.addAll(command);
 		Process process = new ProcessBuilder(args).redirectErrorStream(true).start();
 		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -96,4 +97,5 @@ public final class RedisCeiling {
 		}
 		return Double.parseDouble(matcher.group(1));
 	}
+
 }

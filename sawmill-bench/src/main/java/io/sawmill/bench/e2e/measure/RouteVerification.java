@@ -32,28 +32,34 @@ import io.sawmill.bench.e2e.workload.Route;
 import io.sawmill.bench.e2e.workload.Workload;
 
 /**
- * Reads Redis back after a drain of the route comparison, per {@link Route}, directly: the key
- * count, and for a sample of the ids written ({@link Verification#sampleIds}) what the last record
- * of each must have left. What is checked:
+ * Reads Redis back after a drain of the route comparison, per {@link Route}, directly:
+ * the key count, and for a sample of the ids written ({@link Verification#sampleIds})
+ * what the last record of each must have left. What is checked:
  * <ul>
- * <li>mapping, hash, hash-replace: {@link Verification} (every sampled hash exactly its last
- * record's fields, its TTL);</li>
+ * <li>mapping, hash, hash-replace: {@link Verification} (every sampled hash exactly its
+ * last record's fields, its TTL);</li>
  * <li>string: one key per id, its value exactly the last record's JSON, its TTL;</li>
- * <li>sorted-set: one key whose cardinality is the ids written, each sampled id a member with its
- * last record's {@code version} as score; the key's TTL;</li>
- * <li>set: one key whose cardinality is the ids written, each sampled id a member; the key's TTL;</li>
- * <li>list: one key per id, holding 1 to {@link Route#LIST_CAP} elements, the head exactly the last
- * record's JSON, its TTL (the elements behind the head are not checked);</li>
- * <li>stream: one key, its length at least {@link Route#STREAM_CAP} (or every record, when fewer)
- * and at most one stream node ({@value #STREAM_NODE} entries) more, the newest entry exactly the
- * fields of its id's last record (all of an id's records are in one partition, so the newest entry
- * is the last record of its id), the key's TTL; which entries were trimmed is not checked;</li>
+ * <li>sorted-set: one key whose cardinality is the ids written, each sampled id a member
+ * with its last record's {@code version} as score; the key's TTL;</li>
+ * <li>set: one key whose cardinality is the ids written, each sampled id a member; the
+ * key's TTL;</li>
+ * <li>list: one key per id, holding 1 to {@link Route#LIST_CAP} elements, the head
+ * exactly the last record's JSON, its TTL (the elements behind the head are not
+ * checked);</li>
+ * <li>stream: one key, its length at least {@link Route#STREAM_CAP} (or every record,
+ * when fewer) and at most one stream node ({@value #STREAM_NODE} entries) more, the
+ * newest entry exactly the fields of its id's last record (all of an id's records are in
+ * one partition, so the newest entry is the last record of its id), the key's TTL; which
+ * entries were trimmed is not checked;</li>
  * <li>delete: no key.</li>
  * </ul>
  */
 public final class RouteVerification {
 
-	/** Redis' default {@code stream-node-max-entries}: how far {@code MAXLEN ~} may overshoot. */
+	/**
+	 * Redis' default {@code stream-node-max-entries}: how far {@code MAXLEN ~} may
+	 * overshoot.
+	 */
 	static final int STREAM_NODE = 100;
 
 	private static final long TIMEOUT_SECONDS = 60;
@@ -61,9 +67,12 @@ public final class RouteVerification {
 	private RouteVerification() {
 	}
 
-	/** @param topic the topic the records were read from, which names the key of the one-key types */
-	public static Verification.Result verify(Route route, Endpoint endpoint, Workload workload, long records, int sample,
-			Duration ttl, String topic) {
+	/**
+	 * @param topic the topic the records were read from, which names the key of the
+	 * one-key types
+	 */
+	public static Verification.Result verify(Route route, Endpoint endpoint, Workload workload, long records,
+			int sample, Duration ttl, String topic) {
 		if (route == Route.MAPPING || route == Route.HASH || route == Route.HASH_REPLACE) {
 			return Verification.verify(endpoint, workload, records, sample, ttl);
 		}
@@ -72,8 +81,8 @@ public final class RouteVerification {
 			Workload.Written written = workload.written(records);
 			long keys = get(async.dbsize());
 			if (route == Route.DELETE) {
-				return new Verification.Result(keys == 0, String.format(Locale.ROOT, "%s: %,d keys, expected none",
-						keys == 0 ? "OK" : "FAILED", keys));
+				return new Verification.Result(keys == 0,
+						String.format(Locale.ROOT, "%s: %,d keys, expected none", keys == 0 ? "OK" : "FAILED", keys));
 			}
 			String oneKey = switch (route) {
 				case SORTED_SET -> "board:" + topic;
@@ -83,13 +92,15 @@ public final class RouteVerification {
 			};
 			long expectedKeys = oneKey == null ? written.keys() : 1;
 			String size = oneKey == null ? "" : size(route, async, oneKey, workload, written, ttl);
-			// a stream's check is its newest entry, in size(); its records are not sampled
+			// a stream's check is its newest entry, in size(); its records are not
+			// sampled
 			List<Long> ids = route == Route.STREAM ? List.of() : Verification.sampleIds(written, sample);
 			List<CompletionStage<String>> actual = new ArrayList<>();
 			List<String> expected = new ArrayList<>();
 			for (long id : ids) {
 				String key = oneKey == null ? workload.key(id) : oneKey;
-				// the TTL of the one key of a set or sorted set is checked once, in size()
+				// the TTL of the one key of a set or sorted set is checked once, in
+				// size()
 				actual.add(oneKey == null ? withTtl(value(route, async, key, id), async.ttl(key), ttl)
 						: value(route, async, key, id));
 				expected.add(expected(route, workload, written.lastRecord(id)));
@@ -99,15 +110,16 @@ public final class RouteVerification {
 			for (int i = 0; i < ids.size(); i++) {
 				String value = get(actual.get(i));
 				if (!expected.get(i).equals(value) && bad++ == 0) {
-					example = String.format(Locale.ROOT, "; e.g. id %d: %s, expected %s", ids.get(i), value, expected.get(i));
+					example = String.format(Locale.ROOT, "; e.g. id %d: %s, expected %s", ids.get(i), value,
+							expected.get(i));
 				}
 			}
 			boolean ok = keys == expectedKeys && !size.startsWith("FAILED") && bad == 0;
-			String sampled = ids.isEmpty() ? ""
-					: String.format(Locale.ROOT, "; %d of %d sampled %s right%s", ids.size() - bad, ids.size(), checked(route),
-							example);
-			return new Verification.Result(ok, String.format(Locale.ROOT, "%s: %,d of %,d keys%s%s", ok ? "OK" : "FAILED",
-					keys, expectedKeys, size.isEmpty() ? "" : ", " + size.replace("FAILED ", ""), sampled));
+			String sampled = ids.isEmpty() ? "" : String.format(Locale.ROOT, "; %d of %d sampled %s right%s",
+					ids.size() - bad, ids.size(), checked(route), example);
+			return new Verification.Result(ok,
+					String.format(Locale.ROOT, "%s: %,d of %,d keys%s%s", ok ? "OK" : "FAILED", keys, expectedKeys,
+							size.isEmpty() ? "" : ", " + size.replace("FAILED ", ""), sampled));
 		}
 		catch (Exception ex) {
 			return new Verification.Result(false, "FAILED: could not read Redis back: " + ex);
@@ -115,8 +127,8 @@ public final class RouteVerification {
 	}
 
 	/**
-	 * The one key's size against what the records must leave, and its TTL; for a stream also its
-	 * newest entry. Prefixed "FAILED " when wrong.
+	 * The one key's size against what the records must leave, and its TTL; for a stream
+	 * also its newest entry. Prefixed "FAILED " when wrong.
 	 */
 	private static String size(Route route, RedisClusterAsyncCommands<String, String> async, String key,
 			Workload workload, Workload.Written written, Duration ttl) throws Exception {
@@ -132,9 +144,9 @@ public final class RouteVerification {
 			boolean last = id != null && id.matches("\\d{1,9}") && Long.parseLong(id) < written.lastRecord().length
 					&& written.lastRecord()[Integer.parseInt(id)] >= 0
 					&& body.equals(workload.expectedHash(Long.parseLong(id), written.records()));
-			return String.format(Locale.ROOT, "%s%s holds %,d entries (%,d to %,d)%s, its newest entry %s", length >= least
-					&& length <= most && last && ttlText.isEmpty() ? "" : "FAILED ", key, length, least, most, ttlText,
-					last ? "the last record of id " + id : body + " not the last record of its id");
+			return String.format(Locale.ROOT, "%s%s holds %,d entries (%,d to %,d)%s, its newest entry %s",
+					length >= least && length <= most && last && ttlText.isEmpty() ? "" : "FAILED ", key, length, least,
+					most, ttlText, last ? "the last record of id " + id : body + " not the last record of its id");
 		}
 		long members = get(route == Route.SET ? async.scard(key) : async.zcard(key));
 		return String.format(Locale.ROOT, "%s%s holds %,d of %,d members%s",
@@ -142,21 +154,25 @@ public final class RouteVerification {
 	}
 
 	/** What is read for a sampled id, as text comparable with {@link #expected}. */
-	private static CompletionStage<String> value(Route route, RedisClusterAsyncCommands<String, String> async, String key,
-			long id) {
+	private static CompletionStage<String> value(Route route, RedisClusterAsyncCommands<String, String> async,
+			String key, long id) {
 		String member = Long.toString(id);
 		return switch (route) {
 			case STRING -> async.get(key);
-			case SORTED_SET -> async.zscore(key, member).thenApply(score -> score == null ? "no member " + member
-					: "score " + score.longValue());
-			case SET -> async.sismember(key, member).thenApply(present -> present ? "member " + member : "no member " + member);
-			case LIST -> async.llen(key).thenCombine(async.lindex(key, 0), (length, head) -> length >= 1
-					&& length <= Route.LIST_CAP ? head : "length " + length + ", head " + head);
+			case SORTED_SET -> async.zscore(key, member)
+				.thenApply(score -> score == null ? "no member " + member : "score " + score.longValue());
+			case SET ->
+				async.sismember(key, member).thenApply(present -> present ? "member " + member : "no member " + member);
+			case LIST -> async.llen(key)
+				.thenCombine(async.lindex(key, 0), (length, head) -> length >= 1 && length <= Route.LIST_CAP ? head
+						: "length " + length + ", head " + head);
 			default -> throw new IllegalArgumentException("not a route of its own verification: " + route);
 		};
 	}
 
-	/** What the last record of an id, {@code seq}, must leave, as {@link #value} reads it. */
+	/**
+	 * What the last record of an id, {@code seq}, must leave, as {@link #value} reads it.
+	 */
 	private static String expected(Route route, Workload workload, long seq) {
 		return switch (route) {
 			case STRING, LIST -> new String(workload.json(seq), StandardCharsets.US_ASCII);
@@ -186,4 +202,5 @@ public final class RouteVerification {
 	private static <T> T get(CompletionStage<T> stage) throws Exception {
 		return stage.toCompletableFuture().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
 	}
+
 }

@@ -32,11 +32,11 @@ import tools.jackson.databind.json.JsonMapper;
 import io.sawmill.bench.e2e.workload.Workload;
 
 /**
- * Strategy 1, one synchronous round trip per command: {@code opsForHash().putAll} then {@code expire}
- * for each record, each waiting for its reply, with Spring Data Redis' defaults. Too slow to drain a
- * real backlog, so it runs on a bounded sample (records 0…n-1, capped by a time budget, after a
- * quarter of it unmeasured) and the
- * per-batch numbers are extrapolated from the measured time per record; the report labels them so.
+ * Strategy 1, one synchronous round trip per command: {@code opsForHash().putAll} then
+ * {@code expire} for each record, each waiting for its reply, with Spring Data Redis'
+ * defaults. Too slow to drain a real backlog, so it runs on a bounded sample (records
+ * 0…n-1, capped by a time budget, after a quarter of it unmeasured) and the per-batch
+ * numbers are extrapolated from the measured time per record; the report labels them so.
  */
 public final class SequentialSample {
 
@@ -47,8 +47,8 @@ public final class SequentialSample {
 	 * @param perRecord mean time per record (both round trips)
 	 * @param p50 per-record median
 	 * @param p99 per-record 99th percentile
-	 * @param cpuNanosPerRecord this JVM's CPU per record while writing (see {@link ConsumerCpu}): the
-	 *        JSON parse and both round trips, no Kafka consumer
+	 * @param cpuNanosPerRecord this JVM's CPU per record while writing (see
+	 * {@link ConsumerCpu}): the JSON parse and both round trips, no Kafka consumer
 	 */
 	public record Result(int records, long perRecordNanos, long p50, long p99, double cpuNanosPerRecord) {
 
@@ -56,7 +56,10 @@ public final class SequentialSample {
 			return 1e9 / perRecordNanos;
 		}
 
-		/** A batch of {@code size} records takes {@code size} record times, one after the other. */
+		/**
+		 * A batch of {@code size} records takes {@code size} record times, one after the
+		 * other.
+		 */
 		public long batchNanos(int size) {
 			return perRecordNanos * size;
 		}
@@ -69,7 +72,8 @@ public final class SequentialSample {
 		factory.start();
 		try {
 			StringRedisTemplate template = new StringRedisTemplate(factory);
-			// a quarter of the sample first, unmeasured, so the JIT has compiled this path, then flushed
+			// a quarter of the sample first, unmeasured, so the JIT has compiled this
+			// path, then flushed
 			long warmUpDeadline = System.nanoTime() + budget.toNanos() / 4;
 			for (int seq = 0; seq < sample / 4 && System.nanoTime() < warmUpDeadline; seq++) {
 				write(template, workload, seq, ttl);
@@ -117,4 +121,5 @@ public final class SequentialSample {
 	static byte[] utf8(String value) {
 		return value.getBytes(StandardCharsets.UTF_8);
 	}
+
 }

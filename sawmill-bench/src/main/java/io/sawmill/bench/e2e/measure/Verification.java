@@ -38,15 +38,17 @@ import io.sawmill.bench.e2e.workload.Endpoint;
 import io.sawmill.bench.e2e.workload.Workload;
 
 /**
- * Reads Redis back after a run, directly (not through the proxy): the key count (of a cluster, summed
- * over its masters) must equal the distinct keys written, and a sample of hashes must equal the last
- * record written for their key, with a TTL in (0, ttl]. The sample always holds the key written by
- * the most records (with hot keys, the one a stale write would most likely be seen on) and the
- * highest id written.
+ * Reads Redis back after a run, directly (not through the proxy): the key count (of a
+ * cluster, summed over its masters) must equal the distinct keys written, and a sample of
+ * hashes must equal the last record written for their key, with a TTL in (0, ttl]. The
+ * sample always holds the key written by the most records (with hot keys, the one a stale
+ * write would most likely be seen on) and the highest id written.
  */
 public final class Verification {
 
-	/** @param ok whether everything matched; {@code text} says what was checked and found */
+	/**
+	 * @param ok whether everything matched; {@code text} says what was checked and found
+	 */
 	public record Result(boolean ok, String text) {
 	}
 
@@ -56,7 +58,8 @@ public final class Verification {
 		return verify(endpoint, workload, records, sample, ttl, Capability.Extras.NONE);
 	}
 
-	public static Result verify(Endpoint endpoint, Workload workload, long records, int sample, Duration ttl, Capability.Extras extras) {
+	public static Result verify(Endpoint endpoint, Workload workload, long records, int sample, Duration ttl,
+			Capability.Extras extras) {
 		try (Direct direct = new Direct(endpoint)) {
 			RedisClusterAsyncCommands<String, String> async = direct.async();
 			Workload.Written written = workload.written(records);
@@ -87,22 +90,27 @@ public final class Verification {
 				Map<String, String> expected = workload.expectedHash(ids.get(i), records);
 				if (extras == Capability.Extras.BOOKKEEPING && !expected.keySet().containsAll(actual.keySet())) {
 					withOtherFields++;
-					otherField = actual.keySet().stream().filter(field -> !expected.containsKey(field)).findFirst().orElseThrow();
+					otherField = actual.keySet()
+						.stream()
+						.filter(field -> !expected.containsKey(field))
+						.findFirst()
+						.orElseThrow();
 					actual = new LinkedHashMap<>(actual);
 					actual.keySet().retainAll(expected.keySet());
 				}
 				if (!expected.equals(actual) || seconds <= 0 || seconds > ttl.toSeconds()) {
 					if (bad++ == 0) {
-						example = "; e.g. " + workload.key(ids.get(i)) + " = " + actual + " ttl " + seconds + ", expected "
-								+ expected;
+						example = "; e.g. " + workload.key(ids.get(i)) + " = " + actual + " ttl " + seconds
+								+ ", expected " + expected;
 					}
 				}
 			}
 			boolean ok = keys == expectedKeys && bad == 0;
 			String fields = withOtherFields == 0 ? ""
 					: String.format(Locale.ROOT, " (%d with other fields, e.g. %s)", withOtherFields, otherField);
-			return new Result(ok, String.format(Locale.ROOT, "%s: %,d of %,d keys%s; %d of %d sampled hashes+TTLs right%s%s",
-					ok ? "OK" : "FAILED", keys, expectedKeys, others, checks - bad, checks, fields, example));
+			return new Result(ok,
+					String.format(Locale.ROOT, "%s: %,d of %,d keys%s; %d of %d sampled hashes+TTLs right%s%s",
+							ok ? "OK" : "FAILED", keys, expectedKeys, others, checks - bad, checks, fields, example));
 		}
 		catch (Exception ex) {
 			return new Result(false, "FAILED: could not read Redis back: " + ex);
@@ -110,9 +118,9 @@ public final class Verification {
 	}
 
 	/**
-	 * The ids whose keys are read back: up to {@code sample} of those written, always the hottest
-	 * and the highest first, then drawn at random (seeded by the record count, so a run checks the
-	 * same ids every time), with repeats.
+	 * The ids whose keys are read back: up to {@code sample} of those written, always the
+	 * hottest and the highest first, then drawn at random (seeded by the record count, so
+	 * a run checks the same ids every time), with repeats.
 	 */
 	static List<Long> sampleIds(Workload.Written written, int sample) {
 		SplittableRandom random = new SplittableRandom(written.records());
@@ -161,13 +169,15 @@ public final class Verification {
 	}
 
 	/**
-	 * A connection to the endpoint's servers without the proxy; for a cluster, Lettuce's cluster API,
-	 * whose DBSIZE sums the masters' and whose FLUSHALL runs on each.
+	 * A connection to the endpoint's servers without the proxy; for a cluster, Lettuce's
+	 * cluster API, whose DBSIZE sums the masters' and whose FLUSHALL runs on each.
 	 */
 	static final class Direct implements AutoCloseable {
 
 		private final AbstractRedisClient client;
+
 		private final StatefulConnection<String, String> connection;
+
 		private final RedisClusterAsyncCommands<String, String> async;
 
 		Direct(Endpoint endpoint) {
@@ -211,5 +221,7 @@ public final class Verification {
 			connection.close();
 			client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 		}
+
 	}
+
 }

@@ -24,8 +24,9 @@ import java.util.stream.Collectors;
 import io.sawmill.bench.e2e.workload.Capability;
 
 /**
- * The capability comparison's tables (Markdown, and the columns it adds to results.csv) and its
- * ratios to the plain variant, judged against the issue's targets: measured, never asserted.
+ * The capability comparison's tables (Markdown, and the columns it adds to results.csv)
+ * and its ratios to the plain variant, judged against the issue's targets: measured,
+ * never asserted.
  */
 public final class CapabilityReport {
 
@@ -38,8 +39,10 @@ public final class CapabilityReport {
 
 	/**
 	 * A capability against plain in the same cell.
+	 *
 	 * @param variant the capability's row
-	 * @param plain the plain row of the same workload, endpoint and batch size, if there is one
+	 * @param plain the plain row of the same workload, endpoint and batch size, if there
+	 * is one
 	 */
 	record Ratio(CapabilityRow variant, Optional<CapabilityRow> plain) {
 
@@ -49,7 +52,10 @@ public final class CapabilityReport {
 					? variant.recordsPerSecond() / plain.get().recordsPerSecond() : Double.NaN;
 		}
 
-		/** The issue's target for this comparison, e.g. "≥ 2 × and < 1.0 commands per record". */
+		/**
+		 * The issue's target for this comparison, e.g. "≥ 2 × and < 1.0 commands per
+		 * record".
+		 */
 		String target() {
 			if (variant.capability() == Capability.COALESCE) {
 				return variant.workload().equals("zipf") ? "≥ 2 × plain and < 1.0 Redis commands per record"
@@ -97,11 +103,11 @@ public final class CapabilityReport {
 			}
 			int drains = row.busy().drainRates().size();
 			md.append(String.format(Locale.ROOT, "| %s | %s | %s | %,d | %,.0f%s | %.2f | %s | %s | %s | %s | %s |%n",
-					row.workload(), row.capability().label(), row.endpointLabel(), row.batchSize(), row.recordsPerSecond(),
-					drains > 1 ? " (median of " + drains + ")" : "", row.medianCommandsPerRecord(),
-					row.commands().perRecordByCommand(row.records()), Durations.ms(row.busy().write().p50()),
-					Durations.ms(row.busy().write().p99()), Durations.micros(row.busy().cpuNanosPerRecord()),
-					row.verified() ? "yes" : "**NO**"));
+					row.workload(), row.capability().label(), row.endpointLabel(), row.batchSize(),
+					row.recordsPerSecond(), drains > 1 ? " (median of " + drains + ")" : "",
+					row.medianCommandsPerRecord(), row.commands().perRecordByCommand(row.records()),
+					Durations.ms(row.busy().write().p50()), Durations.ms(row.busy().write().p99()),
+					Durations.micros(row.busy().cpuNanosPerRecord()), row.verified() ? "yes" : "**NO**"));
 		}
 		return md.toString();
 	}
@@ -124,7 +130,9 @@ public final class CapabilityReport {
 		return md.toString();
 	}
 
-	/** The comparison's section of results.md: both tables and what their columns mean. */
+	/**
+	 * The comparison's section of results.md: both tables and what their columns mean.
+	 */
 	public static String markdownSection(List<CapabilityRow> rows) {
 		return "## Capabilities (Sawmill, busy drains of versioned records)\n\n" + markdownTable(rows)
 				+ "\nRedis commands per record: the `calls` of `INFO commandstats` over a drain (reset before it; the "
@@ -154,7 +162,9 @@ public final class CapabilityReport {
 		return String.join(",", row.workload(), row.capability().label(),
 				row.measured() ? "measured" : '"' + row.notRun().replace("\"", "'") + '"',
 				row.measured() ? String.format(Locale.ROOT, "%.4f", row.medianCommandsPerRecord()) : "",
-				row.commandsPerRecord().stream().map(c -> String.format(Locale.ROOT, "%.4f", c))
+				row.commandsPerRecord()
+					.stream()
+					.map(c -> String.format(Locale.ROOT, "%.4f", c))
 					.collect(Collectors.joining(" ")),
 				row.commands() == null ? "" : row.commands().all(),
 				Double.isNaN(ratio) ? "" : String.format(Locale.ROOT, "%.3f", ratio));
@@ -170,11 +180,13 @@ public final class CapabilityReport {
 			lines.add(prefix + String.format(Locale.ROOT, "%s %s (%s, batch %,d at %s)%s", variant.capability().label(),
 					ratio.target(), variant.workload(), variant.batchSize(), variant.endpointLabel(),
 					Double.isNaN(ratio.recordsPerSecond()) ? ": " + verdict
-							: String.format(Locale.ROOT, ": %,.0f / %,.0f = %.2f, %.2f vs %.2f Redis commands per record",
+							: String.format(Locale.ROOT,
+									": %,.0f / %,.0f = %.2f, %.2f vs %.2f Redis commands per record",
 									variant.recordsPerSecond(), ratio.plain().orElseThrow().recordsPerSecond(),
 									ratio.recordsPerSecond(), variant.medianCommandsPerRecord(),
 									ratio.plain().orElseThrow().medianCommandsPerRecord())));
 		}
 		return lines;
 	}
+
 }

@@ -23,21 +23,23 @@ import io.sawmill.bench.e2e.workload.Capability;
 import io.sawmill.bench.e2e.workload.Endpoint;
 
 /**
- * One line of the capability comparison: Sawmill with one capability variant on one workload, at one
- * endpoint and batch size, over its busy drains.
+ * One line of the capability comparison: Sawmill with one capability variant on one
+ * workload, at one endpoint and batch size, over its busy drains.
+ *
  * @param workload "uniform" or "zipf"
  * @param records the records of the backlog each drain wrote
  * @param busy the drains' batches, {@code null} when the variant did not run
  * @param commandsPerRecord per drain, the Redis commands counted over it ÷ the backlog
- * @param commands the calls per command of the median drain (by commands per record), {@code null} when none
+ * @param commands the calls per command of the median drain (by commands per record),
+ * {@code null} when none
  * @param fullGcs full collections during the drains (whole benchmark JVM)
  * @param peakHeapBytes peak heap used during the drains (whole benchmark JVM)
- * @param notRun why the variant did not run ("not available in this build (…)", or how it failed), or {@code null}
+ * @param notRun why the variant did not run ("not available in this build (…)", or how it
+ * failed), or {@code null}
  */
 public record CapabilityRow(String workload, Capability capability, double rttMs, int batchSize, long records,
-		BatchRecorder.Summary busy,
-		List<Double> commandsPerRecord, CommandStats.Counts commands, boolean verified, String verification,
-		long fullGcs, long peakHeapBytes, String notRun) implements ComparedRow {
+		BatchRecorder.Summary busy, List<Double> commandsPerRecord, CommandStats.Counts commands, boolean verified,
+		String verification, long fullGcs, long peakHeapBytes, String notRun) implements ComparedRow {
 
 	public CapabilityRow {
 		commandsPerRecord = List.copyOf(commandsPerRecord);
@@ -45,11 +47,13 @@ public record CapabilityRow(String workload, Capability capability, double rttMs
 
 	/**
 	 * A variant that did not run, and why.
-	 * @param failed whether that fails the run (it failed to start), rather than this build lacking it
+	 * @param failed whether that fails the run (it failed to start), rather than this
+	 * build lacking it
 	 */
 	public static CapabilityRow notRun(String workload, Capability capability, double rttMs, int batchSize, String why,
 			boolean failed) {
-		return new CapabilityRow(workload, capability, rttMs, batchSize, 0, null, List.of(), null, !failed, why, 0, 0, why);
+		return new CapabilityRow(workload, capability, rttMs, batchSize, 0, null, List.of(), null, !failed, why, 0, 0,
+				why);
 	}
 
 	@Override
@@ -67,7 +71,10 @@ public record CapabilityRow(String workload, Capability capability, double rttMs
 		return commandsPerRecord.isEmpty() ? Double.NaN : BatchRecorder.median(commandsPerRecord);
 	}
 
-	/** As a row of the main table (Sawmill's busy drains only), for the columns they share. */
+	/**
+	 * As a row of the main table (Sawmill's busy drains only), for the columns they
+	 * share.
+	 */
 	Row asRow() {
 		return new Row("sawmill", rttMs, false, batchSize, null, busy, null, null, verified, verification, fullGcs,
 				peakHeapBytes, null);

@@ -18,8 +18,8 @@ package io.sawmill.bench.e2e.report;
 import java.util.Optional;
 
 /**
- * A row of a comparison of Sawmill variants ({@link CapabilityRow}, {@link RouteRow}), as far as
- * judging its ratio to the baseline variant of its cell needs it.
+ * A row of a comparison of Sawmill variants ({@link CapabilityRow}, {@link RouteRow}), as
+ * far as judging its ratio to the baseline variant of its cell needs it.
  */
 interface ComparedRow {
 
@@ -29,12 +29,15 @@ interface ComparedRow {
 	/** Why the variant did not run, or null. */
 	String notRun();
 
-	/** Whether every drain verified (a variant that did not run for lack of a property counts as verified). */
+	/**
+	 * Whether every drain verified (a variant that did not run for lack of a property
+	 * counts as verified).
+	 */
 	boolean verified();
 
 	/**
-	 * Why the ratio of {@code variant} to {@code baseline} cannot be judged — it did not run, the
-	 * baseline did not, or a run did not verify — or null when it can.
+	 * Why the ratio of {@code variant} to {@code baseline} cannot be judged — it did not
+	 * run, the baseline did not, or a run did not verify — or null when it can.
 	 * @param baselineName the baseline variant's label, e.g. "plain"
 	 */
 	static String whyNotJudged(ComparedRow variant, Optional<? extends ComparedRow> baseline, String baselineName) {
@@ -50,8 +53,12 @@ interface ComparedRow {
 		return null;
 	}
 
-	/** The 8-character prefix of a ratio's console line, as the main targets print: "MET", "NOT MET", else "INFO". */
+	/**
+	 * The 8-character prefix of a ratio's console line, as the main targets print: "MET",
+	 * "NOT MET", else "INFO".
+	 */
 	static String linePrefix(String verdict) {
 		return verdict.equals("MET") ? "MET     " : verdict.equals("NOT MET") ? "NOT MET " : "INFO    ";
 	}
+
 }

@@ -17,7 +17,10 @@ package io.sawmill.bench.e2e.report;
 
 import java.util.Locale;
 
-/** How the reports and the console write a span of time: milliseconds, microseconds per record, seconds or minutes. */
+/**
+ * How the reports and the console write a span of time: milliseconds, microseconds per
+ * record, seconds or minutes.
+ */
 public final class Durations {
 
 	private Durations() {
@@ -34,6 +37,8 @@ public final class Durations {
 	}
 
 	public static String duration(double seconds) {
-		return seconds >= 120 ? String.format(Locale.ROOT, "%.1f min", seconds / 60) : String.format(Locale.ROOT, "%.1f s", seconds);
+		return seconds >= 120 ? String.format(Locale.ROOT, "%.1f min", seconds / 60)
+				: String.format(Locale.ROOT, "%.1f s", seconds);
 	}
+
 }

@@ -41,9 +41,9 @@ import io.sawmill.bench.e2e.measure.BatchRecorder;
 import io.sawmill.bench.e2e.measure.RedisCeiling;
 
 /**
- * The PNG plots of a run: P99 per batch vs batch size for each endpoint (an RTT, or the cluster: the
- * batch's Redis write, idle and busy, and its poll-to-commit span, busy), and throughput per strategy
- * per endpoint.
+ * The PNG plots of a run: P99 per batch vs batch size for each endpoint (an RTT, or the
+ * cluster: the batch's Redis write, idle and busy, and its poll-to-commit span, busy),
+ * and throughput per strategy per endpoint.
  */
 public final class Plots {
 
@@ -77,8 +77,8 @@ public final class Plots {
 				}
 			}
 			JFreeChart chart = ChartFactory.createXYLineChart("Per-batch P99 vs batch size, " + endpoint,
-					"batch size (records)", "P99 per batch (ms, log scale)", data, PlotOrientation.VERTICAL, true, false,
-					false);
+					"batch size (records)", "P99 per batch (ms, log scale)", data, PlotOrientation.VERTICAL, true,
+					false, false);
 			XYPlot plot = chart.getXYPlot();
 			LogAxis log = new LogAxis("P99 per batch (ms, log scale)");
 			log.setSmallestValue(0.1);
@@ -104,8 +104,8 @@ public final class Plots {
 			throughput.addValue(row.recordsPerSecond(), series, row.endpointLabel());
 		}
 		JFreeChart bars = ChartFactory.createBarChart("Throughput draining the backlog, per strategy and endpoint",
-				"Redis: RTT to one server, or the cluster",
-				"records/s", throughput, PlotOrientation.VERTICAL, true, false, false);
+				"Redis: RTT to one server, or the cluster", "records/s", throughput, PlotOrientation.VERTICAL, true,
+				false, false);
 		CategoryPlot plot = bars.getCategoryPlot();
 		plot.setBackgroundPaint(Color.WHITE);
 		plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
@@ -115,8 +115,9 @@ public final class Plots {
 			marker.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
 			marker.setLabelTextAnchor(TextAnchor.BOTTOM_RIGHT);
 			plot.addRangeMarker(marker);
-			plot.getRangeAxis().setUpperBound(1.1 * Math.max(ceiling.recordsPerSecond(),
-					rows.stream().mapToDouble(Row::recordsPerSecond).max().orElse(0)));
+			plot.getRangeAxis()
+				.setUpperBound(1.1 * Math.max(ceiling.recordsPerSecond(),
+						rows.stream().mapToDouble(Row::recordsPerSecond).max().orElse(0)));
 		}
 		ChartUtils.saveChartAsPNG(dir.resolve("throughput.png").toFile(), bars, 900, 500);
 		files.add("throughput.png");
@@ -128,4 +129,5 @@ public final class Plots {
 			series.add(batchSize, percentiles.p99() / 1e6);
 		}
 	}
+
 }

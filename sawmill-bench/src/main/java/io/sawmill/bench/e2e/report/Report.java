@@ -28,25 +28,29 @@ import io.sawmill.bench.e2e.measure.BatchRecorder;
 import io.sawmill.bench.e2e.measure.RedisCeiling;
 import io.sawmill.bench.e2e.workload.KeyDistribution;
 
-/** The result table (Markdown and CSV) and the check of the benchmark's targets, from the rows of one run. */
+/**
+ * The result table (Markdown and CSV) and the check of the benchmark's targets, from the
+ * rows of one run.
+ */
 public final class Report {
 
 	/**
 	 * Whether this JVM clears softly reachable objects at every collection
-	 * ({@code -XX:SoftRefLRUPolicyMSPerMB=0}): each drain starts and closes a Sawmill context, and
-	 * closed contexts stay softly reachable through library caches until the heap runs short.
+	 * ({@code -XX:SoftRefLRUPolicyMSPerMB=0}): each drain starts and closes a Sawmill
+	 * context, and closed contexts stay softly reachable through library caches until the
+	 * heap runs short.
 	 */
-	private static final boolean SOFT_REFERENCES_CLEARED = "0".equals(ManagementFactory
-		.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
-		.getVMOption("SoftRefLRUPolicyMSPerMB")
-		.getValue());
+	private static final boolean SOFT_REFERENCES_CLEARED = "0"
+		.equals(ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+			.getVMOption("SoftRefLRUPolicyMSPerMB")
+			.getValue());
 
 	private Report() {
 	}
 
 	/**
-	 * The whole results.md: the run, its notes, the table, the targets, the capability comparison's
-	 * section (empty when not run), the plots and every verification.
+	 * The whole results.md: the run, its notes, the table, the targets, the capability
+	 * comparison's section (empty when not run), the plots and every verification.
 	 */
 	public static String resultsMarkdown(String run, List<String> notes, String table, List<String> targets,
 			String capabilities, List<String> plots, List<Row> rows) {
@@ -54,36 +58,47 @@ public final class Report {
 		md.append("Run: ").append(run).append(".\n\n");
 		notes.forEach(note -> md.append("- ").append(note).append('\n'));
 		md.append('\n').append(table).append('\n');
-		md.append("`*` sequential: measured on the sample above and extrapolated (batch time = time per record × batch size; "
-				+ "drain time = backlog ÷ measured rate).\n"
-				+ "Per batch, the write runs from the send of its first command to the arrival of its last reply, and "
-				+ "poll→commit from the return of the poll to the end of the offset commit. Idle and steady batches are as "
-				+ "large as the producer's rate fills them; busy batches are full. Consumer CPU per record: the benchmark "
-				+ "JVM's CPU time (without the latency proxy's and the JIT compiler's threads) from the first batch's commit to the last one's, "
-				+ "over the records in between, the median of the drains.\n\n");
+		md.append(
+				"`*` sequential: measured on the sample above and extrapolated (batch time = time per record × batch size; "
+						+ "drain time = backlog ÷ measured rate).\n"
+						+ "Per batch, the write runs from the send of its first command to the arrival of its last reply, and "
+						+ "poll→commit from the return of the poll to the end of the offset commit. Idle and steady batches are as "
+						+ "large as the producer's rate fills them; busy batches are full. Consumer CPU per record: the benchmark "
+						+ "JVM's CPU time (without the latency proxy's and the JIT compiler's threads) from the first batch's commit to the last one's, "
+						+ "over the records in between, the median of the drains.\n\n");
 		md.append("## Targets (measured, not asserted)\n\n");
 		targets.forEach(t -> md.append("- ").append(t).append('\n'));
 		md.append(capabilities.isEmpty() ? "" : "\n" + capabilities);
 		md.append("\n## Plots\n\n");
 		plots.forEach(p -> md.append("![").append(p).append("](").append(p).append(")\n"));
 		md.append("\n## Verification\n\n");
-		rows.forEach(r -> md.append("- ").append(r.strategy()).append(", ").append(r.endpointLabel())
-			.append(", batch ").append(r.batchSize()).append(": ").append(r.verification()).append('\n'));
+		rows.forEach(r -> md.append("- ")
+			.append(r.strategy())
+			.append(", ")
+			.append(r.endpointLabel())
+			.append(", batch ")
+			.append(r.batchSize())
+			.append(": ")
+			.append(r.verification())
+			.append('\n'));
 		return md.toString();
 	}
 
 	public static String markdownTable(List<Row> rows, RedisCeiling.Result ceiling, long backlog) {
 		StringBuilder md = new StringBuilder();
-		md.append("| strategy | endpoint | batch | idle write P50 | idle write P99 | idle write max | busy write P50 | busy write P99 "
-				+ "| busy write max | busy poll→commit P50 | busy poll→commit P99 | steady write P50 | steady write P99 "
-				+ "| records/s (busy) | consumer CPU per record (busy) | Redis ceiling next to it | × that ceiling | drain ")
+		md.append(
+				"| strategy | endpoint | batch | idle write P50 | idle write P99 | idle write max | busy write P50 | busy write P99 "
+						+ "| busy write max | busy poll→commit P50 | busy poll→commit P99 | steady write P50 | steady write P99 "
+						+ "| records/s (busy) | consumer CPU per record (busy) | Redis ceiling next to it | × that ceiling | drain ")
 			.append(String.format(Locale.ROOT, "%,d", backlog))
 			.append(" | verified |\n");
 		md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
 		for (Row row : rows) {
-			// a cluster has no ceiling of its own measured: redis-benchmark measures the single server
+			// a cluster has no ceiling of its own measured: redis-benchmark measures the
+			// single server
 			RedisCeiling.Result own = row.cluster() ? null : row.ceilingOr(ceiling);
-			String ratio = own == null ? "n/a" : String.format(Locale.ROOT, "%.2f", row.recordsPerSecond() / own.recordsPerSecond());
+			String ratio = own == null ? "n/a"
+					: String.format(Locale.ROOT, "%.2f", row.recordsPerSecond() / own.recordsPerSecond());
 			String next = row.ceiling() != null ? String.format(Locale.ROOT, "%,.0f", row.ceiling().recordsPerSecond())
 					: own == null ? "n/a" : String.format(Locale.ROOT, "%,.0f (opening)", own.recordsPerSecond());
 			if (row.extrapolated()) {
@@ -92,7 +107,8 @@ public final class Report {
 						"| %s * | %s | %,d | %s | %s | n/a | %s | %s | n/a | %s | %s | n/a | n/a | %,.0f * | %s (sample) | %s | %s | ≈ %s * | %s |%n",
 						row.strategy(), row.endpointLabel(), row.batchSize(), batch, batch, batch, batch, batch, batch,
 						row.recordsPerSecond(), Durations.micros(row.cpuNanosPerRecord()), next, ratio,
-						Durations.duration(backlog / row.recordsPerSecond()), row.verified() ? "yes (sample)" : "**NO**"));
+						Durations.duration(backlog / row.recordsPerSecond()),
+						row.verified() ? "yes (sample)" : "**NO**"));
 				continue;
 			}
 			BatchRecorder.Percentiles idle = row.idle() == null ? null : row.idle().write();
@@ -104,17 +120,21 @@ public final class Report {
 					+ (drains > 1 ? " (median of " + drains + ")" : "");
 			md.append(String.format(Locale.ROOT,
 					"| %s | %s | %,d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
-					row.strategy(), row.endpointLabel(), row.batchSize(), ms(idle, Percentile.P50), ms(idle, Percentile.P99),
-					ms(idle, Percentile.MAX), ms(busy, Percentile.P50), ms(busy, Percentile.P99), ms(busy, Percentile.MAX),
-					ms(busyCommit, Percentile.P50), ms(busyCommit, Percentile.P99), ms(steady, Percentile.P50),
-					ms(steady, Percentile.P99), rate, Durations.micros(row.cpuNanosPerRecord()), next, ratio,
-					row.busy() == null ? "n/a" : Durations.duration(row.busy().spanNanos() / 1e9), row.verified() ? "yes" : "**NO**"));
+					row.strategy(), row.endpointLabel(), row.batchSize(), ms(idle, Percentile.P50),
+					ms(idle, Percentile.P99), ms(idle, Percentile.MAX), ms(busy, Percentile.P50),
+					ms(busy, Percentile.P99), ms(busy, Percentile.MAX), ms(busyCommit, Percentile.P50),
+					ms(busyCommit, Percentile.P99), ms(steady, Percentile.P50), ms(steady, Percentile.P99), rate,
+					Durations.micros(row.cpuNanosPerRecord()), next, ratio,
+					row.busy() == null ? "n/a" : Durations.duration(row.busy().spanNanos() / 1e9),
+					row.verified() ? "yes" : "**NO**"));
 		}
 		return md.toString();
 	}
 
 	private enum Percentile {
+
 		P50, P99, MAX
+
 	}
 
 	/** One percentile in nanoseconds, or null when there was nothing to measure. */
@@ -139,9 +159,9 @@ public final class Report {
 	}
 
 	/**
-	 * results.csv: the main table's rows, then the capability comparison's, with the columns of both
-	 * (a main row's comparison columns name only its workload; a comparison row leaves the idle and
-	 * steady columns empty).
+	 * results.csv: the main table's rows, then the capability comparison's, with the
+	 * columns of both (a main row's comparison columns name only its workload; a
+	 * comparison row leaves the idle and steady columns empty).
 	 */
 	public static String csv(List<Row> rows, String workload, List<CapabilityRow> capabilities) {
 		StringBuilder csv = new StringBuilder(CSV_HEADER + "," + CapabilityReport.CSV_COLUMNS + "\n");
@@ -150,8 +170,8 @@ public final class Report {
 		}
 		for (CapabilityRow row : capabilities) {
 			String line = row.measured() ? csvLine(row.asRow())
-					: String.join(",", "sawmill", Double.toString(row.rttMs()), Integer.toString(row.batchSize()), "false")
-							+ ",".repeat(CSV_HEADER.split(",").length - 4);
+					: String.join(",", "sawmill", Double.toString(row.rttMs()), Integer.toString(row.batchSize()),
+							"false") + ",".repeat(CSV_HEADER.split(",").length - 4);
 			csv.append(line).append(',').append(CapabilityReport.csvColumns(row, capabilities)).append('\n');
 		}
 		return csv.toString();
@@ -183,15 +203,23 @@ public final class Report {
 				msRaw(busyWrite, Percentile.P99), msRaw(busyWrite, Percentile.MAX), msRaw(busyCommit, Percentile.P50),
 				msRaw(busyCommit, Percentile.P99), msRaw(busyCommit, Percentile.MAX),
 				String.format(Locale.ROOT, "%.0f", row.recordsPerSecond()),
-				busy == null ? "" : String.format(Locale.ROOT, "%.2f", busy.spanNanos() / 1e9), Boolean.toString(row.verified()),
-				Long.toString(row.fullGcs()), Long.toString(row.peakHeapBytes() >> 20),
+				busy == null ? "" : String.format(Locale.ROOT, "%.2f", busy.spanNanos() / 1e9),
+				Boolean.toString(row.verified()), Long.toString(row.fullGcs()),
+				Long.toString(row.peakHeapBytes() >> 20),
 				row.ceiling() == null ? "" : String.format(Locale.ROOT, "%.0f", row.ceiling().recordsPerSecond()),
-				busy == null ? "" : busy.drainRates().stream().map(r -> String.format(Locale.ROOT, "%.0f", r))
-					.collect(Collectors.joining(" ")),
+				busy == null ? ""
+						: busy.drainRates()
+							.stream()
+							.map(r -> String.format(Locale.ROOT, "%.0f", r))
+							.collect(Collectors.joining(" ")),
 				Boolean.toString(row.cluster()),
-				Double.isNaN(row.cpuNanosPerRecord()) ? "" : String.format(Locale.ROOT, "%.3f", row.cpuNanosPerRecord() / 1e3),
-				busy == null ? "" : busy.cpuPerRecord().stream().map(c -> String.format(Locale.ROOT, "%.3f", c / 1e3))
-					.collect(Collectors.joining(" ")),
+				Double.isNaN(row.cpuNanosPerRecord()) ? ""
+						: String.format(Locale.ROOT, "%.3f", row.cpuNanosPerRecord() / 1e3),
+				busy == null ? ""
+						: busy.cpuPerRecord()
+							.stream()
+							.map(c -> String.format(Locale.ROOT, "%.3f", c / 1e3))
+							.collect(Collectors.joining(" ")),
 				steady == null ? "" : Integer.toString(steady.batches()), msRaw(steadyWrite, Percentile.P50),
 				msRaw(steadyWrite, Percentile.P99), msRaw(steadyWrite, Percentile.MAX),
 				steady == null ? "" : String.format(Locale.ROOT, "%.0f", steady.recordsPerSecond()));
@@ -200,7 +228,10 @@ public final class Report {
 	/** Alternating pairs of drains the RTT target needs. */
 	public static final int MIN_RTT_PAIRS = 5;
 
-	/** The benchmark's targets, each with the numbers it was judged on; measured, never asserted. */
+	/**
+	 * The benchmark's targets, each with the numbers it was judged on; measured, never
+	 * asserted.
+	 */
 	public static List<String> targets(List<Row> rows, RedisCeiling.Result ceiling) {
 		List<String> lines = new ArrayList<>();
 		for (Row sawmill : rows.stream().filter(r -> r.strategy().equals("sawmill")).toList()) {
@@ -212,48 +243,54 @@ public final class Report {
 			if (sawmill.rttMs() == 0 && !sawmill.cluster() && own != null) {
 				double ratio = sawmill.recordsPerSecond() / own.recordsPerSecond();
 				String opening = sawmill.ceiling() == null || ceiling == null ? " (the run's opening ceiling)"
-						: String.format(Locale.ROOT, " (ceiling measured right before; against the run's opening ceiling %,.0f: %.2f)",
+						: String.format(Locale.ROOT,
+								" (ceiling measured right before; against the run's opening ceiling %,.0f: %.2f)",
 								ceiling.recordsPerSecond(), sawmill.recordsPerSecond() / ceiling.recordsPerSecond());
-				lines.add(verdict(ratio >= 0.6, String.format(Locale.ROOT,
-						"Sawmill ≥ 0.6 × Redis ceiling (%s): %,.0f / %,.0f = %.2f%s", where, sawmill.recordsPerSecond(),
-						own.recordsPerSecond(), ratio, opening)));
+				lines.add(verdict(ratio >= 0.6,
+						String.format(Locale.ROOT, "Sawmill ≥ 0.6 × Redis ceiling (%s): %,.0f / %,.0f = %.2f%s", where,
+								sawmill.recordsPerSecond(), own.recordsPerSecond(), ratio, opening)));
 			}
 			if (sawmill.rttMs() >= 1) {
 				find(rows, "sawmill", 0, sawmill.batchSize()).ifPresent(direct -> lines.add(rttPairs(sawmill, direct)));
 			}
-			find(rows, "template", sawmill.rttMs(), sawmill.batchSize()).filter(t -> t.busy() != null && !sawmill.cluster())
+			find(rows, "template", sawmill.rttMs(), sawmill.batchSize())
+				.filter(t -> t.busy() != null && !sawmill.cluster())
 				.ifPresent(template -> {
 					double ratio = sawmill.recordsPerSecond() / template.recordsPerSecond();
-					lines.add(verdict(ratio >= 2, String.format(Locale.ROOT,
-							"Sawmill ≥ 2 × executePipelined (%s): %,.0f / %,.0f = %.2f", where, sawmill.recordsPerSecond(),
-							template.recordsPerSecond(), ratio)));
+					lines.add(verdict(ratio >= 2,
+							String.format(Locale.ROOT, "Sawmill ≥ 2 × executePipelined (%s): %,.0f / %,.0f = %.2f",
+									where, sawmill.recordsPerSecond(), template.recordsPerSecond(), ratio)));
 					if (!Double.isNaN(sawmill.cpuNanosPerRecord()) && !Double.isNaN(template.cpuNanosPerRecord())) {
 						double cpu = sawmill.cpuNanosPerRecord() / template.cpuNanosPerRecord();
-						lines.add(verdict(cpu <= 0.5, String.format(Locale.ROOT,
-								"Sawmill's CPU per record ≤ 0.5 × executePipelined's (%s): %s / %s = %.2f", where,
-								Durations.micros(sawmill.cpuNanosPerRecord()), Durations.micros(template.cpuNanosPerRecord()), cpu)));
+						lines.add(verdict(cpu <= 0.5,
+								String.format(Locale.ROOT,
+										"Sawmill's CPU per record ≤ 0.5 × executePipelined's (%s): %s / %s = %.2f",
+										where, Durations.micros(sawmill.cpuNanosPerRecord()),
+										Durations.micros(template.cpuNanosPerRecord()), cpu)));
 					}
 				});
 			if (sawmill.cluster()) {
-				find(rows, "sawmill", 0, sawmill.batchSize()).ifPresent(standalone -> lines.addAll(cluster(sawmill, standalone)));
+				find(rows, "sawmill", 0, sawmill.batchSize())
+					.ifPresent(standalone -> lines.addAll(cluster(sawmill, standalone)));
 			}
-			if (own != null && (sawmill.batchSize() == 1_000 || sawmill.batchSize() == 5_000) && sawmill.steady() != null
-					&& sawmill.steady().write().samples() > 0) {
+			if (own != null && (sawmill.batchSize() == 1_000 || sawmill.batchSize() == 5_000)
+					&& sawmill.steady() != null && sawmill.steady().write().samples() > 0) {
 				double bound = 1.5 * (sawmill.rttMs() / 1e3 + sawmill.batchSize() / own.recordsPerSecond()) + 1e-3;
 				double p99 = sawmill.steady().write().p99() / 1e9;
 				lines.add(verdict(p99 <= bound, String.format(Locale.ROOT,
 						"steady per-batch write P99 ≤ 1.5 × (RTT + commands ÷ ceiling) + 1 ms (%s; producer at half of %,.0f "
 								+ "records/s, consumed at %,.0f, %d batches%s): %.1f ms vs %.1f ms",
 						where, sawmill.busy().drainRates().get(0), sawmill.steady().recordsPerSecond(),
-						sawmill.steady().write().samples(), sawmill.cluster() ? "; the single server's ceiling" : "", p99 * 1e3,
-						bound * 1e3)));
+						sawmill.steady().write().samples(), sawmill.cluster() ? "; the single server's ceiling" : "",
+						p99 * 1e3, bound * 1e3)));
 			}
 			if (own != null && sawmill.busy().write().samples() > 0) {
 				double bound = 1.5 * (sawmill.rttMs() / 1e3 + sawmill.batchSize() / own.recordsPerSecond());
 				lines.add(INFO + String.format(Locale.ROOT,
 						"busy per-batch write P99 vs 1.5 × (RTT + commands ÷ ceiling), not judged (%s): %.1f ms vs %.1f ms "
 								+ "(poll→commit P99: %.1f ms)",
-						where, sawmill.busy().write().p99() / 1e6, bound * 1e3, sawmill.busy().pollToCommit().p99() / 1e6));
+						where, sawmill.busy().write().p99() / 1e6, bound * 1e3,
+						sawmill.busy().pollToCommit().p99() / 1e6));
 			}
 			if (sawmill.batchSize() >= 10_000) {
 				long maxHeap = Runtime.getRuntime().maxMemory();
@@ -262,17 +299,19 @@ public final class Report {
 								+ "(-Xmx), peak used %d MB, %d full GCs%s",
 						where, maxHeap >> 20, sawmill.peakHeapBytes() >> 20, sawmill.fullGcs(),
 						(maxHeap <= 512L << 20 ? "" : " — run with -Xmx512m to judge this target")
-								+ (SOFT_REFERENCES_CLEARED ? "" : " — run with -XX:SoftRefLRUPolicyMSPerMB=0: otherwise the "
-										+ "closed Sawmill contexts of earlier drains stay softly reachable and fill the heap"))));
+								+ (SOFT_REFERENCES_CLEARED ? ""
+										: " — run with -XX:SoftRefLRUPolicyMSPerMB=0: otherwise the "
+												+ "closed Sawmill contexts of earlier drains stay softly reachable and fill the heap"))));
 			}
 		}
 		return lines;
 	}
 
 	/**
-	 * The RTT target on paired drains: after each cell's first drain, the direct cell and the one at
-	 * {@code rtt} drained one right after the other, in alternating order, so drain k of one and
-	 * drain k of the other (k ≥ 2) ran at nearly the same moment of a drifting machine.
+	 * The RTT target on paired drains: after each cell's first drain, the direct cell and
+	 * the one at {@code rtt} drained one right after the other, in alternating order, so
+	 * drain k of one and drain k of the other (k ≥ 2) ran at nearly the same moment of a
+	 * drifting machine.
 	 */
 	private static String rttPairs(Row rtt, Row direct) {
 		List<Double> ratios = new ArrayList<>();
@@ -281,34 +320,42 @@ public final class Report {
 		for (int k = 1; k < Math.min(at.size(), base.size()); k++) {
 			ratios.add(at.get(k) / base.get(k));
 		}
-		String medians = String.format(Locale.ROOT, "medians of all drains %,.0f / %,.0f = %.2f", rtt.recordsPerSecond(),
-				direct.recordsPerSecond(), rtt.recordsPerSecond() / direct.recordsPerSecond());
-		String target = String.format(Locale.ROOT, "Sawmill at %s keeps ≥ 0.9 × its direct throughput, median of "
-				+ "≥ %d alternating pairs of drains (batch %,d): ", rtt.endpointLabel(), MIN_RTT_PAIRS, rtt.batchSize());
+		String medians = String.format(Locale.ROOT, "medians of all drains %,.0f / %,.0f = %.2f",
+				rtt.recordsPerSecond(), direct.recordsPerSecond(), rtt.recordsPerSecond() / direct.recordsPerSecond());
+		String target = String.format(Locale.ROOT,
+				"Sawmill at %s keeps ≥ 0.9 × its direct throughput, median of "
+						+ "≥ %d alternating pairs of drains (batch %,d): ",
+				rtt.endpointLabel(), MIN_RTT_PAIRS, rtt.batchSize());
 		if (ratios.size() < MIN_RTT_PAIRS) {
 			return INFO + target + "not judged, " + ratios.size() + " pairs (--rtt-pairs); " + medians;
 		}
 		double median = BatchRecorder.median(ratios);
-		return verdict(median >= 0.9, target + String.format(Locale.ROOT, "%.2f over %d pairs (spread %.2f–%.2f: %s); %s",
-				median, ratios.size(), ratios.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
+		return verdict(median >= 0.9, target + String.format(Locale.ROOT,
+				"%.2f over %d pairs (spread %.2f–%.2f: %s); %s", median, ratios.size(),
+				ratios.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
 				ratios.stream().mapToDouble(Double::doubleValue).max().orElseThrow(),
-				ratios.stream().map(r -> String.format(Locale.ROOT, "%.2f", r)).collect(Collectors.joining(" ")), medians));
+				ratios.stream().map(r -> String.format(Locale.ROOT, "%.2f", r)).collect(Collectors.joining(" ")),
+				medians));
 	}
 
-	/** The cluster targets: CPU per record and throughput against the single server's, directly, same batch size. */
+	/**
+	 * The cluster targets: CPU per record and throughput against the single server's,
+	 * directly, same batch size.
+	 */
 	private static List<String> cluster(Row cluster, Row standalone) {
 		List<String> lines = new ArrayList<>();
 		String where = String.format(Locale.ROOT, "batch %,d, both direct", cluster.batchSize());
 		if (!Double.isNaN(cluster.cpuNanosPerRecord()) && !Double.isNaN(standalone.cpuNanosPerRecord())) {
 			double cpu = cluster.cpuNanosPerRecord() / standalone.cpuNanosPerRecord();
-			lines.add(verdict(cpu <= 1.3, String.format(Locale.ROOT,
-					"cluster CPU per record ≤ 1.3 × standalone's (%s): %s / %s = %.2f", where,
-					Durations.micros(cluster.cpuNanosPerRecord()), Durations.micros(standalone.cpuNanosPerRecord()), cpu)));
+			lines.add(verdict(cpu <= 1.3,
+					String.format(Locale.ROOT, "cluster CPU per record ≤ 1.3 × standalone's (%s): %s / %s = %.2f",
+							where, Durations.micros(cluster.cpuNanosPerRecord()),
+							Durations.micros(standalone.cpuNanosPerRecord()), cpu)));
 		}
 		double rate = cluster.recordsPerSecond() / standalone.recordsPerSecond();
-		lines.add(verdict(rate >= 0.9, String.format(Locale.ROOT,
-				"cluster records/s ≥ 0.9 × standalone's (%s): %,.0f / %,.0f = %.2f", where, cluster.recordsPerSecond(),
-				standalone.recordsPerSecond(), rate)));
+		lines.add(verdict(rate >= 0.9,
+				String.format(Locale.ROOT, "cluster records/s ≥ 0.9 × standalone's (%s): %,.0f / %,.0f = %.2f", where,
+						cluster.recordsPerSecond(), standalone.recordsPerSecond(), rate)));
 		return lines;
 	}
 
@@ -329,4 +376,5 @@ public final class Report {
 		Long nanos = nanos(percentiles, which);
 		return nanos == null ? "" : String.format(Locale.ROOT, "%.3f", nanos / 1e6);
 	}
+
 }

@@ -24,8 +24,9 @@ import java.util.stream.Collectors;
 import io.sawmill.bench.e2e.workload.Route;
 
 /**
- * The route comparison's tables and its ratios to the built-in mapping path, the hash route's
- * judged against the issue's target (throughput unchanged, ± 5 %): measured, never asserted.
+ * The route comparison's tables and its ratios to the built-in mapping path, the hash
+ * route's judged against the issue's target (throughput unchanged, ± 5 %): measured,
+ * never asserted.
  */
 public final class RouteReport {
 
@@ -39,19 +40,24 @@ public final class RouteReport {
 
 	/**
 	 * A variant against the mapping path in the same cell.
+	 *
 	 * @param variant the route's row
 	 * @param mapping the mapping row of the same endpoint and batch size, if there is one
 	 */
 	record Ratio(RouteRow variant, Optional<RouteRow> mapping) {
 
-		/** The variant's median records/s ÷ the mapping path's, NaN when either was not measured. */
+		/**
+		 * The variant's median records/s ÷ the mapping path's, NaN when either was not
+		 * measured.
+		 */
 		double recordsPerSecond() {
 			return both() ? variant.recordsPerSecond() / mapping.get().recordsPerSecond() : Double.NaN;
 		}
 
 		/**
-		 * Drain k of the variant ÷ drain k of the mapping path, for each k both made: drains of one
-		 * round ran one right after the other, so each ratio compares the same moment of the machine.
+		 * Drain k of the variant ÷ drain k of the mapping path, for each k both made:
+		 * drains of one round ran one right after the other, so each ratio compares the
+		 * same moment of the machine.
 		 */
 		List<Double> drainRatios() {
 			if (!both()) {
@@ -69,7 +75,8 @@ public final class RouteReport {
 		/** The target: for the hash route only. */
 		String target() {
 			return variant.route() == Route.HASH
-					? String.format(Locale.ROOT, "%.2f–%.2f × mapping (unchanged ± 5 %%)", LOW, HIGH) : "none (reported)";
+					? String.format(Locale.ROOT, "%.2f–%.2f × mapping (unchanged ± 5 %%)", LOW, HIGH)
+					: "none (reported)";
 		}
 
 		/** MET, NOT MET, or why it was not judged. */
@@ -94,19 +101,21 @@ public final class RouteReport {
 	static List<Ratio> ratios(List<RouteRow> rows) {
 		return rows.stream()
 			.filter(row -> row.route() != Route.MAPPING)
-			.map(row -> new Ratio(row, rows.stream().filter(m -> m.route() == Route.MAPPING && m.sameCellAs(row)).findFirst()))
+			.map(row -> new Ratio(row,
+					rows.stream().filter(m -> m.route() == Route.MAPPING && m.sameCellAs(row)).findFirst()))
 			.toList();
 	}
 
 	/**
-	 * One row per variant: records/s with the drains' spread, × mapping, commands per record, write
-	 * P50 and P99, and the consumer's CPU per record (the benchmark JVM's, median of the drains; less
-	 * moved than records/s by other processes on the machine).
+	 * One row per variant: records/s with the drains' spread, × mapping, commands per
+	 * record, write P50 and P99, and the consumer's CPU per record (the benchmark JVM's,
+	 * median of the drains; less moved than records/s by other processes on the machine).
 	 */
 	public static String markdownTable(List<RouteRow> rows) {
-		StringBuilder md = new StringBuilder("| route | endpoint | batch | records/s (busy, median) | drains, records/s "
-				+ "| × mapping | Redis commands per record | by command, per record | write P50 | write P99 "
-				+ "| consumer CPU per record | verified |\n|---|---|--:|--:|--:|--:|--:|---|--:|--:|--:|---|\n");
+		StringBuilder md = new StringBuilder(
+				"| route | endpoint | batch | records/s (busy, median) | drains, records/s "
+						+ "| × mapping | Redis commands per record | by command, per record | write P50 | write P99 "
+						+ "| consumer CPU per record | verified |\n|---|---|--:|--:|--:|--:|--:|---|--:|--:|--:|---|\n");
 		List<Ratio> ratios = ratios(rows);
 		for (RouteRow row : rows) {
 			if (!row.measured()) {
@@ -116,17 +125,21 @@ public final class RouteReport {
 			}
 			double ratio = row.route() == Route.MAPPING ? 1
 					: ratios.stream().filter(r -> r.variant() == row).findFirst().orElseThrow().recordsPerSecond();
-			md.append(String.format(Locale.ROOT, "| %s | %s | %,d | %,.0f | %s | %s | %.2f | %s | %s | %s | %s | %s |%n",
-					row.route().label(), row.endpointLabel(), row.batchSize(), row.recordsPerSecond(), spread(row.drainRates()),
-					Double.isNaN(ratio) ? "n/a" : String.format(Locale.ROOT, "%.2f", ratio), row.medianCommandsPerRecord(),
-					row.commands().perRecordByCommand(row.records()), Durations.ms(row.busy().write().p50()),
-					Durations.ms(row.busy().write().p99()), Durations.micros(row.busy().cpuNanosPerRecord()),
-					row.verified() ? "yes" : "**NO**"));
+			md.append(String.format(Locale.ROOT,
+					"| %s | %s | %,d | %,.0f | %s | %s | %.2f | %s | %s | %s | %s | %s |%n", row.route().label(),
+					row.endpointLabel(), row.batchSize(), row.recordsPerSecond(), spread(row.drainRates()),
+					Double.isNaN(ratio) ? "n/a" : String.format(Locale.ROOT, "%.2f", ratio),
+					row.medianCommandsPerRecord(), row.commands().perRecordByCommand(row.records()),
+					Durations.ms(row.busy().write().p50()), Durations.ms(row.busy().write().p99()),
+					Durations.micros(row.busy().cpuNanosPerRecord()), row.verified() ? "yes" : "**NO**"));
 		}
 		return md.toString();
 	}
 
-	/** The lines for the console and results.md: the hash route judged, the others reported. */
+	/**
+	 * The lines for the console and results.md: the hash route judged, the others
+	 * reported.
+	 */
 	public static List<String> targets(List<RouteRow> rows) {
 		List<String> lines = new ArrayList<>();
 		for (Ratio ratio : ratios(rows)) {
@@ -135,21 +148,29 @@ public final class RouteReport {
 			String prefix = ComparedRow.linePrefix(verdict);
 			String where = String.format(Locale.ROOT, "batch %,d at %s", variant.batchSize(), variant.endpointLabel());
 			String numbers = Double.isNaN(ratio.recordsPerSecond()) ? ": " + verdict
-					: String.format(Locale.ROOT, ": %,.0f / %,.0f = %.2f (drain by drain: %s), %.2f vs %.2f Redis commands "
-							+ "per record, consumer CPU per record %s vs %s", variant.recordsPerSecond(),
-							ratio.mapping().orElseThrow().recordsPerSecond(), ratio.recordsPerSecond(),
-							ratio.drainRatios().stream().map(r -> String.format(Locale.ROOT, "%.2f", r)).collect(Collectors.joining(" ")),
+					: String.format(Locale.ROOT,
+							": %,.0f / %,.0f = %.2f (drain by drain: %s), %.2f vs %.2f Redis commands "
+									+ "per record, consumer CPU per record %s vs %s",
+							variant.recordsPerSecond(), ratio.mapping().orElseThrow().recordsPerSecond(),
+							ratio.recordsPerSecond(),
+							ratio.drainRatios()
+								.stream()
+								.map(r -> String.format(Locale.ROOT, "%.2f", r))
+								.collect(Collectors.joining(" ")),
 							variant.medianCommandsPerRecord(), ratio.mapping().orElseThrow().medianCommandsPerRecord(),
 							Durations.micros(variant.busy().cpuNanosPerRecord()),
 							Durations.micros(ratio.mapping().orElseThrow().busy().cpuNanosPerRecord()));
-			lines.add(prefix + (variant.route() == Route.HASH
-					? "hash route " + ratio.target() + " (" + where + ")" + numbers
-					: variant.route().label() + " route vs mapping, not judged (" + where + ")" + numbers));
+			lines.add(prefix
+					+ (variant.route() == Route.HASH ? "hash route " + ratio.target() + " (" + where + ")" + numbers
+							: variant.route().label() + " route vs mapping, not judged (" + where + ")" + numbers));
 		}
 		return lines;
 	}
 
-	/** The comparison's section of results.md: the table, the ratio lines and every verification. */
+	/**
+	 * The comparison's section of results.md: the table, the ratio lines and every
+	 * verification.
+	 */
 	public static String markdownSection(List<RouteRow> rows) {
 		return "## Declarative routes (Sawmill, busy drains of versioned records)\n\n" + markdownTable(rows)
 				+ "\nrecords/s: the median drain's; drains: each drain's, in the order they ran (min–max). Redis commands "
@@ -160,8 +181,8 @@ public final class RouteReport {
 				+ targets(rows).stream().map(line -> "- " + line).collect(Collectors.joining("\n"))
 				+ "\n\n### Verification\n\n"
 				+ rows.stream()
-					.map(row -> String.format(Locale.ROOT, "- %s, %s, batch %d: %s", row.route().label(), row.endpointLabel(),
-							row.batchSize(), row.verification()))
+					.map(row -> String.format(Locale.ROOT, "- %s, %s, batch %d: %s", row.route().label(),
+							row.endpointLabel(), row.batchSize(), row.verification()))
 					.collect(Collectors.joining("\n"))
 				+ "\n";
 	}
@@ -171,7 +192,9 @@ public final class RouteReport {
 		if (rates.size() == 1) {
 			return String.format(Locale.ROOT, "%,.0f (1)", rates.get(0));
 		}
-		return String.format(Locale.ROOT, "%,.0f–%,.0f (%d)", rates.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
+		return String.format(Locale.ROOT, "%,.0f–%,.0f (%d)",
+				rates.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
 				rates.stream().mapToDouble(Double::doubleValue).max().orElseThrow(), rates.size());
 	}
+
 }

@@ -23,13 +23,16 @@ import io.sawmill.bench.e2e.workload.Endpoint;
 import io.sawmill.bench.e2e.workload.Route;
 
 /**
- * One line of the route comparison: Sawmill with one {@link Route} variant at one endpoint and
- * batch size, over its busy drains.
+ * One line of the route comparison: Sawmill with one {@link Route} variant at one
+ * endpoint and batch size, over its busy drains.
+ *
  * @param records the records of the backlog each drain wrote
  * @param busy the drains' batches, {@code null} when the variant did not run
  * @param commandsPerRecord per drain, the Redis commands counted over it ÷ the backlog
- * @param commands the calls per command of the median drain (by commands per record), {@code null} when none
- * @param notRun why the variant did not run ("not available in this build (…)", or how it failed), or {@code null}
+ * @param commands the calls per command of the median drain (by commands per record),
+ * {@code null} when none
+ * @param notRun why the variant did not run ("not available in this build (…)", or how it
+ * failed), or {@code null}
  */
 public record RouteRow(Route route, double rttMs, int batchSize, long records, BatchRecorder.Summary busy,
 		List<Double> commandsPerRecord, CommandStats.Counts commands, boolean verified, String verification,
@@ -41,7 +44,8 @@ public record RouteRow(Route route, double rttMs, int batchSize, long records, B
 
 	/**
 	 * A variant that did not run, and why.
-	 * @param failed whether that fails the run (it failed to start), rather than this build lacking it
+	 * @param failed whether that fails the run (it failed to start), rather than this
+	 * build lacking it
 	 */
 	public static RouteRow notRun(Route route, double rttMs, int batchSize, String why, boolean failed) {
 		return new RouteRow(route, rttMs, batchSize, 0, null, List.of(), null, !failed, why, why);
@@ -57,7 +61,9 @@ public record RouteRow(Route route, double rttMs, int batchSize, long records, B
 		return measured() ? busy.recordsPerSecond() : Double.NaN;
 	}
 
-	/** Each drain's records per second, in the order they ran; empty when not measured. */
+	/**
+	 * Each drain's records per second, in the order they ran; empty when not measured.
+	 */
 	List<Double> drainRates() {
 		return measured() ? busy.drainRates() : List.of();
 	}

@@ -22,7 +22,10 @@ import java.util.Locale;
 
 import io.sawmill.testkit.RedisServerProcess;
 
-/** What a run ran on, for the head of its report: the machine, the JVM and the redis-server version. */
+/**
+ * What a run ran on, for the head of its report: the machine, the JVM and the
+ * redis-server version.
+ */
 public final class RunEnvironment {
 
 	private RunEnvironment() {
@@ -51,8 +54,11 @@ public final class RunEnvironment {
 		catch (Exception ignored) {
 			// not Linux
 		}
-		return String.format(Locale.ROOT, "machine: %d CPUs (availableProcessors), %s, JDK %s (%s), max heap %d MB, %s %s",
-				runtime.availableProcessors(), memory, System.getProperty("java.version"), System.getProperty("java.vm.name"),
-				runtime.maxMemory() >> 20, System.getProperty("os.name"), System.getProperty("os.arch"));
+		return String.format(Locale.ROOT,
+				"machine: %d CPUs (availableProcessors), %s, JDK %s (%s), max heap %d MB, %s %s",
+				runtime.availableProcessors(), memory, System.getProperty("java.version"),
+				System.getProperty("java.vm.name"), runtime.maxMemory() >> 20, System.getProperty("os.name"),
+				System.getProperty("os.arch"));
 	}
+
 }

@@ -33,12 +33,13 @@ import io.sawmill.bench.e2e.workload.Workload;
 import io.sawmill.testkit.LatencyProxy;
 
 /**
- * The end-to-end benchmark's options, from {@code --name=value} arguments; {@code --quick} scales
- * everything down to finish in under two minutes. Fails fast naming the bad argument.
+ * The end-to-end benchmark's options, from {@code --name=value} arguments;
+ * {@code --quick} scales everything down to finish in under two minutes. Fails fast
+ * naming the bad argument.
  */
 public record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer> batchSizes, List<String> strategies,
-		List<Capability> capabilities, List<Route> routes, int backlog, int idleRate, Duration idleDuration, int fields, int valueBytes,
-		int idSpace, KeyDistribution keyDistribution, double zipfExponent, int partitions,
+		List<Capability> capabilities, List<Route> routes, int backlog, int idleRate, Duration idleDuration, int fields,
+		int valueBytes, int idSpace, KeyDistribution keyDistribution, double zipfExponent, int partitions,
 		int sequentialSample, int verifySample, int warmUp, int sawmillDrains, int rttPairs, Duration steadyDuration,
 		boolean cluster, Duration ttl, LatencyProxy.Priority proxyPriority, Path out) {
 
@@ -53,12 +54,10 @@ public record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer>
 		}
 		boolean quick = Boolean.parseBoolean(given.remove("quick"));
 		String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-		BenchOptions options = new BenchOptions(quick,
-				doubles(given.remove("rtts"), quick ? "0,1" : "0,0.1,1"),
+		BenchOptions options = new BenchOptions(quick, doubles(given.remove("rtts"), quick ? "0,1" : "0,0.1,1"),
 				ints(given.remove("batch-sizes"), quick ? "1000,10000" : "1000,5000,10000"),
 				List.of(given.getOrDefault("strategies", String.join(",", Row.STRATEGIES)).split(",")),
-				capabilities(given.getOrDefault("capabilities", "")),
-				routes(given.getOrDefault("routes", "")),
+				capabilities(given.getOrDefault("capabilities", "")), routes(given.getOrDefault("routes", "")),
 				Integer.parseInt(given.getOrDefault("backlog", quick ? "60000" : "500000")),
 				Integer.parseInt(given.getOrDefault("idle-rate", "5000")),
 				Duration.ofSeconds(Long.parseLong(given.getOrDefault("idle-seconds", quick ? "3" : "8"))),
@@ -78,9 +77,11 @@ public record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer>
 				Duration.ofSeconds(Long.parseLong(given.getOrDefault("ttl-seconds", "3600"))),
 				proxyPriority(given.getOrDefault("proxy-priority", "normal")),
 				Path.of(given.getOrDefault("out", "bench-results/" + stamp + (quick ? "-quick" : ""))));
-		given.keySet().removeAll(List.of("strategies", "capabilities", "routes", "backlog", "idle-rate", "idle-seconds", "fields",
-				"value-bytes", "id-space", "key-distribution", "zipf-s", "partitions", "sequential-sample", "verify-sample", "warm-up", "sawmill-drains", "rtt-pairs", "steady-seconds", "cluster",
-				"ttl-seconds", "proxy-priority", "out"));
+		given.keySet()
+			.removeAll(List.of("strategies", "capabilities", "routes", "backlog", "idle-rate", "idle-seconds", "fields",
+					"value-bytes", "id-space", "key-distribution", "zipf-s", "partitions", "sequential-sample",
+					"verify-sample", "warm-up", "sawmill-drains", "rtt-pairs", "steady-seconds", "cluster",
+					"ttl-seconds", "proxy-priority", "out"));
 		if (!given.isEmpty()) {
 			throw new IllegalArgumentException("unknown option(s) " + given.keySet() + "; see --help");
 		}
@@ -88,12 +89,17 @@ public record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer>
 		return options;
 	}
 
-	/** The records of {@code distribution} over the id space, of the configured fields and sizes. */
+	/**
+	 * The records of {@code distribution} over the id space, of the configured fields and
+	 * sizes.
+	 */
 	public Workload workload(KeyDistribution distribution, boolean versioned) {
 		return new Workload(fields, valueBytes, idSpace, distribution.keys(idSpace, zipfExponent), versioned);
 	}
 
-	/** The variants to compare, none when not asked for; each once, in the order given. */
+	/**
+	 * The variants to compare, none when not asked for; each once, in the order given.
+	 */
 	private static List<Capability> capabilities(String value) {
 		if (value.isBlank()) {
 			return List.of();
@@ -101,7 +107,10 @@ public record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer>
 		return Arrays.stream(value.split(",")).map(Capability::parse).distinct().toList();
 	}
 
-	/** The route variants to compare, none when not asked for; each once, in the order given. */
+	/**
+	 * The route variants to compare, none when not asked for; each once, in the order
+	 * given.
+	 */
 	private static List<Route> routes(String value) {
 		if (value.isBlank()) {
 			return List.of();
@@ -129,7 +138,8 @@ public record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer>
 	private void validate() {
 		for (String strategy : strategies) {
 			if (!Row.STRATEGIES.contains(strategy)) {
-				throw new IllegalArgumentException("--strategies must be among " + Row.STRATEGIES + ", but was " + strategy);
+				throw new IllegalArgumentException(
+						"--strategies must be among " + Row.STRATEGIES + ", but was " + strategy);
 			}
 		}
 		if (valueBytes < 8) {
@@ -146,7 +156,8 @@ public record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer>
 			throw new IllegalArgumentException("--rtt-pairs must be zero or more, but was " + rttPairs);
 		}
 		if (steadyDuration.isNegative() || steadyDuration.isZero()) {
-			throw new IllegalArgumentException("--steady-seconds must be at least 1, but was " + steadyDuration.toSeconds());
+			throw new IllegalArgumentException(
+					"--steady-seconds must be at least 1, but was " + steadyDuration.toSeconds());
 		}
 		if (warmUp < 0) {
 			throw new IllegalArgumentException("--warm-up must be zero or more records, but was " + warmUp);

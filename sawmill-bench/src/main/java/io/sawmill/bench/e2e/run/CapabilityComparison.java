@@ -31,21 +31,24 @@ import io.sawmill.bench.e2e.workload.Workload;
 import io.sawmill.testkit.KafkaBrokerProcess;
 
 /**
- * The capability comparison ({@code --capabilities}): Sawmill's busy drain with each capability
- * variant on two backlogs of versioned records, uniform and hot keys (zipf), at every RTT (one
- * server) and batch size of the run, {@code --sawmill-drains} times each. The drains are interleaved
- * (round by round, the variants of one cell one right after the other), so that each variant meets
- * the same moments of a machine whose speed drifts. Each drain goes into a flushed Redis with a new
- * consumer group; Redis' command counts are reset before it and read after it ({@link CommandStats}),
- * and it is verified after. A variant whose property this build does not know is reported as not
- * available, without numbers; a variant that fails otherwise fails the run.
+ * The capability comparison ({@code --capabilities}): Sawmill's busy drain with each
+ * capability variant on two backlogs of versioned records, uniform and hot keys (zipf),
+ * at every RTT (one server) and batch size of the run, {@code --sawmill-drains} times
+ * each. The drains are interleaved (round by round, the variants of one cell one right
+ * after the other), so that each variant meets the same moments of a machine whose speed
+ * drifts. Each drain goes into a flushed Redis with a new consumer group; Redis' command
+ * counts are reset before it and read after it ({@link CommandStats}), and it is verified
+ * after. A variant whose property this build does not know is reported as not available,
+ * without numbers; a variant that fails otherwise fails the run.
  */
 public final class CapabilityComparison {
 
 	private static final List<KeyDistribution> WORKLOADS = List.of(KeyDistribution.UNIFORM, KeyDistribution.ZIPF);
 
 	private final BenchOptions options;
+
 	private final Map<KeyDistribution, Workload> workloads = new LinkedHashMap<>();
+
 	private final VariantDrainer drainer;
 
 	public CapabilityComparison(Cell.Run run, KafkaBrokerProcess kafka) {
@@ -56,7 +59,10 @@ public final class CapabilityComparison {
 		}
 	}
 
-	/** Runs every cell over the standalone endpoints (a cluster is left out) and returns the rows. */
+	/**
+	 * Runs every cell over the standalone endpoints (a cluster is left out) and returns
+	 * the rows.
+	 */
 	public List<CapabilityRow> run(List<Endpoint> endpoints) throws Exception {
 		List<Endpoint> servers = endpoints.stream().filter(endpoint -> !endpoint.cluster()).toList();
 		for (KeyDistribution distribution : WORKLOADS) {
@@ -72,8 +78,8 @@ public final class CapabilityComparison {
 							if (!drainer.runs(capability.label())) {
 								continue;
 							}
-							VariantDrainer.Drains cell = cells.computeIfAbsent(key(distribution, capability, endpoint, batch),
-									k -> new VariantDrainer.Drains());
+							VariantDrainer.Drains cell = cells.computeIfAbsent(
+									key(distribution, capability, endpoint, batch), k -> new VariantDrainer.Drains());
 							drain(distribution, capability, endpoint, batch, drain, cell);
 						}
 					}
@@ -94,7 +100,10 @@ public final class CapabilityComparison {
 		return rows;
 	}
 
-	/** One drain of a cell, recorded into {@code cell}; a start-up failure marks the variant instead. */
+	/**
+	 * One drain of a cell, recorded into {@code cell}; a start-up failure marks the
+	 * variant instead.
+	 */
 	private void drain(KeyDistribution distribution, Capability capability, Endpoint endpoint, int batch, int drain,
 			VariantDrainer.Drains cell) throws Exception {
 		Workload workload = workloads.get(distribution);
@@ -109,10 +118,11 @@ public final class CapabilityComparison {
 	}
 
 	/**
-	 * Each variant drains a backlog of hot-key records once, unreported, so that its code is compiled
-	 * before it is measured (the run's warm-up compiled the plain path only); this also finds the
-	 * variants this build does not know before any backlog is drained. Nothing with
-	 * {@code --warm-up=0}: then the first measured drain finds them.
+	 * Each variant drains a backlog of hot-key records once, unreported, so that its code
+	 * is compiled before it is measured (the run's warm-up compiled the plain path only);
+	 * this also finds the variants this build does not know before any backlog is
+	 * drained. Nothing with {@code --warm-up=0}: then the first measured drain finds
+	 * them.
 	 */
 	private void warmUp(Endpoint endpoint) throws Exception {
 		int records = options.warmUp();
@@ -135,8 +145,8 @@ public final class CapabilityComparison {
 		}
 		// a variant that failed after some drains keeps them, and fails verification
 		boolean failed = drainer.failed(capability.label());
-		return new CapabilityRow(distribution.label(), capability, endpoint.rtt(), batch, options.backlog(), cell.pooled(),
-				cell.commandsPerRecord(options.backlog()), cell.medianCounts(), cell.ok() && !failed,
+		return new CapabilityRow(distribution.label(), capability, endpoint.rtt(), batch, options.backlog(),
+				cell.pooled(), cell.commandsPerRecord(options.backlog()), cell.medianCounts(), cell.ok() && !failed,
 				cell.verification() + (failed ? "; " + why : ""), cell.fullGcs(), cell.peakHeap(), null);
 	}
 
@@ -150,4 +160,5 @@ public final class CapabilityComparison {
 
 	private record CellKey(KeyDistribution distribution, Capability capability, double rtt, int batch) {
 	}
+
 }

@@ -35,11 +35,13 @@ import io.sawmill.testkit.KafkaBrokerProcess;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * One row in the making: the idle load, then the busy backlog, drained once by the template loop
- * and several times by Sawmill (see {@link io.sawmill.bench.e2e.EndToEndBenchmark}), each drain by a new consumer group
- * into a flushed Redis and verified after it, measuring the consumer's CPU per record; for Sawmill,
- * the steady load after the first drain. The first drain is preceded by the ceiling next to it (one
- * server only). A warm-up cell runs once, unreported, for the JIT.
+ * One row in the making: the idle load, then the busy backlog, drained once by the
+ * template loop and several times by Sawmill (see
+ * {@link io.sawmill.bench.e2e.EndToEndBenchmark}), each drain by a new consumer group
+ * into a flushed Redis and verified after it, measuring the consumer's CPU per record;
+ * for Sawmill, the steady load after the first drain. The first drain is preceded by the
+ * ceiling next to it (one server only). A warm-up cell runs once, unreported, for the
+ * JIT.
  */
 public final class Cell {
 
@@ -52,15 +54,22 @@ public final class Cell {
 
 		Status status();
 
-		/** A consumer of {@code strategy} on {@code topic}, recording into {@code recorder} until closed. */
+		/**
+		 * A consumer of {@code strategy} on {@code topic}, recording into
+		 * {@code recorder} until closed.
+		 */
 		AutoCloseable consumer(String strategy, KafkaBrokerProcess kafka, String topic, String group, int batch,
 				Endpoint endpoint, BatchRecorder recorder);
 
-		/** The Redis ceiling measured right before a busy drain, or null where it cannot be measured. */
+		/**
+		 * The Redis ceiling measured right before a busy drain, or null where it cannot
+		 * be measured.
+		 */
 		RedisCeiling.Result ceilingNextTo(String label, RedisServerProcess redis);
 
 		/** A line for the run's notes and the console. */
 		void note(String note);
+
 	}
 
 	/** Records the steady shape's consumer reads before the measured ones. */
@@ -70,29 +79,49 @@ public final class Cell {
 	private static int cellNumber;
 
 	private final Run run;
+
 	private final BenchOptions options;
+
 	private final Workload workload;
+
 	private final Status status;
+
 	private final KafkaBrokerProcess kafka;
+
 	private final RedisServerProcess redis;
+
 	private final String strategy;
+
 	private final Endpoint endpoint;
+
 	private final int batch;
+
 	private final boolean warmUp;
+
 	private final String label;
+
 	private final int number = ++cellNumber;
+
 	private final List<BatchRecorder> drains = new ArrayList<>();
+
 	private final List<String> drainsVerified = new ArrayList<>();
+
 	private BatchRecorder idle;
+
 	private Verification.Result idleVerified;
+
 	private BatchRecorder steady;
+
 	private RedisCeiling.Result ceiling;
+
 	private boolean ok = true;
+
 	private long fullGcs;
+
 	private long peakHeap;
 
-	public Cell(Run run, KafkaBrokerProcess kafka, RedisServerProcess redis, String strategy, Endpoint endpoint, int batch,
-			boolean warmUp) {
+	public Cell(Run run, KafkaBrokerProcess kafka, RedisServerProcess redis, String strategy, Endpoint endpoint,
+			int batch, boolean warmUp) {
 		this.run = run;
 		this.options = run.options();
 		this.workload = run.workload();
@@ -120,14 +149,16 @@ public final class Cell {
 		return drains.size();
 	}
 
-	@SuppressWarnings("try") // the try keeps the consumer running for its body, which never calls it
+	@SuppressWarnings("try") // the try keeps the consumer running for its body, which
+								// never calls it
 	public void idle() throws Exception {
 		Verification.flushAll(endpoint);
 		String idleTopic = "idle-" + number;
 		kafka.createTopic(idleTopic, options.partitions());
 		long idleRecords = (long) options.idleRate() * options.idleDuration().toSeconds();
 		idle = new BatchRecorder();
-		try (AutoCloseable consumer = run.consumer(strategy, kafka, idleTopic, "idle-" + number, batch, endpoint, idle)) {
+		try (AutoCloseable consumer = run.consumer(strategy, kafka, idleTopic, "idle-" + number, batch, endpoint,
+				idle)) {
 			status.step("idle: " + label, idleRecords, idle::records);
 			Producing.produce(kafka.bootstrapServers(), idleTopic, workload, idleRecords, options.idleRate(), n -> {
 			});
@@ -141,7 +172,8 @@ public final class Cell {
 	 * One busy drain of the backlog; the first is preceded by the ceiling next to it.
 	 * @param of how many drains this cell makes in the run, for the status line
 	 */
-	@SuppressWarnings("try") // the try keeps the consumer running for its body, which never calls it
+	@SuppressWarnings("try") // the try keeps the consumer running for its body, which
+								// never calls it
 	public void drain(int of) throws Exception {
 		int drain = drains.size() + 1;
 		if (drain == 1 && !options.quick() && !warmUp && !endpoint.cluster()) {
@@ -158,8 +190,8 @@ public final class Cell {
 		}
 		peakHeap = Math.max(peakHeap, status.peakHeapBytes());
 		fullGcs += fullGcs() - fullGcsBefore;
-		Verification.Result verified = Verification.verify(endpoint, workload, options.backlog(), options.verifySample(),
-				options.ttl());
+		Verification.Result verified = Verification.verify(endpoint, workload, options.backlog(),
+				options.verifySample(), options.ttl());
 		BatchRecorder.Summary summary = busy.summary();
 		boolean complete = summary.records() >= options.backlog();
 		ok &= complete && verified.ok();
@@ -171,18 +203,21 @@ public final class Cell {
 				"%-38s write: %sbusy P50 %9s P99 %9s max %9s | busy poll→commit P99 %9s | %,9.0f records/s, %s CPU per record%s, "
 						+ "drained in %s | %sbusy %s",
 				label + which, idlePart, Durations.ms(summary.write().p50()), Durations.ms(summary.write().p99()),
-				Durations.ms(summary.write().max()), Durations.ms(summary.pollToCommit().p99()), summary.recordsPerSecond(),
-				Durations.micros(summary.cpuNanosPerRecord()), busy.cpuSplit(), Durations.duration(summary.spanNanos() / 1e9),
-				drain == 1 ? "idle " + idleVerified.text() + " | " : "", verified.text()));
+				Durations.ms(summary.write().max()), Durations.ms(summary.pollToCommit().p99()),
+				summary.recordsPerSecond(), Durations.micros(summary.cpuNanosPerRecord()), busy.cpuSplit(),
+				Durations.duration(summary.spanNanos() / 1e9), drain == 1 ? "idle " + idleVerified.text() + " | " : "",
+				verified.text()));
 	}
 
 	/**
-	 * The steady load, after the first drain: a producer at half the records per second that drain
-	 * measured, for {@code --steady-seconds}. The consumer first reads {@value #PRIMER} records produced
-	 * before it starts, so that group join and start-up are over (and not a backlog of their own) when
-	 * the measured records begin; only those are recorded.
+	 * The steady load, after the first drain: a producer at half the records per second
+	 * that drain measured, for {@code --steady-seconds}. The consumer first reads
+	 * {@value #PRIMER} records produced before it starts, so that group join and start-up
+	 * are over (and not a backlog of their own) when the measured records begin; only
+	 * those are recorded.
 	 */
-	@SuppressWarnings("try") // the try keeps the consumer running for its body, which never calls it
+	@SuppressWarnings("try") // the try keeps the consumer running for its body, which
+								// never calls it
 	public void steady() throws Exception {
 		int rate = (int) Math.max(1, drains.get(0).summary().recordsPerSecond() / 2);
 		long records = PRIMER + (long) rate * options.steadyDuration().toSeconds();
@@ -209,8 +244,8 @@ public final class Cell {
 		ok &= complete && verified.ok();
 		drainsVerified.add("steady " + verified.text() + (complete ? "" : "; INCOMPLETE (timed out)"));
 		status.println(String.format(Locale.ROOT,
-				"%-38s steady at %,d records/s (consumed at %,.0f, %,d batches): write P50 %9s P99 %9s max %9s | %s", label,
-				rate, summary.recordsPerSecond(), summary.batches(), Durations.ms(summary.write().p50()),
+				"%-38s steady at %,d records/s (consumed at %,.0f, %,d batches): write P50 %9s P99 %9s max %9s | %s",
+				label, rate, summary.recordsPerSecond(), summary.batches(), Durations.ms(summary.write().p50()),
 				Durations.ms(summary.write().p99()), Durations.ms(summary.write().max()), verified.text()));
 	}
 
@@ -220,7 +255,10 @@ public final class Cell {
 			run.note(String.format(Locale.ROOT,
 					"%s: %d busy drains at %s records/s, the median %,.0f; write over all %,d batches P50 %s, P99 %s, max %s",
 					label, drains.size(),
-					busy.drainRates().stream().map(r -> String.format(Locale.ROOT, "%,.0f", r)).collect(Collectors.joining(" / ")),
+					busy.drainRates()
+						.stream()
+						.map(r -> String.format(Locale.ROOT, "%,.0f", r))
+						.collect(Collectors.joining(" / ")),
 					busy.recordsPerSecond(), busy.write().samples(), Durations.ms(busy.write().p50()),
 					Durations.ms(busy.write().p99()), Durations.ms(busy.write().max())));
 		}
@@ -238,10 +276,14 @@ public final class Cell {
 
 	/** Full collections of this JVM so far. */
 	static long fullGcs() {
-		// G1 (the default) counts only full collections under "G1 Old Generation"; others name theirs similarly
-		return ManagementFactory.getGarbageCollectorMXBeans().stream()
-			.filter(gc -> gc.getName().contains("Old") || gc.getName().contains("MarkSweep") || gc.getName().contains("Full"))
+		// G1 (the default) counts only full collections under "G1 Old Generation"; others
+		// name theirs similarly
+		return ManagementFactory.getGarbageCollectorMXBeans()
+			.stream()
+			.filter(gc -> gc.getName().contains("Old") || gc.getName().contains("MarkSweep")
+					|| gc.getName().contains("Full"))
 			.mapToLong(GarbageCollectorMXBean::getCollectionCount)
 			.sum();
 	}
+
 }

@@ -21,13 +21,14 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The order of Sawmill's busy drains after each cell's first one: rounds 2, 3, … over the batch
- * sizes. Per batch size, the direct cell and those at an RTT of 1 ms or more (on one server) are
- * paired: they drain one right after the other, direct first in odd rounds and last in even ones,
- * so that drain k of one and drain k of the other meet the same moment of a machine whose speed
- * drifts; they make {@code 1 + max(sawmillDrains - 1, rttPairs)} drains. Every other cell drains
- * {@code sawmillDrains} times, before the pair in even rounds and after it in odd ones. A pure
- * function of the cells and the options.
+ * The order of Sawmill's busy drains after each cell's first one: rounds 2, 3, … over the
+ * batch sizes. Per batch size, the direct cell and those at an RTT of 1 ms or more (on
+ * one server) are paired: they drain one right after the other, direct first in odd
+ * rounds and last in even ones, so that drain k of one and drain k of the other meet the
+ * same moment of a machine whose speed drifts; they make
+ * {@code 1 + max(sawmillDrains - 1, rttPairs)} drains. Every other cell drains
+ * {@code sawmillDrains} times, before the pair in even rounds and after it in odd ones. A
+ * pure function of the cells and the options.
  */
 public final class DrainRounds {
 
@@ -36,8 +37,11 @@ public final class DrainRounds {
 	}
 
 	private final List<Slot> slots;
+
 	private final int sawmillDrains;
+
 	private final int rttPairs;
+
 	private final boolean pairs;
 
 	public DrainRounds(List<Slot> slots, int sawmillDrains, int rttPairs) {
@@ -87,4 +91,5 @@ public final class DrainRounds {
 		}
 		return order;
 	}
+
 }

@@ -26,7 +26,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.sawmill.bench.e2e.workload.Workload;
 
-/** Produces the workload's records 0…n-1 to a topic, flat out or at a fixed rate, keyed by id. */
+/**
+ * Produces the workload's records 0…n-1 to a topic, flat out or at a fixed rate, keyed by
+ * id.
+ */
 public final class Producing {
 
 	private Producing() {
@@ -41,18 +44,25 @@ public final class Producing {
 		produce(bootstrapServers, topic, workload, 0, records, perSecond, progress);
 	}
 
-	/** Records {@code from…to-1}; {@code progress} is called with the number of them sent so far. */
+	/**
+	 * Records {@code from…to-1}; {@code progress} is called with the number of them sent
+	 * so far.
+	 */
 	static void produce(String bootstrapServers, String topic, Workload workload, long from, long to, int perSecond,
 			LongConsumer progress) {
-		// Not idempotent, one request in flight: on a loaded machine a produce request can time out
-		// right after topic creation, and the idempotent producer then got stuck retrying on
-		// OUT_OF_ORDER_SEQUENCE_NUMBER. One request in flight keeps each key's records in order even when
+		// Not idempotent, one request in flight: on a loaded machine a produce request
+		// can time out
+		// right after topic creation, and the idempotent producer then got stuck retrying
+		// on
+		// OUT_OF_ORDER_SEQUENCE_NUMBER. One request in flight keeps each key's records in
+		// order even when
 		// a retry duplicates one (a duplicate rewrites the same hash).
 		Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
 				ProducerConfig.LINGER_MS_CONFIG, perSecond > 0 ? 1 : 5, ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024,
 				ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4", ProducerConfig.ACKS_CONFIG, "1",
-				ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false, ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1,
-				ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000, ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 60_000);
+				ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false, ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION,
+				1, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000, ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+				60_000);
 		try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
 				new ByteArraySerializer())) {
 			long started = System.nanoTime();
@@ -73,4 +83,5 @@ public final class Producing {
 			progress.accept(to - from);
 		}
 	}
+
 }

@@ -30,23 +30,29 @@ import io.sawmill.bench.e2e.workload.Workload;
 import io.sawmill.testkit.KafkaBrokerProcess;
 
 /**
- * The route comparison ({@code --routes}): Sawmill's busy drain of one backlog of versioned records
- * (the run's {@code --key-distribution}) with the built-in mapping path and with one declarative
- * route of each type asked for, at every RTT (one server) and batch size of the run,
- * {@code --sawmill-drains} times each, interleaved (round by round, the variants of one cell right
- * after one another, in reverse order every second round) so that each meets the same moments of a
- * machine whose speed drifts. Each
- * drain goes into a flushed Redis with a new consumer group, its Redis commands are counted, and
- * it is verified after by {@link RouteVerification} ({@link VariantDrainer}). A variant this build
- * does not know is reported as not available; one that fails otherwise fails the run.
+ * The route comparison ({@code --routes}): Sawmill's busy drain of one backlog of
+ * versioned records (the run's {@code --key-distribution}) with the built-in mapping path
+ * and with one declarative route of each type asked for, at every RTT (one server) and
+ * batch size of the run, {@code --sawmill-drains} times each, interleaved (round by
+ * round, the variants of one cell right after one another, in reverse order every second
+ * round) so that each meets the same moments of a machine whose speed drifts. Each drain
+ * goes into a flushed Redis with a new consumer group, its Redis commands are counted,
+ * and it is verified after by {@link RouteVerification} ({@link VariantDrainer}). A
+ * variant this build does not know is reported as not available; one that fails otherwise
+ * fails the run.
  */
 public final class RouteComparison {
 
-	/** The topic of the backlog; it also names the one key of the sorted set, set and stream routes. */
+	/**
+	 * The topic of the backlog; it also names the one key of the sorted set, set and
+	 * stream routes.
+	 */
 	static final String TOPIC = "routes";
 
 	private final BenchOptions options;
+
 	private final Workload workload;
+
 	private final VariantDrainer drainer;
 
 	public RouteComparison(Cell.Run run, KafkaBrokerProcess kafka) {
@@ -55,7 +61,10 @@ public final class RouteComparison {
 		this.drainer = new VariantDrainer(run, kafka, "routes");
 	}
 
-	/** Runs every cell over the standalone endpoints (a cluster is left out) and returns the rows. */
+	/**
+	 * Runs every cell over the standalone endpoints (a cluster is left out) and returns
+	 * the rows.
+	 */
 	public List<RouteRow> run(List<Endpoint> endpoints) throws Exception {
 		List<Endpoint> servers = endpoints.stream().filter(endpoint -> !endpoint.cluster()).toList();
 		drainer.produce(TOPIC, workload, options.backlog(), "backlog");
@@ -85,8 +94,8 @@ public final class RouteComparison {
 	}
 
 	/**
-	 * The variants in the order given in odd rounds and reversed in even ones, so that no variant
-	 * always drains first in its cell or right after the same other one.
+	 * The variants in the order given in odd rounds and reversed in even ones, so that no
+	 * variant always drains first in its cell or right after the same other one.
 	 */
 	static List<Route> order(List<Route> routes, int round) {
 		List<Route> order = new ArrayList<>(routes);
@@ -100,8 +109,8 @@ public final class RouteComparison {
 			throws Exception {
 		String label = String.format(Locale.ROOT, "routes: %s, RTT %s, batch %,d (drain %d of %d)", route.label(),
 				endpoint.label(), batch, drain, options.sawmillDrains());
-		String group = String.format(Locale.ROOT, "routes-%s-%s-%d-%d", route.label(), endpoint.label().replace(' ', '_'),
-				batch, drain);
+		String group = String.format(Locale.ROOT, "routes-%s-%s-%d-%d", route.label(),
+				endpoint.label().replace(' ', '_'), batch, drain);
 		drainer.drain(route.label(), route.properties(TOPIC, options.ttl()), TOPIC, group, batch, endpoint, label,
 				() -> RouteVerification.verify(route, endpoint, workload, options.backlog(), options.verifySample(),
 						options.ttl(), TOPIC),
@@ -109,9 +118,9 @@ public final class RouteComparison {
 	}
 
 	/**
-	 * Each variant drains {@code --warm-up} records of the same shape once, unreported, so that its
-	 * code (the route's mapper and the commands of its type) is compiled before it is measured;
-	 * nothing with {@code --warm-up=0}.
+	 * Each variant drains {@code --warm-up} records of the same shape once, unreported,
+	 * so that its code (the route's mapper and the commands of its type) is compiled
+	 * before it is measured; nothing with {@code --warm-up=0}.
 	 */
 	private void warmUp(Endpoint endpoint) throws Exception {
 		int records = options.warmUp();
@@ -141,4 +150,5 @@ public final class RouteComparison {
 	private static String key(Route route, Endpoint endpoint, int batch) {
 		return route.label() + "@" + endpoint.rtt() + "/" + batch;
 	}
+
 }

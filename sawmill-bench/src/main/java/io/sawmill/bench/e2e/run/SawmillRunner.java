@@ -33,11 +33,12 @@ import io.sawmill.bench.e2e.workload.Endpoint;
 import io.sawmill.bench.e2e.workload.Workload;
 
 /**
- * Strategy 3: the real Sawmill service (sawmill-app) started in this JVM with its defaults; only the
- * topic, group, batch size, mapping (key template and TTL) and the Kafka and Redis addresses (one
- * server, or a cluster's masters) are set, plus any properties the caller adds (a capability's switch,
- * or declarative routes, which replace the topic and the mapping).
- * Per-batch timings come from Sawmill's own {@code sawmill.batch.duration} meter.
+ * Strategy 3: the real Sawmill service (sawmill-app) started in this JVM with its
+ * defaults; only the topic, group, batch size, mapping (key template and TTL) and the
+ * Kafka and Redis addresses (one server, or a cluster's masters) are set, plus any
+ * properties the caller adds (a capability's switch, or declarative routes, which replace
+ * the topic and the mapping). Per-batch timings come from Sawmill's own
+ * {@code sawmill.batch.duration} meter.
  */
 public final class SawmillRunner implements AutoCloseable {
 
@@ -45,14 +46,14 @@ public final class SawmillRunner implements AutoCloseable {
 
 	private final ConfigurableApplicationContext context;
 
-	public SawmillRunner(String bootstrapServers, String topic, String group, int batchSize, Endpoint redis, Duration ttl,
-			BatchRecorder recorder) {
+	public SawmillRunner(String bootstrapServers, String topic, String group, int batchSize, Endpoint redis,
+			Duration ttl, BatchRecorder recorder) {
 		this(bootstrapServers, topic, group, batchSize, redis, ttl, Map.of(), recorder);
 	}
 
 	/**
-	 * @param properties Spring properties on top of the cell's (a capability's switch), each replacing
-	 * a cell property of the same name
+	 * @param properties Spring properties on top of the cell's (a capability's switch),
+	 * each replacing a cell property of the same name
 	 */
 	SawmillRunner(String bootstrapServers, String topic, String group, int batchSize, Endpoint redis, Duration ttl,
 			Map<String, String> properties, BatchRecorder recorder) {
@@ -66,9 +67,10 @@ public final class SawmillRunner implements AutoCloseable {
 	}
 
 	/**
-	 * The app's command line: the cell's properties, then {@code properties}, one argument per name.
-	 * When {@code properties} configure {@code sawmill.routes}, the cell's {@code sawmill.topics} and
-	 * {@code sawmill.mapping.*} are left out: Sawmill refuses them next to routes.
+	 * The app's command line: the cell's properties, then {@code properties}, one
+	 * argument per name. When {@code properties} configure {@code sawmill.routes}, the
+	 * cell's {@code sawmill.topics} and {@code sawmill.mapping.*} are left out: Sawmill
+	 * refuses them next to routes.
 	 */
 	static String[] arguments(String bootstrapServers, String topic, String group, int batchSize, Endpoint redis,
 			Duration ttl, Map<String, String> properties) {
@@ -83,7 +85,8 @@ public final class SawmillRunner implements AutoCloseable {
 		all.put("spring.main.banner-mode", "off");
 		all.put("logging.level.root", "WARN");
 		all.put("logging.level.org.apache.kafka", "ERROR");
-		// the workload's Kafka key is its id, so the key template's {id} is the key (no {@key} warning per start)
+		// the workload's Kafka key is its id, so the key template's {id} is the key (no
+		// {@key} warning per start)
 		all.put("logging.level.io.sawmill.autoconfigure.SawmillConfigAdapter", "ERROR");
 		all.putAll(redis.springProperties());
 		if (properties.keySet().stream().anyMatch(name -> name.startsWith("sawmill.routes"))) {
@@ -107,5 +110,7 @@ public final class SawmillRunner implements AutoCloseable {
 		MeterRegistry benchCapturingMeterRegistry() {
 			return new CapturingMeterRegistry(current);
 		}
+
 	}
+
 }

@@ -23,21 +23,32 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * The live status line: which step runs, how far it is and its rate, refreshed every second (in
- * place on a terminal, every five seconds as a new line otherwise). Also tracks the peak heap used.
+ * The live status line: which step runs, how far it is and its rate, refreshed every
+ * second (in place on a terminal, every five seconds as a new line otherwise). Also
+ * tracks the peak heap used.
  */
 public final class Status implements AutoCloseable {
 
 	private final PrintStream out;
+
 	private final boolean terminal = System.console() != null;
+
 	private final long started = System.nanoTime();
+
 	private final Thread thread;
+
 	private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+
 	private final AtomicLong peakHeap = new AtomicLong();
+
 	private volatile String step = "starting";
+
 	private volatile long expected;
+
 	private volatile LongSupplier done = () -> 0;
+
 	private volatile long stepStarted = System.nanoTime();
+
 	private int ticks;
 
 	public Status(PrintStream out) {
@@ -101,4 +112,5 @@ public final class Status implements AutoCloseable {
 			out.print("\r\033[K");
 		}
 	}
+
 }

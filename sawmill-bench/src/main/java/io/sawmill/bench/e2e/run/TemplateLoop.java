@@ -40,37 +40,47 @@ import tools.jackson.databind.json.JsonMapper;
 import io.sawmill.bench.e2e.measure.BatchRecorder;
 
 /**
- * Strategy 2, "the common pipelined approach": a plain consumer loop — poll a batch, parse each JSON
- * value, {@code StringRedisTemplate.executePipelined} with an HSET and an EXPIRE per record, then
- * {@code commitSync}. The batch's write is the {@code executePipelined} call (the values are parsed
- * before it, as Sawmill maps a batch before it sends it). The connection factory has Spring Data Redis' defaults (a shared native
- * connection, no pool, flush after every command), as {@code spring.data.redis.host/port} alone would
- * give. One consumer thread, like Sawmill's default concurrency of 1.
+ * Strategy 2, "the common pipelined approach": a plain consumer loop — poll a batch,
+ * parse each JSON value, {@code StringRedisTemplate.executePipelined} with an HSET and an
+ * EXPIRE per record, then {@code commitSync}. The batch's write is the
+ * {@code executePipelined} call (the values are parsed before it, as Sawmill maps a batch
+ * before it sends it). The connection factory has Spring Data Redis' defaults (a shared
+ * native connection, no pool, flush after every command), as
+ * {@code spring.data.redis.host/port} alone would give. One consumer thread, like
+ * Sawmill's default concurrency of 1.
  */
 public final class TemplateLoop implements AutoCloseable {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	private final LettuceConnectionFactory factory;
+
 	private final StringRedisTemplate template;
+
 	private final KafkaConsumer<byte[], byte[]> consumer;
+
 	private final BatchRecorder recorder;
+
 	private final long ttlSeconds;
+
 	private final AtomicBoolean running = new AtomicBoolean(true);
+
 	private final Thread thread;
+
 	private volatile Throwable failure;
 
-	public TemplateLoop(String bootstrapServers, String topic, String group, int batchSize, String redisHost, int redisPort,
-			Duration ttl, BatchRecorder recorder) {
+	public TemplateLoop(String bootstrapServers, String topic, String group, int batchSize, String redisHost,
+			int redisPort, Duration ttl, BatchRecorder recorder) {
 		this.factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration(redisHost, redisPort));
 		this.factory.afterPropertiesSet();
 		this.factory.start();
 		this.template = new StringRedisTemplate(factory);
 		this.ttlSeconds = ttl.toSeconds();
 		this.recorder = recorder;
-		this.consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-				ConsumerConfig.GROUP_ID_CONFIG, group, ConsumerConfig.MAX_POLL_RECORDS_CONFIG, batchSize,
-				ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
+		this.consumer = new KafkaConsumer<>(
+				Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers, ConsumerConfig.GROUP_ID_CONFIG, group,
+						ConsumerConfig.MAX_POLL_RECORDS_CONFIG, batchSize, ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+						false, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
 				new ByteArrayDeserializer(), new ByteArrayDeserializer());
 		this.consumer.subscribe(List.of(topic));
 		this.thread = new Thread(this::loop, "template-loop");
@@ -90,7 +100,8 @@ public final class TemplateLoop implements AutoCloseable {
 				for (ConsumerRecord<byte[], byte[]> record : records) {
 					JsonNode json = JSON.readTree(record.value());
 					Map<byte[], byte[]> fields = new LinkedHashMap<>();
-					json.properties().forEach(field -> fields.put(utf8(field.getKey()), utf8(field.getValue().asString())));
+					json.properties()
+						.forEach(field -> fields.put(utf8(field.getKey()), utf8(field.getValue().asString())));
 					keys.add(utf8("rec:" + json.get("id").asString()));
 					hashes.add(fields);
 				}
@@ -136,4 +147,5 @@ public final class TemplateLoop implements AutoCloseable {
 		}
 		factory.destroy();
 	}
+
 }

@@ -36,21 +36,26 @@ import io.sawmill.testkit.KafkaBrokerProcess;
 
 /**
  * The drains of a comparison of Sawmill variants ({@link CapabilityComparison},
- * {@link RouteComparison}): a variant is a label and the Spring properties added to the Sawmill
- * cell's. One drain goes into a flushed Redis with a new consumer group; Redis' command counts are
- * reset before it and read after it ({@link CommandStats}), and it is verified after. A variant
- * that cannot start is remembered: <em>not available</em> when Sawmill refused one of its
- * properties as unknown (a build without it), <em>failed</em> otherwise; neither is drained again.
- * Called from the benchmark's main thread only.
+ * {@link RouteComparison}): a variant is a label and the Spring properties added to the
+ * Sawmill cell's. One drain goes into a flushed Redis with a new consumer group; Redis'
+ * command counts are reset before it and read after it ({@link CommandStats}), and it is
+ * verified after. A variant that cannot start is remembered: <em>not available</em> when
+ * Sawmill refused one of its properties as unknown (a build without it), <em>failed</em>
+ * otherwise; neither is drained again. Called from the benchmark's main thread only.
  */
 final class VariantDrainer {
 
 	private final Cell.Run run;
+
 	private final BenchOptions options;
+
 	private final KafkaBrokerProcess kafka;
+
 	/** "capabilities" or "routes": the prefix of status lines and notes. */
 	private final String comparison;
+
 	private final Map<String, String> unavailable = new LinkedHashMap<>();
+
 	private final Map<String, String> failed = new LinkedHashMap<>();
 
 	VariantDrainer(Cell.Run run, KafkaBrokerProcess kafka, String comparison) {
@@ -60,12 +65,17 @@ final class VariantDrainer {
 		this.comparison = comparison;
 	}
 
-	/** Whether the variant may still be drained (it neither lacked a property nor failed). */
+	/**
+	 * Whether the variant may still be drained (it neither lacked a property nor failed).
+	 */
 	boolean runs(String variant) {
 		return !unavailable.containsKey(variant) && !failed.containsKey(variant);
 	}
 
-	/** Whether the variant could not start because this build does not know one of its properties. */
+	/**
+	 * Whether the variant could not start because this build does not know one of its
+	 * properties.
+	 */
 	boolean unavailable(String variant) {
 		return unavailable.containsKey(variant);
 	}
@@ -81,9 +91,10 @@ final class VariantDrainer {
 	}
 
 	/**
-	 * One busy drain of the whole backlog of {@code topic}, recorded into {@code cell}: nothing when
-	 * the variant did not start (then it is marked, see the class).
-	 * @param label the drain's status line, e.g. "routes: hash, RTT direct, batch 1,000 (drain 1 of 3)"
+	 * One busy drain of the whole backlog of {@code topic}, recorded into {@code cell}:
+	 * nothing when the variant did not start (then it is marked, see the class).
+	 * @param label the drain's status line, e.g. "routes: hash, RTT direct, batch 1,000
+	 * (drain 1 of 3)"
 	 * @param verify reads Redis back after the drain
 	 */
 	void drain(String variant, Map<String, String> properties, String topic, String group, int batch, Endpoint endpoint,
@@ -105,20 +116,22 @@ final class VariantDrainer {
 		Verification.Result verified = verify.get();
 		BatchRecorder.Summary summary = busy.summary();
 		boolean complete = summary.records() >= options.backlog();
-		cell.add(busy, counts, verified.ok() && complete,
-				"drain " + (cell.busy.size() + 1) + " " + verified.text() + (complete ? "" : "; INCOMPLETE (timed out)"));
-		run.status().println(String.format(Locale.ROOT,
-				"%-62s %,9.0f records/s, %.2f Redis commands per record (%s), write P50 %s P99 %s, %s CPU per record%s | %s",
-				label, summary.recordsPerSecond(), counts.perRecord(options.backlog()),
-				counts.perRecordByCommand(options.backlog()), Durations.ms(summary.write().p50()),
-				Durations.ms(summary.write().p99()), Durations.micros(summary.cpuNanosPerRecord()), busy.cpuSplit(),
-				verified.text()));
+		cell.add(busy, counts, verified.ok() && complete, "drain " + (cell.busy.size() + 1) + " " + verified.text()
+				+ (complete ? "" : "; INCOMPLETE (timed out)"));
+		run.status()
+			.println(String.format(Locale.ROOT,
+					"%-62s %,9.0f records/s, %.2f Redis commands per record (%s), write P50 %s P99 %s, %s CPU per record%s | %s",
+					label, summary.recordsPerSecond(), counts.perRecord(options.backlog()),
+					counts.perRecordByCommand(options.backlog()), Durations.ms(summary.write().p50()),
+					Durations.ms(summary.write().p99()), Durations.micros(summary.cpuNanosPerRecord()), busy.cpuSplit(),
+					verified.text()));
 	}
 
 	/**
-	 * Each variant drains {@code records} of {@code topic} once, unreported, so that its code is
-	 * compiled before it is measured; this also finds the variants this build does not know before
-	 * any backlog is drained. A variant that does not drain them in 2 minutes is marked failed.
+	 * Each variant drains {@code records} of {@code topic} once, unreported, so that its
+	 * code is compiled before it is measured; this also finds the variants this build
+	 * does not know before any backlog is drained. A variant that does not drain them in
+	 * 2 minutes is marked failed.
 	 * @param variants the properties of each variant, by label
 	 */
 	void warmUp(Map<String, Map<String, String>> variants, String topic, long records, Endpoint endpoint)
@@ -138,7 +151,10 @@ final class VariantDrainer {
 		Verification.flushAll(endpoint);
 	}
 
-	/** Creates {@code topic}, produces {@code records} of {@code workload} into it and notes the keys they write. */
+	/**
+	 * Creates {@code topic}, produces {@code records} of {@code workload} into it and
+	 * notes the keys they write.
+	 */
 	void produce(String topic, Workload workload, long records, String what) throws Exception {
 		kafka.createTopic(topic, options.partitions());
 		AtomicLong produced = new AtomicLong();
@@ -146,21 +162,21 @@ final class VariantDrainer {
 		Producing.produce(kafka.bootstrapServers(), topic, workload, records, 0, produced::set);
 		Workload.Written written = workload.written(records);
 		run.note(String.format(Locale.ROOT,
-				"%s: %s %s of %,d versioned records writes %,d keys; the hottest, %s, %,d times (%.1f %%)", comparison, topic,
-				what, records, written.keys(), workload.key(written.hottest()), written.hottestRecords(),
+				"%s: %s %s of %,d versioned records writes %,d keys; the hottest, %s, %,d times (%.1f %%)", comparison,
+				topic, what, records, written.keys(), workload.key(written.hottest()), written.hottestRecords(),
 				100.0 * written.hottestRecords() / records));
 	}
 
 	/**
-	 * Runs the variant's consumer until {@code records} are recorded or the timeout: true when it
-	 * started, else it is marked (see the class) and noted.
+	 * Runs the variant's consumer until {@code records} are recorded or the timeout: true
+	 * when it started, else it is marked (see the class) and noted.
 	 */
 	private boolean consume(String variant, Map<String, String> properties, String topic, String group, int batch,
 			Endpoint endpoint, BatchRecorder recorder, long records, Duration timeout) throws Exception {
 		SawmillRunner consumer;
 		try {
-			consumer = new SawmillRunner(kafka.bootstrapServers(), topic, group, batch, endpoint, options.ttl(), properties,
-					recorder);
+			consumer = new SawmillRunner(kafka.bootstrapServers(), topic, group, batch, endpoint, options.ttl(),
+					properties, recorder);
 		}
 		catch (RuntimeException ex) {
 			String unknown = unknownPropertyIn(properties, ex);
@@ -172,7 +188,8 @@ final class VariantDrainer {
 			else {
 				String why = String.valueOf(ex.getMessage()).lines().findFirst().orElse(ex.toString());
 				failed.put(variant, "FAILED: Sawmill did not start with " + properties + ": " + why);
-				run.note(comparison + ": " + variant + ": FAILED, Sawmill did not start with " + properties + ": " + ex);
+				run.note(
+						comparison + ": " + variant + ": FAILED, Sawmill did not start with " + properties + ": " + ex);
 			}
 			return false;
 		}
@@ -183,15 +200,16 @@ final class VariantDrainer {
 	}
 
 	/**
-	 * The one of {@code properties} that the app did not know, when that is why it could not start
-	 * (Sawmill fails start-up on an unknown {@code sawmill.*} property: a build without the
-	 * variant's feature), else null.
+	 * The one of {@code properties} that the app did not know, when that is why it could
+	 * not start (Sawmill fails start-up on an unknown {@code sawmill.*} property: a build
+	 * without the variant's feature), else null.
 	 */
 	static String unknownPropertyIn(Map<String, String> properties, Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
 			String message = String.valueOf(cause.getMessage());
 			for (String property : properties.keySet()) {
-				if (message.contains("Unknown property " + property + ";") || message.endsWith("Unknown property " + property)) {
+				if (message.contains("Unknown property " + property + ";")
+						|| message.endsWith("Unknown property " + property)) {
 					return property;
 				}
 			}
@@ -203,10 +221,15 @@ final class VariantDrainer {
 	static final class Drains {
 
 		private final List<BatchRecorder> busy = new ArrayList<>();
+
 		private final List<CommandStats.Counts> counts = new ArrayList<>();
+
 		private final List<String> verified = new ArrayList<>();
+
 		private boolean ok = true;
+
 		private long fullGcs;
+
 		private long peakHeap;
 
 		void add(BatchRecorder recorder, CommandStats.Counts drained, boolean good, String verification) {
@@ -255,5 +278,7 @@ final class VariantDrainer {
 		long peakHeap() {
 			return peakHeap;
 		}
+
 	}
+
 }

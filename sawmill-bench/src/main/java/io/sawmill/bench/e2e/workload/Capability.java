@@ -19,38 +19,44 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A variant of the Sawmill cell in the capability comparison ({@code --capabilities}): Sawmill with
- * one of its write-path capabilities on, as the Spring properties that switch it on. Every variant
- * reads the same versioned records, so they differ only in what Sawmill does with them.
+ * A variant of the Sawmill cell in the capability comparison ({@code --capabilities}):
+ * Sawmill with one of its write-path capabilities on, as the Spring properties that
+ * switch it on. Every variant reads the same versioned records, so they differ only in
+ * what Sawmill does with them.
  */
 public enum Capability {
 
-	/** Sawmill's defaults: every record's writes sent as they come. The baseline of every ratio. */
+	/**
+	 * Sawmill's defaults: every record's writes sent as they come. The baseline of every
+	 * ratio.
+	 */
 	PLAIN(Map.of(), Extras.NONE),
 
 	/**
-	 * Write coalescing: the writes of one key within a batch collapse into the fewest commands that
-	 * leave the same final state. Pays off when a batch writes a key many times (hot keys); costs a
-	 * pass over the batch when it does not.
+	 * Write coalescing: the writes of one key within a batch collapse into the fewest
+	 * commands that leave the same final state. Pays off when a batch writes a key many
+	 * times (hot keys); costs a pass over the batch when it does not.
 	 */
 	COALESCE(Map.of("sawmill.coalesce-writes", "true"), Extras.NONE),
 
 	/**
-	 * Version-guarded upsert on the records' {@code version} field: each write is a check and a write
-	 * on the server, so a replayed older record cannot overwrite a newer one. The guard may keep its
-	 * versions next to the data, which verification tolerates.
+	 * Version-guarded upsert on the records' {@code version} field: each write is a check
+	 * and a write on the server, so a replayed older record cannot overwrite a newer one.
+	 * The guard may keep its versions next to the data, which verification tolerates.
 	 */
 	VERSION(Map.of("sawmill.mapping.version", "field:version"), Extras.BOOKKEEPING),
 
 	/**
-	 * Exactly-once delivery: each partition's share of a batch in one {@code MULTI}/{@code EXEC} with
-	 * the partition's offset watermark, and no batch in flight, so a repeated record applies nothing.
-	 * Its watermarks (one key per partition) are kept next to the data, which verification tolerates.
-	 * Not on a Redis Cluster, where Sawmill refuses it at start-up.
+	 * Exactly-once delivery: each partition's share of a batch in one
+	 * {@code MULTI}/{@code EXEC} with the partition's offset watermark, and no batch in
+	 * flight, so a repeated record applies nothing. Its watermarks (one key per
+	 * partition) are kept next to the data, which verification tolerates. Not on a Redis
+	 * Cluster, where Sawmill refuses it at start-up.
 	 */
 	EXACTLY_ONCE(Map.of("sawmill.delivery", "exactly-once"), Extras.BOOKKEEPING);
 
 	private final Map<String, String> properties;
+
 	private final Extras extras;
 
 	Capability(Map<String, String> properties, Extras extras) {
@@ -79,21 +85,27 @@ public enum Capability {
 				return capability;
 			}
 		}
-		throw new IllegalArgumentException("--capabilities must be among plain, coalesce, version, exactly-once, but was " + value);
+		throw new IllegalArgumentException(
+				"--capabilities must be among plain, coalesce, version, exactly-once, but was " + value);
 	}
 
 	/** What Redis may hold besides the workload's keys and the records' fields. */
 	public enum Extras {
 
-		/** Nothing: exactly the workload's keys, each hash exactly its last record's fields. */
+		/**
+		 * Nothing: exactly the workload's keys, each hash exactly its last record's
+		 * fields.
+		 */
 		NONE,
 
 		/**
-		 * A capability's own bookkeeping next to the data (a version guard may keep a version per key,
-		 * in the hash or in a key of its own): other keys and other hash fields are counted and named
-		 * in the text but do not fail the check. The workload's keys and the records' fields must still
-		 * be exactly right.
+		 * A capability's own bookkeeping next to the data (a version guard may keep a
+		 * version per key, in the hash or in a key of its own): other keys and other hash
+		 * fields are counted and named in the text but do not fail the check. The
+		 * workload's keys and the records' fields must still be exactly right.
 		 */
 		BOOKKEEPING
+
 	}
+
 }

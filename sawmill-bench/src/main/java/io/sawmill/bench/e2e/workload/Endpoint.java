@@ -24,22 +24,26 @@ import io.sawmill.testkit.RedisClusterProcess;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * Redis as a client sees it: one redis-server, directly or through a latency proxy at an RTT (which
- * the run closes), or a Redis Cluster of three masters, directly.
- * @param host where a client connects: the proxy, the server, or a cluster's first master (a seed)
+ * Redis as a client sees it: one redis-server, directly or through a latency proxy at an
+ * RTT (which the run closes), or a Redis Cluster of three masters, directly.
+ *
+ * @param host where a client connects: the proxy, the server, or a cluster's first master
+ * (a seed)
  * @param port the port there
  * @param directHost the servers' host, for flushing and verifying without the proxy
  * @param directPorts the server's port, or every master's of a cluster
  * @param cluster whether this is a Redis Cluster
  */
-public record Endpoint(double rtt, LatencyProxy proxy, String host, int port, String directHost, List<Integer> directPorts,
-		boolean cluster) {
+public record Endpoint(double rtt, LatencyProxy proxy, String host, int port, String directHost,
+		List<Integer> directPorts, boolean cluster) {
 
 	public Endpoint {
 		directPorts = List.copyOf(directPorts);
 	}
 
-	/** {@code redis} at {@code rtt}: directly when {@code proxy} is null, else through it. */
+	/**
+	 * {@code redis} at {@code rtt}: directly when {@code proxy} is null, else through it.
+	 */
 	public static Endpoint standalone(double rtt, LatencyProxy proxy, RedisServerProcess redis) {
 		return new Endpoint(rtt, proxy, proxy == null ? redis.host() : proxy.host(),
 				proxy == null ? redis.port() : proxy.port(), redis.host(), List.of(redis.port()), false);
@@ -62,8 +66,8 @@ public record Endpoint(double rtt, LatencyProxy proxy, String host, int port, St
 
 	/** "direct", "0.1 ms" or "1 ms". */
 	public static String rttLabel(double rttMs) {
-		return rttMs == 0 ? "direct" : (rttMs == Math.rint(rttMs) ? Integer.toString((int) rttMs) : Double.toString(rttMs))
-				+ " ms";
+		return rttMs == 0 ? "direct"
+				: (rttMs == Math.rint(rttMs) ? Integer.toString((int) rttMs) : Double.toString(rttMs)) + " ms";
 	}
 
 	/** The Spring Boot properties that point a service at this endpoint. */

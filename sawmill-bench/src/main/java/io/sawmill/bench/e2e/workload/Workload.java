@@ -22,12 +22,13 @@ import java.util.Map;
 import java.util.stream.IntStream;
 
 /**
- * The records: JSON objects {@code {"id":"…","f1":"…",…,"fN":"…"}} with values of a fixed length,
- * keyed by id; which id record {@code seq} writes is the {@link KeySequence}'s choice (every id in
- * turn, or hot keys). Every value ends with the record's version, the number of records of its id
- * before it, so the hash left in Redis shows that the last record of a key won. A versioned workload
- * also carries that number as a JSON number field {@code "version"} after the id, for a version guard
- * to compare ({@code sawmill.mapping.version=field:version}). Deterministic: the same seq gives the
+ * The records: JSON objects {@code {"id":"…","f1":"…",…,"fN":"…"}} with values of a fixed
+ * length, keyed by id; which id record {@code seq} writes is the {@link KeySequence}'s
+ * choice (every id in turn, or hot keys). Every value ends with the record's version, the
+ * number of records of its id before it, so the hash left in Redis shows that the last
+ * record of a key won. A versioned workload also carries that number as a JSON number
+ * field {@code "version"} after the id, for a version guard to compare
+ * ({@code sawmill.mapping.version=field:version}). Deterministic: the same seq gives the
  * same bytes.
  */
 public final class Workload {
@@ -37,10 +38,15 @@ public final class Workload {
 	private static final String KEY_PREFIX = "rec:";
 
 	private final int fields;
+
 	private final int valueBytes;
+
 	private final int idSpace;
+
 	private final KeySequence keys;
+
 	private final boolean versioned;
+
 	private Written written;
 
 	/** Every id in turn, no version field: the shape of the main table. */
@@ -100,7 +106,8 @@ public final class Workload {
 		StringBuilder json = new StringBuilder(32 + fields * (valueBytes + 10));
 		hash(seq).forEach((name, value) -> {
 			json.append(json.length() == 0 ? "{\"" : ",\"").append(name).append("\":");
-			// a number, as a version usually is; Sawmill's hash mapping writes it as its decimal text
+			// a number, as a version usually is; Sawmill's hash mapping writes it as its
+			// decimal text
 			if (name.equals("version")) {
 				json.append(value);
 			}
@@ -111,7 +118,10 @@ public final class Workload {
 		return json.append('}').toString().getBytes(StandardCharsets.US_ASCII);
 	}
 
-	/** The hash Redis must hold for {@code id} after records {@code 0…records-1} were written in order. */
+	/**
+	 * The hash Redis must hold for {@code id} after records {@code 0…records-1} were
+	 * written in order.
+	 */
 	public Map<String, String> expectedHash(long id, long records) {
 		return hash(written(records).lastRecord(id));
 	}
@@ -121,7 +131,9 @@ public final class Workload {
 		return written(records).keys();
 	}
 
-	/** What records {@code 0…records-1} leave in Redis; the last one asked for is kept. */
+	/**
+	 * What records {@code 0…records-1} leave in Redis; the last one asked for is kept.
+	 */
 	public synchronized Written written(long records) {
 		if (written == null || written.records() != records) {
 			written = Written.of(keys, idSpace, records);
@@ -130,7 +142,9 @@ public final class Workload {
 	}
 
 	/**
-	 * The keys records {@code 0…records-1} write, each with the last record that wrote it.
+	 * The keys records {@code 0…records-1} write, each with the last record that wrote
+	 * it.
+	 *
 	 * @param ids the ids written, ascending
 	 * @param lastRecord per id, the last record that wrote it, -1 for none
 	 * @param hottest the id written by the most records (the lowest of equals)
@@ -140,7 +154,8 @@ public final class Workload {
 
 		static Written of(KeySequence keys, int idSpace, long records) {
 			if (records >= Integer.MAX_VALUE) {
-				throw new IllegalArgumentException("at most " + (Integer.MAX_VALUE - 1) + " records, but was " + records);
+				throw new IllegalArgumentException(
+						"at most " + (Integer.MAX_VALUE - 1) + " records, but was " + records);
 			}
 			int[] last = new int[idSpace];
 			int[] count = new int[idSpace];
@@ -176,7 +191,10 @@ public final class Workload {
 		}
 	}
 
-	/** Exactly {@code valueBytes} ASCII characters: a mix of the id and field, then the version. */
+	/**
+	 * Exactly {@code valueBytes} ASCII characters: a mix of the id and field, then the
+	 * version.
+	 */
 	private String value(long id, long version, int field) {
 		long mixed = (id * 0x9E3779B97F4A7C15L) ^ ((long) field << 56);
 		String tail = "-r" + version;
@@ -187,4 +205,5 @@ public final class Workload {
 		}
 		return value.append(tail).toString();
 	}
+
 }

@@ -21,11 +21,11 @@ import org.apache.commons.math3.distribution.ZipfDistribution;
 import org.apache.commons.math3.random.Well19937c;
 
 /**
- * Ids drawn from a Zipf distribution over the id space: rank {@code k} (1 = the hottest) has the
- * probability {@code k^-s / H(n, s)} and is id {@code k - 1}. Commons Math's rejection-inversion
- * sampler on a generator of a fixed seed, so every run draws the same sequence; the draws are kept
- * (an {@code int} per record for the id and one for its version), extended in order as later
- * records are asked for. Thread-safe.
+ * Ids drawn from a Zipf distribution over the id space: rank {@code k} (1 = the hottest)
+ * has the probability {@code k^-s / H(n, s)} and is id {@code k - 1}. Commons Math's
+ * rejection-inversion sampler on a generator of a fixed seed, so every run draws the same
+ * sequence; the draws are kept (an {@code int} per record for the id and one for its
+ * version), extended in order as later records are asked for. Thread-safe.
  */
 public final class ZipfKeys implements KeySequence {
 
@@ -33,9 +33,13 @@ public final class ZipfKeys implements KeySequence {
 	public static final long SEED = 23;
 
 	private final ZipfDistribution zipf;
+
 	private final int[] recordsPerId;
+
 	private int[] ids = new int[0];
+
 	private int[] versions = new int[0];
+
 	private int drawn;
 
 	ZipfKeys(int idSpace, double exponent) {
@@ -68,7 +72,8 @@ public final class ZipfKeys implements KeySequence {
 
 	private void drawUpTo(long seq) {
 		if (seq < 0 || seq >= Integer.MAX_VALUE - 8) {
-			throw new IllegalArgumentException("record numbers run from 0 to " + (Integer.MAX_VALUE - 9) + ", but was " + seq);
+			throw new IllegalArgumentException(
+					"record numbers run from 0 to " + (Integer.MAX_VALUE - 9) + ", but was " + seq);
 		}
 		if (seq < drawn) {
 			return;
@@ -82,4 +87,5 @@ public final class ZipfKeys implements KeySequence {
 			versions[drawn] = recordsPerId[id]++;
 		}
 	}
+
 }

@@ -48,7 +48,8 @@ class BatchRecorderTests {
 	@Test
 	void shouldPoolThePercentilesOfSeveralDrainsAndTakeTheThroughputOfTheMedianOne() {
 		// three drains of 1,000 records in 10 batches: in 1 s, 4 s and 2 s
-		List<BatchRecorder> drains = List.of(drain(1_000_000_000L, 1), drain(4_000_000_000L, 2), drain(2_000_000_000L, 3));
+		List<BatchRecorder> drains = List.of(drain(1_000_000_000L, 1), drain(4_000_000_000L, 2),
+				drain(2_000_000_000L, 3));
 
 		BatchRecorder.Summary pooled = BatchRecorder.pooled(drains);
 
@@ -74,7 +75,8 @@ class BatchRecorderTests {
 
 	@Test
 	void shouldMeasureTheCpuPerRecordFromTheFirstBatchToTheBatchThatCompletesTheExpectedRecords() {
-		// the consumer's CPU clock as the recorder reads it: at the first batch, then at the 10th
+		// the consumer's CPU clock as the recorder reads it: at the first batch, then at
+		// the 10th
 		Deque<Long> cpu = new ArrayDeque<>(List.of(5_000_000L, 7_700_000L));
 		BatchRecorder recorder = new BatchRecorder(cpu::removeFirst, 1_000);
 
@@ -84,7 +86,8 @@ class BatchRecorderTests {
 		}
 		recorder.record(11_000L, 1_000, 100);
 
-		// 2.7 ms over the 900 records after the first batch; a batch after the expected records reads no clock
+		// 2.7 ms over the 900 records after the first batch; a batch after the expected
+		// records reads no clock
 		assertThat(recorder.cpuPerRecord()).containsExactly(3_000.0);
 		assertThat(recorder.summary().cpuNanosPerRecord()).isEqualTo(3_000.0);
 		assertThat(cpu).isEmpty();
@@ -112,7 +115,10 @@ class BatchRecorderTests {
 		assertThat(recorder.spanNanos()).isEqualTo(1_000);
 	}
 
-	/** Two batches of 100 records; the consumer's CPU clock advances by 100 × {@code perRecord} between them. */
+	/**
+	 * Two batches of 100 records; the consumer's CPU clock advances by 100 ×
+	 * {@code perRecord} between them.
+	 */
 	private static BatchRecorder drainWithCpu(long perRecord) {
 		Deque<Long> cpu = new ArrayDeque<>(List.of(0L, 100 * perRecord));
 		BatchRecorder recorder = new BatchRecorder(cpu::removeFirst, 200);
@@ -121,7 +127,10 @@ class BatchRecorderTests {
 		return recorder;
 	}
 
-	/** 10 batches of 100 records back to back over {@code spanNanos}; batch i wrote in i × {@code factor} ms. */
+	/**
+	 * 10 batches of 100 records back to back over {@code spanNanos}; batch i wrote in i ×
+	 * {@code factor} ms.
+	 */
 	private static BatchRecorder drain(long spanNanos, int factor) {
 		BatchRecorder recorder = new BatchRecorder();
 		long each = spanNanos / 10;
@@ -131,4 +140,5 @@ class BatchRecorderTests {
 		}
 		return recorder;
 	}
+
 }

@@ -43,8 +43,8 @@ class CommandStatsTests {
 
 	@Test
 	void shouldGiveCommandsPerRecordMostFirstWithTheRareOnesSummedUp() {
-		CommandStats.Counts counts = new CommandStats.Counts(Map.of("hset", 60_000L, "expire", 30_000L, "hello", 2L,
-				"client|setinfo", 4L));
+		CommandStats.Counts counts = new CommandStats.Counts(
+				Map.of("hset", 60_000L, "expire", 30_000L, "hello", 2L, "client|setinfo", 4L));
 
 		assertThat(counts.total()).isEqualTo(90_006);
 		assertThat(counts.perRecord(60_000)).isEqualTo(1.5001);
@@ -68,4 +68,5 @@ class CommandStatsTests {
 			assertThat(counts.calls()).containsExactlyInAnyOrderEntriesOf(Map.of("hset", 2L, "expire", 1L));
 		}
 	}
+
 }

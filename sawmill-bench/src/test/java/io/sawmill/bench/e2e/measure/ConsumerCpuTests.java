@@ -27,7 +27,8 @@ class ConsumerCpuTests {
 
 	@Test
 	void shouldAddUserAndSystemTicksOfProcStatEvenWhenTheCommandNameHoldsSpacesAndParentheses() {
-		// pid (comm) state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime …
+		// pid (comm) state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt
+		// cmajflt utime stime …
 		String stat = "4242 (java (x) y) S 1 4242 4242 0 -1 4194560 1000 0 0 0 1234 56 0 0 20 0 40 0 100 0\n";
 
 		assertThat(ConsumerCpu.nanosFromStat(stat)).isEqualTo((1234 + 56) * 10_000_000L);
@@ -69,4 +70,5 @@ class ConsumerCpuTests {
 		assertThat(afterItEnded - whileAlive).as("no jump when the thread's CPU time leaves /proc/self/task")
 			.isLessThan(150_000_000L);
 	}
+
 }

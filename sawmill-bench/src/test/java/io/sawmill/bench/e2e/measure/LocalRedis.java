@@ -27,14 +27,17 @@ import io.sawmill.bench.e2e.workload.Endpoint;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * A redis-server of its own on a free port, with one connection, for the tests that write Redis
- * and read it back through {@link Verification}: a static {@code @RegisterExtension} field starts it
- * before the class's tests and stops it after them.
+ * A redis-server of its own on a free port, with one connection, for the tests that write
+ * Redis and read it back through {@link Verification}: a static
+ * {@code @RegisterExtension} field starts it before the class's tests and stops it after
+ * them.
  */
 final class LocalRedis implements BeforeAllCallback, AfterAllCallback {
 
 	private RedisServerProcess server;
+
 	private RedisClient client;
+
 	private StatefulRedisConnection<String, String> connection;
 
 	@Override
@@ -59,4 +62,5 @@ final class LocalRedis implements BeforeAllCallback, AfterAllCallback {
 		client.shutdown();
 		server.close();
 	}
+
 }

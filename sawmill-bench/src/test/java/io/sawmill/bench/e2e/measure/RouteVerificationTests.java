@@ -36,9 +36,9 @@ import io.sawmill.bench.e2e.workload.Route;
 import io.sawmill.bench.e2e.workload.Workload;
 
 /**
- * Each route's verification against a real redis-server holding what the route writes for every
- * record in order (written here as the route's commands), then with one thing wrong. Hot keys: many
- * records per id, the last must win.
+ * Each route's verification against a real redis-server holding what the route writes for
+ * every record in order (written here as the route's commands), then with one thing
+ * wrong. Hot keys: many records per id, the last must win.
  */
 class RouteVerificationTests {
 
@@ -77,7 +77,8 @@ class RouteVerificationTests {
 	void shouldFindEveryIdInTheSortedSetWithItsLastVersionAsScore() throws Exception {
 		write(seq -> List.of(async.zadd("board:" + TOPIC, Double.parseDouble(workload.hash(seq).get("version")),
 				Long.toString(workload.id(seq))), async.expire("board:" + TOPIC, TTL.toSeconds())));
-		assertOk(Route.SORTED_SET, "OK: 1 of 1 keys, board:routes holds %,d of %2$,d members; 50 of 50 sampled scores right");
+		assertOk(Route.SORTED_SET,
+				"OK: 1 of 1 keys, board:routes holds %,d of %2$,d members; 50 of 50 sampled scores right");
 
 		async.zadd("board:" + TOPIC, 0, "0").get(10, TimeUnit.SECONDS);
 
@@ -88,7 +89,8 @@ class RouteVerificationTests {
 	void shouldFindEveryIdInTheSetAndFailOnAMissingOne() throws Exception {
 		write(seq -> List.of(async.sadd("members:" + TOPIC, Long.toString(workload.id(seq))),
 				async.expire("members:" + TOPIC, TTL.toSeconds())));
-		assertOk(Route.SET, "OK: 1 of 1 keys, members:routes holds %,d of %2$,d members; 50 of 50 sampled members right");
+		assertOk(Route.SET,
+				"OK: 1 of 1 keys, members:routes holds %,d of %2$,d members; 50 of 50 sampled members right");
 
 		async.srem("members:" + TOPIC, "0").get(10, TimeUnit.SECONDS);
 
@@ -111,8 +113,9 @@ class RouteVerificationTests {
 
 	@Test
 	void shouldFindTheStreamsNewestEntryTheLastRecordOfItsId() throws Exception {
-		write(seq -> List.of(async.xadd("events:" + TOPIC, XAddArgs.Builder.maxlen(Route.STREAM_CAP).approximateTrimming(),
-				workload.hash(seq)), async.expire("events:" + TOPIC, TTL.toSeconds())));
+		write(seq -> List.of(async.xadd("events:" + TOPIC,
+				XAddArgs.Builder.maxlen(Route.STREAM_CAP).approximateTrimming(), workload.hash(seq)),
+				async.expire("events:" + TOPIC, TTL.toSeconds())));
 		assertOk(Route.STREAM, "OK: 1 of 1 keys, events:routes holds 5,000 entries (5,000 to 5,000), its newest entry "
 				+ "the last record of id " + workload.id(RECORDS - 1));
 
@@ -134,6 +137,7 @@ class RouteVerificationTests {
 	private interface Commands {
 
 		List<RedisFuture<?>> of(long seq);
+
 	}
 
 	private void write(Commands commands) throws Exception {
@@ -176,4 +180,5 @@ class RouteVerificationTests {
 		}
 		return older;
 	}
+
 }

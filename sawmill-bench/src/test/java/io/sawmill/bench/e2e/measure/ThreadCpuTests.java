@@ -30,7 +30,8 @@ class ThreadCpuTests {
 
 	@Test
 	void shouldTellTheKindOfAThreadByItsLinuxName() {
-		assertThat(Kind.of("sawmillListener")).isEqualTo(Kind.LISTENER); // sawmillListenerContainer-0-C-1, cut to 15
+		assertThat(Kind.of("sawmillListener")).isEqualTo(Kind.LISTENER); // sawmillListenerContainer-0-C-1,
+																			// cut to 15
 		assertThat(Kind.of("template-loop")).isEqualTo(Kind.LISTENER);
 		assertThat(Kind.of("lettuce-nioEven")).isEqualTo(Kind.REDIS_IO);
 		assertThat(Kind.of("lettuce-epollEv")).isEqualTo(Kind.REDIS_IO);
@@ -79,11 +80,13 @@ class ThreadCpuTests {
 
 	@Test
 	void shouldSplitTheCpuPerRecordAndLeaveTheRestToTheUnlistedThreads() {
-		Map<Kind, Long> used = Map.of(Kind.LISTENER, 1_300_000_000L, Kind.REDIS_IO, 700_000_000L, Kind.GC,
-				300_000_000L, Kind.REST, 999L);
+		Map<Kind, Long> used = Map.of(Kind.LISTENER, 1_300_000_000L, Kind.REDIS_IO, 700_000_000L, Kind.GC, 300_000_000L,
+				Kind.REST, 999L);
 
-		assertThat(ThreadCpu.split(used, 1_000_000, 2_500)).isEqualTo("listener 1.30, Redis I/O 0.70, GC 0.30, rest 0.20 µs");
+		assertThat(ThreadCpu.split(used, 1_000_000, 2_500))
+			.isEqualTo("listener 1.30, Redis I/O 0.70, GC 0.30, rest 0.20 µs");
 		assertThat(ThreadCpu.split(Map.of(), 1_000_000, 2_500)).isEmpty();
 		assertThat(ThreadCpu.split(used, 1_000_000, Double.NaN)).isEmpty();
 	}
+
 }

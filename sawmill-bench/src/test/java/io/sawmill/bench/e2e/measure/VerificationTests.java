@@ -34,7 +34,10 @@ import io.sawmill.bench.e2e.workload.Endpoint;
 import io.sawmill.bench.e2e.workload.KeyDistribution;
 import io.sawmill.bench.e2e.workload.Workload;
 
-/** Verification against a real redis-server, with hot keys: many records per key, the last must win. */
+/**
+ * Verification against a real redis-server, with hot keys: many records per key, the last
+ * must win.
+ */
 class VerificationTests {
 
 	private static final int RECORDS = 5_000;
@@ -73,7 +76,8 @@ class VerificationTests {
 		assertThat(written.hottestRecords()).isGreaterThan(RECORDS / 10);
 		assertThat(written.keys()).isLessThan(500);
 		assertThat(result.ok()).as(result.text()).isTrue();
-		assertThat(result.text()).startsWith(String.format("OK: %,d of %,d keys; 50 of 50", written.keys(), written.keys()));
+		assertThat(result.text())
+			.startsWith(String.format("OK: %,d of %,d keys; 50 of 50", written.keys(), written.keys()));
 	}
 
 	@Test
@@ -106,4 +110,5 @@ class VerificationTests {
 		assertThat(tolerant.text()).contains("keys (+1 other keys, e.g. rec:0:version)")
 			.contains("50 of 50 sampled hashes+TTLs right (1 with other fields, e.g. _version)");
 	}
+
 }

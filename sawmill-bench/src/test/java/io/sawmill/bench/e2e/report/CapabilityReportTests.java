@@ -26,7 +26,10 @@ import io.sawmill.bench.e2e.measure.BatchRecorder;
 import io.sawmill.bench.e2e.measure.CommandStats;
 import io.sawmill.bench.e2e.workload.Capability;
 
-/** The capability comparison's tables and its ratios to plain, judged against the issue's targets. */
+/**
+ * The capability comparison's tables and its ratios to plain, judged against the issue's
+ * targets.
+ */
 class CapabilityReportTests {
 
 	private static final long BACKLOG = 60_000;
@@ -34,15 +37,19 @@ class CapabilityReportTests {
 	private static final BatchRecorder.Percentiles WRITE = new BatchRecorder.Percentiles(180, 3_000_000, 9_000_000,
 			12_000_000);
 
-	/** A measured row of three drains at these records/s, whose drains each sent {@code hset} and {@code expire} per record. */
+	/**
+	 * A measured row of three drains at these records/s, whose drains each sent
+	 * {@code hset} and {@code expire} per record.
+	 */
 	private static CapabilityRow row(String workload, Capability capability, List<Double> rates, double hset,
 			double expire) {
-		BatchRecorder.Summary busy = new BatchRecorder.Summary(60 * rates.size(), BACKLOG * rates.size(),
-				WRITE, WRITE, 1_000_000_000L, rates, rates.stream().map(rate -> 2_000.0).toList());
+		BatchRecorder.Summary busy = new BatchRecorder.Summary(60 * rates.size(), BACKLOG * rates.size(), WRITE, WRITE,
+				1_000_000_000L, rates, rates.stream().map(rate -> 2_000.0).toList());
 		CommandStats.Counts counts = new CommandStats.Counts(
 				Map.of("hset", (long) (hset * BACKLOG), "expire", (long) (expire * BACKLOG), "hello", 1L));
 		return new CapabilityRow(workload, capability, 0, 1_000, BACKLOG, busy,
-				rates.stream().map(rate -> counts.perRecord(BACKLOG)).toList(), counts, true, "OK", 0, 200L << 20, null);
+				rates.stream().map(rate -> counts.perRecord(BACKLOG)).toList(), counts, true, "OK", 0, 200L << 20,
+				null);
 	}
 
 	private static List<CapabilityRow> rows(CapabilityRow zipfCoalesce, CapabilityRow uniformCoalesce) {
@@ -55,7 +62,8 @@ class CapabilityReportTests {
 
 	@Test
 	void shouldJudgeEachCapabilityAgainstPlainInTheSameCellWithTheIssuesTargets() {
-		List<CapabilityRow> rows = rows(row("zipf", Capability.COALESCE, List.of(200_000.0, 170_000.0, 180_000.0), 0.2, 0.2),
+		List<CapabilityRow> rows = rows(
+				row("zipf", Capability.COALESCE, List.of(200_000.0, 170_000.0, 180_000.0), 0.2, 0.2),
 				row("uniform", Capability.COALESCE, List.of(96_000.0, 97_000.0, 94_000.0), 1, 1));
 
 		assertThat(CapabilityReport.ratioTable(rows).lines().skip(2).toList()).containsExactly(
@@ -76,15 +84,17 @@ class CapabilityReportTests {
 				row("uniform", Capability.COALESCE, List.of(90_000.0), 1, 1));
 
 		assertThat(CapabilityReport.ratios(rows)).extracting(CapabilityReport.Ratio::verdict)
-			.containsExactly("NOT MET", "MET", "NOT MET", "not available in this build (unknown property sawmill.mapping.version)");
+			.containsExactly("NOT MET", "MET", "NOT MET",
+					"not available in this build (unknown property sawmill.mapping.version)");
 	}
 
 	@Test
 	void shouldJudgeExactlyOnceAgainstHalfOfPlain() {
 		CapabilityRow plain = row("uniform", Capability.PLAIN, List.of(100_000.0), 1, 1);
 
-		assertThat(CapabilityReport.ratios(List.of(plain, row("uniform", Capability.EXACTLY_ONCE, List.of(55_000.0), 1, 1),
-				row("zipf", Capability.EXACTLY_ONCE, List.of(40_000.0), 1, 1))))
+		assertThat(
+				CapabilityReport.ratios(List.of(plain, row("uniform", Capability.EXACTLY_ONCE, List.of(55_000.0), 1, 1),
+						row("zipf", Capability.EXACTLY_ONCE, List.of(40_000.0), 1, 1))))
 			.extracting(ratio -> ratio.target() + ": " + ratio.verdict())
 			.containsExactly("≥ 0.5 × plain: MET", "≥ 0.5 × plain: not judged: plain not run");
 		assertThat(Capability.parse("exactly-once").label()).isEqualTo("exactly-once");
@@ -102,13 +112,15 @@ class CapabilityReportTests {
 
 	@Test
 	void shouldShowRecordsPerSecondCommandsPerRecordAndTheWriteP99PerWorkloadAndCapability() {
-		List<CapabilityRow> rows = rows(row("zipf", Capability.COALESCE, List.of(200_000.0, 170_000.0, 180_000.0), 0.2, 0.2),
+		List<CapabilityRow> rows = rows(
+				row("zipf", Capability.COALESCE, List.of(200_000.0, 170_000.0, 180_000.0), 0.2, 0.2),
 				row("uniform", Capability.COALESCE, List.of(96_000.0, 97_000.0, 94_000.0), 1, 1));
 
 		String table = CapabilityReport.markdownTable(rows);
 
-		assertThat(table).contains("| zipf | coalesce | direct | 1,000 | 180,000 (median of 3) | 0.40 | expire 0.20, hset 0.20, "
-				+ "1 other call | 3.0 ms | 9.0 ms | 2.00 µs | yes |")
+		assertThat(table)
+			.contains("| zipf | coalesce | direct | 1,000 | 180,000 (median of 3) | 0.40 | expire 0.20, hset 0.20, "
+					+ "1 other call | 3.0 ms | 9.0 ms | 2.00 µs | yes |")
 			.contains("| zipf | version | direct | 1,000 | not available in this build (unknown property "
 					+ "sawmill.mapping.version) | | | | | | |");
 		assertThat(CapabilityReport.markdownSection(rows)).contains("### Ratios to plain", "### Verification",
@@ -117,7 +129,8 @@ class CapabilityReportTests {
 
 	@Test
 	void shouldAddTheComparisonsRowsAndColumnsToResultsCsv() {
-		List<CapabilityRow> rows = rows(row("zipf", Capability.COALESCE, List.of(200_000.0, 170_000.0, 180_000.0), 0.2, 0.2),
+		List<CapabilityRow> rows = rows(
+				row("zipf", Capability.COALESCE, List.of(200_000.0, 170_000.0, 180_000.0), 0.2, 0.2),
 				row("uniform", Capability.COALESCE, List.of(96_000.0, 97_000.0, 94_000.0), 1, 1));
 
 		List<String> csv = Report.csv(List.of(), "uniform", rows).lines().toList();
@@ -133,4 +146,5 @@ class CapabilityReportTests {
 			.endsWith(",zipf,version,\"not available in this build (unknown property sawmill.mapping.version)\",,,,");
 		assertThat(csv).allSatisfy(line -> assertThat(line.split(",", -1)).hasSize(columns));
 	}
+
 }

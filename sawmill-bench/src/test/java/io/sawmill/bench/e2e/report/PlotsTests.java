@@ -30,8 +30,8 @@ class PlotsTests {
 	@Test
 	void shouldPlotTheClusterApartFromTheSingleServerReachedDirectly(@TempDir Path dir) throws Exception {
 		BatchRecorder.Percentiles write = new BatchRecorder.Percentiles(10, 1_000_000, 2_000_000, 3_000_000);
-		BatchRecorder.Summary busy = new BatchRecorder.Summary(10, 10_000, write, write, 1_000_000_000L, List.of(10_000.0),
-				List.of());
+		BatchRecorder.Summary busy = new BatchRecorder.Summary(10, 10_000, write, write, 1_000_000_000L,
+				List.of(10_000.0), List.of());
 		Row direct = new Row("sawmill", 0, false, 1_000, null, busy, null, null, true, "OK", 0, 0, null);
 		Row cluster = new Row("sawmill", 0, true, 1_000, null, busy, null, null, true, "OK", 0, 0, null);
 
@@ -39,4 +39,5 @@ class PlotsTests {
 				"p99-vs-batch-cluster.png", "throughput.png");
 		assertThat(dir.resolve("p99-vs-batch-cluster.png")).isNotEmptyFile();
 	}
+
 }

@@ -26,7 +26,10 @@ import io.sawmill.bench.e2e.measure.BatchRecorder;
 import io.sawmill.bench.e2e.measure.CommandStats;
 import io.sawmill.bench.e2e.workload.Route;
 
-/** The route comparison's table and its ratios to the mapping path, the hash route's judged against ± 5 %. */
+/**
+ * The route comparison's table and its ratios to the mapping path, the hash route's
+ * judged against ± 5 %.
+ */
 class RouteReportTests {
 
 	private static final long BACKLOG = 60_000;
@@ -34,15 +37,18 @@ class RouteReportTests {
 	private static final BatchRecorder.Percentiles WRITE = new BatchRecorder.Percentiles(180, 3_000_000, 9_000_000,
 			12_000_000);
 
-	/** A measured row of drains at these records/s, each of which sent these calls per record. */
+	/**
+	 * A measured row of drains at these records/s, each of which sent these calls per
+	 * record.
+	 */
 	private static RouteRow row(Route route, List<Double> rates, Map<String, Double> perRecord) {
 		BatchRecorder.Summary busy = new BatchRecorder.Summary(60 * rates.size(), BACKLOG * rates.size(), WRITE, WRITE,
 				1_000_000_000L, rates, rates.stream().map(rate -> 2_000.0).toList());
 		Map<String, Long> calls = new java.util.TreeMap<>();
 		perRecord.forEach((command, n) -> calls.put(command, (long) (n * BACKLOG)));
 		CommandStats.Counts counts = new CommandStats.Counts(calls);
-		return new RouteRow(route, 0, 1_000, BACKLOG, busy, rates.stream().map(rate -> counts.perRecord(BACKLOG)).toList(),
-				counts, true, "OK", null);
+		return new RouteRow(route, 0, 1_000, BACKLOG, busy,
+				rates.stream().map(rate -> counts.perRecord(BACKLOG)).toList(), counts, true, "OK", null);
 	}
 
 	private static RouteRow mapping() {
@@ -55,9 +61,12 @@ class RouteReportTests {
 
 	@Test
 	void shouldJudgeTheHashRouteAgainstTheMappingPathWithinFivePercentEitherWay() {
-		assertThat(RouteReport.ratios(List.of(mapping(), hash(96_000, 95_000, 101_000))).get(0).verdict()).isEqualTo("MET");
-		assertThat(RouteReport.ratios(List.of(mapping(), hash(104_000, 105_000, 107_000))).get(0).verdict()).isEqualTo("MET");
-		assertThat(RouteReport.ratios(List.of(mapping(), hash(94_000, 93_000, 90_000))).get(0).verdict()).isEqualTo("NOT MET");
+		assertThat(RouteReport.ratios(List.of(mapping(), hash(96_000, 95_000, 101_000))).get(0).verdict())
+			.isEqualTo("MET");
+		assertThat(RouteReport.ratios(List.of(mapping(), hash(104_000, 105_000, 107_000))).get(0).verdict())
+			.isEqualTo("MET");
+		assertThat(RouteReport.ratios(List.of(mapping(), hash(94_000, 93_000, 90_000))).get(0).verdict())
+			.isEqualTo("NOT MET");
 		assertThat(RouteReport.ratios(List.of(mapping(), hash(106_000, 120_000, 100_000))).get(0).verdict())
 			.isEqualTo("NOT MET");
 	}
@@ -88,13 +97,15 @@ class RouteReportTests {
 		RouteRow unverified = new RouteRow(Route.MAPPING, 0, 1_000, BACKLOG, mapping().busy(), List.of(2.0),
 				mapping().commands(), false, "FAILED", null);
 
-		assertThat(RouteReport.ratios(List.of(hash(100_000))).get(0).verdict()).isEqualTo("not judged: mapping not run");
+		assertThat(RouteReport.ratios(List.of(hash(100_000))).get(0).verdict())
+			.isEqualTo("not judged: mapping not run");
 		assertThat(RouteReport.ratios(List.of(hash(100_000))).get(0).recordsPerSecond()).isNaN();
 		assertThat(RouteReport.ratios(List.of(unverified, hash(100_000))).get(0).verdict())
 			.isEqualTo("not judged: a run did not verify");
-		assertThat(RouteReport.ratios(List.of(mapping(),
-				RouteRow.notRun(Route.HASH, 0, 1_000, "not available in this build (unknown property sawmill.routes[0].type)",
-						false)))
+		assertThat(RouteReport
+			.ratios(List.of(mapping(),
+					RouteRow.notRun(Route.HASH, 0, 1_000,
+							"not available in this build (unknown property sawmill.routes[0].type)", false)))
 			.get(0)
 			.verdict()).isEqualTo("not available in this build (unknown property sawmill.routes[0].type)");
 	}
@@ -117,4 +128,5 @@ class RouteReportTests {
 				"- stream, direct, batch 1000: FAILED: Sawmill did not start");
 		assertThat(rows.get(3).verified()).isFalse();
 	}
+
 }

@@ -49,7 +49,8 @@ class BenchOptionsTests {
 		assertThat(options.proxyPriority()).isEqualTo(LatencyProxy.Priority.NORMAL);
 		assertThat(options.keyDistribution()).isEqualTo(KeyDistribution.UNIFORM);
 		assertThat(options.zipfExponent()).isEqualTo(1.1);
-		// the comparison runs only when asked for, so the quick run takes as long as before
+		// the comparison runs only when asked for, so the quick run takes as long as
+		// before
 		assertThat(options.capabilities()).isEmpty();
 		assertThat(BenchOptions.parse("--quick").capabilities()).isEmpty();
 		assertThat(options.routes()).isEmpty();
@@ -58,7 +59,8 @@ class BenchOptionsTests {
 
 	@Test
 	void shouldTakeTheRoutesToCompareFromTheCommandLineEachOnceInTheOrderGiven() {
-		BenchOptions options = BenchOptions.parse("--routes=mapping,hash,hash-replace,string,SORTED_SET,set,list,stream,delete,hash");
+		BenchOptions options = BenchOptions
+			.parse("--routes=mapping,hash,hash-replace,string,SORTED_SET,set,list,stream,delete,hash");
 
 		assertThat(options.routes()).containsExactly(Route.MAPPING, Route.HASH, Route.HASH_REPLACE, Route.STRING,
 				Route.SORTED_SET, Route.SET, Route.LIST, Route.STREAM, Route.DELETE);
@@ -121,8 +123,9 @@ class BenchOptionsTests {
 
 	@Test
 	void shouldDocumentEveryOptionInTheHelp() {
-		assertThat(BenchOptions.help()).contains("--rtt-pairs=5", "--steady-seconds=5", "--cluster=on", "--sawmill-drains=3",
-				"--key-distribution=uniform", "--zipf-s=1.1", "--capabilities=plain,coalesce,version",
+		assertThat(BenchOptions.help()).contains("--rtt-pairs=5", "--steady-seconds=5", "--cluster=on",
+				"--sawmill-drains=3", "--key-distribution=uniform", "--zipf-s=1.1",
+				"--capabilities=plain,coalesce,version",
 				"--routes=mapping,hash,hash-replace,string,sorted-set,set,list,stream,delete");
 	}
 
@@ -151,7 +154,9 @@ class BenchOptionsTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--capabilities=plain,transactions"))
 			.withMessage("--capabilities must be among plain, coalesce, version, exactly-once, but was transactions");
 		assertThatIllegalArgumentException().isThrownBy(() -> BenchOptions.parse("--routes=mapping,json"))
-			.withMessage("--routes must be among mapping, hash, hash-replace, string, sorted-set, set, list, stream, delete, "
-					+ "but was json");
+			.withMessage(
+					"--routes must be among mapping, hash, hash-replace, string, sorted-set, set, list, stream, delete, "
+							+ "but was json");
 	}
+
 }

@@ -29,7 +29,8 @@ class CapabilityTests {
 	void shouldPassEachCapabilitysSwitchToSawmill() {
 		assertThat(Capability.PLAIN.properties()).isEmpty();
 		assertThat(Capability.COALESCE.properties()).containsExactly(Map.entry("sawmill.coalesce-writes", "true"));
-		assertThat(Capability.VERSION.properties()).containsExactly(Map.entry("sawmill.mapping.version", "field:version"));
+		assertThat(Capability.VERSION.properties())
+			.containsExactly(Map.entry("sawmill.mapping.version", "field:version"));
 	}
 
 	@Test
@@ -38,9 +39,12 @@ class CapabilityTests {
 				new RuntimeException("Unknown property sawmill.coalesce-writes; did you mean sawmill.concurrency?\n"
 						+ "Correct or remove the property."));
 
-		assertThat(VariantDrainer.unknownPropertyIn(Capability.COALESCE.properties(), unknown)).isEqualTo("sawmill.coalesce-writes");
+		assertThat(VariantDrainer.unknownPropertyIn(Capability.COALESCE.properties(), unknown))
+			.isEqualTo("sawmill.coalesce-writes");
 		assertThat(VariantDrainer.unknownPropertyIn(Capability.VERSION.properties(), unknown)).isNull();
 		assertThat(VariantDrainer.unknownPropertyIn(Capability.COALESCE.properties(),
-				new IllegalStateException("Connection refused"))).isNull();
+				new IllegalStateException("Connection refused")))
+			.isNull();
 	}
+
 }

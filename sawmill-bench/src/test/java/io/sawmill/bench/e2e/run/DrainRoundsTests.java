@@ -58,7 +58,8 @@ class DrainRoundsTests {
 	void shouldPairWithinEachBatchSize() {
 		DrainRounds rounds = new DrainRounds(List.of(DIRECT, ONE_MS, DIRECT_5000, ONE_MS_5000), 1, 1);
 
-		assertThat(rounds.rounds(List.of(1_000, 5_000))).containsExactly(List.of(ONE_MS, DIRECT, ONE_MS_5000, DIRECT_5000));
+		assertThat(rounds.rounds(List.of(1_000, 5_000)))
+			.containsExactly(List.of(ONE_MS, DIRECT, ONE_MS_5000, DIRECT_5000));
 	}
 
 	@Test
@@ -80,4 +81,5 @@ class DrainRoundsTests {
 		assertThat(new DrainRounds(List.of(DIRECT, ONE_MS), 2, 0).paired(ONE_MS)).isFalse();
 		assertThat(new DrainRounds(List.of(DIRECT, ONE_MS), 1, 0).rounds(List.of(1_000))).isEmpty();
 	}
+
 }

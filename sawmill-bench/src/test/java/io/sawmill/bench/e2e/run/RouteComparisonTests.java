@@ -34,4 +34,5 @@ class RouteComparisonTests {
 		assertThat(RouteComparison.order(routes, 3)).containsExactly(Route.MAPPING, Route.HASH, Route.STRING);
 		assertThat(routes).containsExactly(Route.MAPPING, Route.HASH, Route.STRING);
 	}
+
 }

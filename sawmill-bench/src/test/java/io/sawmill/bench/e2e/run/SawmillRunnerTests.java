@@ -41,16 +41,19 @@ class SawmillRunnerTests {
 
 	@Test
 	void shouldLetAVariantReplaceACellPropertyRatherThanRepeatIt() {
-		// Boot joins a name given twice on the command line with a comma ("1000,500"), which would not bind
+		// Boot joins a name given twice on the command line with a comma ("1000,500"),
+		// which would not bind
 		String[] args = SawmillRunner.arguments("127.0.0.1:9092", "backlog", "g1", 1_000, redis, Duration.ofHours(1),
 				Map.of("sawmill.batch-size", "500"));
 
-		assertThat(args).filteredOn(arg -> arg.startsWith("--sawmill.batch-size=")).containsExactly("--sawmill.batch-size=500");
+		assertThat(args).filteredOn(arg -> arg.startsWith("--sawmill.batch-size="))
+			.containsExactly("--sawmill.batch-size=500");
 	}
 
 	@Test
 	void shouldReplaceTheCellsTopicAndMappingWithARoute() {
-		// Sawmill refuses sawmill.topics and sawmill.mapping.key-template next to sawmill.routes
+		// Sawmill refuses sawmill.topics and sawmill.mapping.key-template next to
+		// sawmill.routes
 		String[] args = SawmillRunner.arguments("127.0.0.1:9092", "routes", "g1", 1_000, redis, Duration.ofHours(1),
 				Route.STRING.properties("routes", Duration.ofHours(1)));
 
@@ -59,4 +62,5 @@ class SawmillRunnerTests {
 					"--sawmill.routes[0].type=STRING", "--sawmill.routes[0].key-template=rec:{id}",
 					"--sawmill.routes[0].ttl=3600s");
 	}
+
 }

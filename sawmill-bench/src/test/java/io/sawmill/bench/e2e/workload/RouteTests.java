@@ -38,7 +38,8 @@ class RouteTests {
 		assertThat(Route.HASH.properties("routes", TTL)).containsExactly(Map.entry("sawmill.routes[0].name", "hash"),
 				Map.entry("sawmill.routes[0].topics", "routes"), Map.entry("sawmill.routes[0].type", "HASH"),
 				Map.entry("sawmill.routes[0].key-template", "rec:{id}"), Map.entry("sawmill.routes[0].ttl", "3600s"));
-		assertThat(Route.HASH_REPLACE.properties("routes", TTL)).containsEntry("sawmill.routes[0].hash-update", "REPLACE")
+		assertThat(Route.HASH_REPLACE.properties("routes", TTL))
+			.containsEntry("sawmill.routes[0].hash-update", "REPLACE")
 			.containsEntry("sawmill.routes[0].type", "HASH");
 	}
 
@@ -66,4 +67,5 @@ class RouteTests {
 		assertThat(Route.parse(" SORTED_SET ")).isEqualTo(Route.SORTED_SET);
 		assertThat(Route.HASH_REPLACE.label()).isEqualTo("hash-replace");
 	}
+
 }

@@ -47,7 +47,8 @@ class WorkloadTests {
 
 	@Test
 	void shouldExpectTheLastRecordOfEachKeyToWin() {
-		// 250 records over 100 ids: id 10 was written by records 10, 110 and 210; id 60 by 60 and 160
+		// 250 records over 100 ids: id 10 was written by records 10, 110 and 210; id 60
+		// by 60 and 160
 		assertThat(workload.expectedHash(10, 250)).isEqualTo(workload.hash(210));
 		assertThat(workload.expectedHash(60, 250)).isEqualTo(workload.hash(160));
 		assertThat(workload.hash(210)).isNotEqualTo(workload.hash(10));
@@ -64,9 +65,11 @@ class WorkloadTests {
 		// record 234 is id 34's third: versions 0 (record 34), 1 (134), 2 (234)
 		assertThat(parsed.get("version")).isEqualTo(2);
 		assertThat(versioned.hash(234)).containsEntry("version", "2").containsEntry("id", "34");
-		assertThat(new String(versioned.json(234), StandardCharsets.US_ASCII)).startsWith("{\"id\":\"34\",\"version\":2,\"f1\":\"");
+		assertThat(new String(versioned.json(234), StandardCharsets.US_ASCII))
+			.startsWith("{\"id\":\"34\",\"version\":2,\"f1\":\"");
 		// without a version field the records are those of the main table, byte for byte
-		assertThat(workload.json(234)).isEqualTo(new Workload(5, 20, 100, new KeySequence.Uniform(100), false).json(234));
+		assertThat(workload.json(234))
+			.isEqualTo(new Workload(5, 20, 100, new KeySequence.Uniform(100), false).json(234));
 	}
 
 	@Test
@@ -95,4 +98,5 @@ class WorkloadTests {
 		assertThat(workload.isKey("rec:12:version")).isFalse();
 		assertThat(workload.isKey("other:12")).isFalse();
 	}
+
 }

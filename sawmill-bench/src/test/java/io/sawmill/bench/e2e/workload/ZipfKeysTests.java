@@ -37,7 +37,8 @@ class ZipfKeysTests {
 			counts[(int) keys.id(seq)]++;
 		}
 
-		// rank 1 (id 0) has 1 / H(1000, 1.1) = 0.1794; the standard error over 200,000 draws is 0.0009
+		// rank 1 (id 0) has 1 / H(1000, 1.1) = 0.1794; the standard error over 200,000
+		// draws is 0.0009
 		double harmonic = LongStream.rangeClosed(1, 1_000).mapToDouble(k -> Math.pow(k, -1.1)).sum();
 		assertThat(1 / harmonic).isCloseTo(0.1794, within(0.0001));
 		assertThat(counts[0] / (double) DRAWS).isCloseTo(1 / harmonic, within(0.004));
@@ -85,4 +86,5 @@ class ZipfKeysTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> new ZipfKeys(100, 0))
 			.withMessage("the Zipf exponent must be greater than 0, but was 0.0");
 	}
+
 }
