@@ -23,13 +23,13 @@ import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.ArgumentMatchers.anyMap;
 import static org.mockito.ArgumentMatchers.anySet;
 import static org.mockito.BDDMockito.given;
+import static org.mockito.BDDMockito.then;
 import static org.mockito.BDDMockito.willAnswer;
 import static org.mockito.Mockito.atLeastOnce;
 import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.times;
-import static org.mockito.Mockito.verify;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -192,13 +192,13 @@ class ContainerCommitOrderTests {
 	}
 
 	private void verifyNothingCommitted() {
-		verify(consumer, never()).commitSync();
-		verify(consumer, never()).commitSync(any(Duration.class));
-		verify(consumer, never()).commitSync(anyMap());
-		verify(consumer, never()).commitSync(anyMap(), any(Duration.class));
-		verify(consumer, never()).commitAsync();
-		verify(consumer, never()).commitAsync(any());
-		verify(consumer, never()).commitAsync(anyMap(), any());
+		then(consumer).should(never()).commitSync();
+		then(consumer).should(never()).commitSync(any(Duration.class));
+		then(consumer).should(never()).commitSync(anyMap());
+		then(consumer).should(never()).commitSync(anyMap(), any(Duration.class));
+		then(consumer).should(never()).commitAsync();
+		then(consumer).should(never()).commitAsync(any());
+		then(consumer).should(never()).commitAsync(anyMap(), any());
 	}
 
 	@Test
@@ -210,12 +210,13 @@ class ContainerCommitOrderTests {
 		start();
 
 		ArgumentCaptor<Map<TopicPartition, OffsetAndMetadata>> commit = ArgumentCaptor.forClass(Map.class);
-		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> verify(consumer).commitSync(commit.capture()));
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> then(consumer).should().commitSync(commit.capture()));
 		InOrder inOrder = inOrder(writer, consumer);
-		inOrder.verify(writer).write(any());
-		inOrder.verify(consumer).commitSync(anyMap());
+		then(writer).should(inOrder).write(any());
+		then(consumer).should(inOrder).commitSync(anyMap());
 		assertThat(offsets(commit.getValue())).containsOnly(Map.entry(P0, 13L), Map.entry(P1, 22L));
-		verify(consumer, never()).seek(any(TopicPartition.class), anyLong());
+		then(consumer).should(never()).seek(any(TopicPartition.class), anyLong());
 	}
 
 	@Test
@@ -228,12 +229,12 @@ class ContainerCommitOrderTests {
 
 		ArgumentCaptor<Map<TopicPartition, OffsetAndMetadata>> commit = ArgumentCaptor.forClass(Map.class);
 		await().atMost(Duration.ofSeconds(10))
-			.untilAsserted(() -> verify(consumer).commitAsync(commit.capture(), any()));
+			.untilAsserted(() -> then(consumer).should().commitAsync(commit.capture(), any()));
 		InOrder inOrder = inOrder(writer, consumer);
-		inOrder.verify(writer).write(any());
-		inOrder.verify(consumer).commitAsync(anyMap(), any());
+		then(writer).should(inOrder).write(any());
+		then(consumer).should(inOrder).commitAsync(anyMap(), any());
 		assertThat(offsets(commit.getValue())).containsOnly(Map.entry(P0, 13L), Map.entry(P1, 22L));
-		verify(consumer, never()).commitSync(anyMap());
+		then(consumer).should(never()).commitSync(anyMap());
 	}
 
 	@Test
@@ -245,7 +246,7 @@ class ContainerCommitOrderTests {
 
 		start();
 
-		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> verify(consumer).commitSync(anyMap()));
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> then(consumer).should().commitSync(anyMap()));
 		assertThat(writes.getAllValues()).singleElement()
 			.satisfies(batch -> assertThat(batch).extracting(write -> new String(write.key(), StandardCharsets.UTF_8))
 				.containsExactly("0@10", "0@11", "0@12", "1@20", "1@21"));
@@ -259,13 +260,13 @@ class ContainerCommitOrderTests {
 		start();
 
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-			verify(consumer).seek(P0, 10L);
-			verify(consumer).seek(P1, 20L);
+			then(consumer).should().seek(P0, 10L);
+			then(consumer).should().seek(P1, 20L);
 		});
 		container.stop();
 		InOrder inOrder = inOrder(writer, consumer);
-		inOrder.verify(writer, times(2)).write(any());
-		inOrder.verify(consumer).seek(P0, 10L);
+		then(writer).should(inOrder, times(2)).write(any());
+		then(consumer).should(inOrder).seek(P0, 10L);
 		verifyNothingCommitted();
 		assertThat(registry.get("sawmill.records").tag("outcome", "retried").counter().count()).isEqualTo(5);
 	}
@@ -288,12 +289,13 @@ class ContainerCommitOrderTests {
 		start();
 
 		ArgumentCaptor<Map<TopicPartition, OffsetAndMetadata>> commit = ArgumentCaptor.forClass(Map.class);
-		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> verify(consumer).commitSync(commit.capture()));
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> then(consumer).should().commitSync(commit.capture()));
 		InOrder inOrder = inOrder(writer, consumer);
-		inOrder.verify(writer, times(2)).write(any());
-		inOrder.verify(consumer, atLeastOnce()).seek(P0, 10L);
-		inOrder.verify(writer).write(any());
-		inOrder.verify(consumer).commitSync(anyMap());
+		then(writer).should(inOrder, times(2)).write(any());
+		then(consumer).should(inOrder, atLeastOnce()).seek(P0, 10L);
+		then(writer).should(inOrder).write(any());
+		then(consumer).should(inOrder).commitSync(anyMap());
 		assertThat(offsets(commit.getValue())).containsOnly(Map.entry(P0, 13L), Map.entry(P1, 22L));
 		assertThat(attempts).hasValue(3);
 	}
@@ -307,8 +309,8 @@ class ContainerCommitOrderTests {
 
 		start(rejectAll);
 
-		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> verify(consumer).commitSync(anyMap()));
-		verify(writer, never()).write(any());
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> then(consumer).should().commitSync(anyMap()));
+		then(writer).should(never()).write(any());
 	}
 
 	@Test
@@ -318,7 +320,8 @@ class ContainerCommitOrderTests {
 		@SuppressWarnings("unchecked")
 		ArgumentCaptor<Collection<String>> topics = ArgumentCaptor.forClass(Collection.class);
 		await().atMost(Duration.ofSeconds(10))
-			.untilAsserted(() -> verify(consumer).subscribe(topics.capture(), any(ConsumerRebalanceListener.class)));
+			.untilAsserted(
+					() -> then(consumer).should().subscribe(topics.capture(), any(ConsumerRebalanceListener.class)));
 		assertThat(topics.getValue()).containsExactly("events");
 	}
 

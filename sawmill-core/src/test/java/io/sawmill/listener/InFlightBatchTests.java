@@ -20,10 +20,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyMap;
 import static org.mockito.BDDMockito.given;
+import static org.mockito.BDDMockito.then;
 import static org.mockito.BDDMockito.willAnswer;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
-import static org.mockito.Mockito.verify;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -248,7 +248,7 @@ class InFlightBatchTests {
 				new ListenerExecutionFailedException("Listener failed", failure),
 				new ConsumerRecords<>(Map.of(P0, batch(3)), Map.of()), consumer, null, () -> {
 				});
-		verify(consumer).seek(P0, 0L);
+		then(consumer).should().seek(P0, 0L);
 		assertThat(registry.get("sawmill.records").tag("outcome", "retried").counter().count()).isEqualTo(2 * BATCH);
 	}
 
@@ -268,9 +268,9 @@ class InFlightBatchTests {
 
 		listener.onPartitionsRevokedBeforeCommit(consumer, List.of(P0));
 
-		verify(consumer).seek(P0, 0L);
-		verify(consumer, never()).commitAsync(anyMap(), any());
-		verify(consumer, never()).commitSync(anyMap());
+		then(consumer).should().seek(P0, 0L);
+		then(consumer).should(never()).commitAsync(anyMap(), any());
+		then(consumer).should(never()).commitSync(anyMap());
 		assertThat(registry.get("sawmill.records").tag("outcome", "retried").counter().count()).isEqualTo(BATCH);
 	}
 

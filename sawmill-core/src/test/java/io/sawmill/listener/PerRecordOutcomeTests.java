@@ -20,9 +20,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyMap;
 import static org.mockito.BDDMockito.given;
+import static org.mockito.BDDMockito.then;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
-import static org.mockito.Mockito.verify;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -148,7 +148,7 @@ class PerRecordOutcomeTests {
 			assertThat(dead.record().offset()).isEqualTo(1);
 			assertThat(dead.reason()).contains("WRONGTYPE");
 		});
-		verify(consumer).commitSync(anyMap());
+		then(consumer).should().commitSync(anyMap());
 		assertThat(count("written")).isEqualTo(2);
 		assertThat(count("dead_lettered")).isEqualTo(1);
 	}
@@ -164,7 +164,7 @@ class PerRecordOutcomeTests {
 		// in offset order
 		assertThat(sent).containsExactly(List.of("k", "x", "y", "k", "z"), List.of("k", "k"));
 		assertThat(published).isEmpty();
-		verify(consumer).commitSync(anyMap());
+		then(consumer).should().commitSync(anyMap());
 		assertThat(count("written")).isEqualTo(5);
 	}
 
@@ -179,8 +179,8 @@ class PerRecordOutcomeTests {
 
 		assertThat(sent).hasSize(4);
 		assertThat(published).isEmpty();
-		verify(consumer, never()).commitSync(anyMap());
-		verify(consumer, never()).commitAsync(anyMap(), any());
+		then(consumer).should(never()).commitSync(anyMap());
+		then(consumer).should(never()).commitAsync(anyMap(), any());
 	}
 
 	@Test
@@ -204,7 +204,7 @@ class PerRecordOutcomeTests {
 		assertThat(published).extracting(DeadLetter::reason)
 			.containsExactly("value is not valid JSON",
 					"record value of 13 bytes exceeds sawmill.max-record-size (8 bytes)");
-		verify(consumer).commitSync(anyMap());
+		then(consumer).should().commitSync(anyMap());
 	}
 
 	@Test
@@ -217,8 +217,8 @@ class PerRecordOutcomeTests {
 
 		assertThatExceptionOfType(DeadLetterPublishException.class)
 			.isThrownBy(() -> listener.onMessage(records("a", "b"), acknowledgment, consumer));
-		verify(consumer, never()).commitSync(anyMap());
-		verify(consumer, never()).commitAsync(anyMap(), any());
+		then(consumer).should(never()).commitSync(anyMap());
+		then(consumer).should(never()).commitAsync(anyMap(), any());
 	}
 
 }

@@ -17,9 +17,10 @@ package io.sawmill.listener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.BDDMockito.given;
+import static org.mockito.BDDMockito.then;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
-import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.times;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -89,9 +90,9 @@ class RedeliveryTests {
 		redelivery.redeliver(consumer, batch, false, new IllegalStateException("redis down"));
 		redelivery.redeliver(consumer, batch, false, new IllegalStateException("redis down"));
 
-		verify(consumer, org.mockito.Mockito.times(4)).seek(A0, 7L);
-		verify(consumer, org.mockito.Mockito.times(4)).seek(B1, 100L);
-		verify(container, org.mockito.Mockito.times(4)).pausePartition(A0);
+		then(consumer).should(times(4)).seek(A0, 7L);
+		then(consumer).should(times(4)).seek(B1, 100L);
+		then(container).should(times(4)).pausePartition(A0);
 		assertThat(delays).containsExactly(Duration.ofMillis(100), Duration.ofMillis(100), Duration.ofMillis(200),
 				Duration.ofMillis(200), Duration.ofMillis(300), Duration.ofMillis(300), Duration.ofMillis(300),
 				Duration.ofMillis(300));
@@ -103,11 +104,11 @@ class RedeliveryTests {
 	@Test
 	void shouldResumeThePartitionsWhenTheBackoffIsOver() {
 		redelivery.redeliver(consumer, List.of(record(A0, 7)), false, new IllegalStateException("redis down"));
-		verify(child, never()).resumePartition(A0);
+		then(child).should(never()).resumePartition(A0);
 
 		timers.forEach(Runnable::run);
 
-		verify(child).resumePartition(A0);
+		then(child).should().resumePartition(A0);
 	}
 
 	@Test
@@ -116,10 +117,10 @@ class RedeliveryTests {
 		redelivery.redeliver(consumer, List.of(record(A0, 7)), false, new IllegalStateException("redis down"));
 
 		timers.get(0).run();
-		verify(child, never()).resumePartition(A0);
+		then(child).should(never()).resumePartition(A0);
 
 		timers.get(1).run();
-		verify(child).resumePartition(A0);
+		then(child).should().resumePartition(A0);
 	}
 
 	@Test
@@ -139,10 +140,10 @@ class RedeliveryTests {
 
 		redelivery.redeliver(consumer, List.of(record(A0, 7), record(B1, 3)), true, new IllegalStateException("x"));
 
-		verify(consumer, never()).seek(A0, 7L);
-		verify(consumer).seek(B1, 3L);
-		verify(container, never()).pausePartition(A0);
-		verify(container).pausePartition(B1);
+		then(consumer).should(never()).seek(A0, 7L);
+		then(consumer).should().seek(B1, 3L);
+		then(container).should(never()).pausePartition(A0);
+		then(container).should().pausePartition(B1);
 	}
 
 	private static ConsumerRecord<byte[], byte[]> record(TopicPartition partition, long offset) {

@@ -17,8 +17,8 @@ package io.sawmill.listener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.mockito.BDDMockito.then;
 import static org.mockito.Mockito.mock;
-import static org.mockito.Mockito.verify;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -173,8 +173,8 @@ class SawmillContainersTests {
 		listener.onPartitionsRevokedAfterCommit(mock(Consumer.class), partitions);
 
 		for (ConsumerRebalanceListener told : List.of(lagMonitor, operations)) {
-			verify(told).onPartitionsAssigned(partitions);
-			verify(told).onPartitionsRevoked(partitions);
+			then(told).should().onPartitionsAssigned(partitions);
+			then(told).should().onPartitionsRevoked(partitions);
 		}
 	}
 
@@ -212,8 +212,8 @@ class SawmillContainersTests {
 				mock(MessageListenerContainer.class), () -> {
 				});
 
-		verify(consumer).seek(a0, 7L);
-		verify(consumer).seek(b2, 100L);
+		then(consumer).should().seek(a0, 7L);
+		then(consumer).should().seek(b2, 100L);
 		assertThat(handler.isAckAfterHandle()).isFalse();
 		assertThat(handler.seeksAfterHandling()).isTrue();
 		assertThat(registry.get("sawmill.records").tag("outcome", "retried").tag("topic", "a").counter().count())

@@ -18,8 +18,8 @@ package io.sawmill.listener;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.anyMap;
 import static org.mockito.BDDMockito.given;
+import static org.mockito.BDDMockito.then;
 import static org.mockito.Mockito.mock;
-import static org.mockito.Mockito.verify;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -142,7 +142,7 @@ class StaleOutcomeTests {
 		assertThat(count("written")).isEqualTo(3);
 		assertThat(count("stale")).isEqualTo(2);
 		assertThat(published).isEmpty();
-		verify(consumer).commitSync(anyMap());
+		then(consumer).should().commitSync(anyMap());
 	}
 
 	@Test
@@ -156,7 +156,7 @@ class StaleOutcomeTests {
 		assertThat(count("written")).isEqualTo(2);
 		assertThat(count("stale")).isEqualTo(1);
 		assertThat(published).isEmpty();
-		verify(consumer).commitSync(anyMap());
+		then(consumer).should().commitSync(anyMap());
 	}
 
 }
