@@ -50,8 +50,8 @@ class RedisFindingsTests {
 
 	@BeforeAll
 	static void startRedis() {
-		redis = RedisServerProcess.startNew(); // save "" and appendonly no: no
-												// persistence, no replica
+		// save "" and appendonly no: no persistence, no replica
+		redis = RedisServerProcess.startNew();
 		factory = connect(new RedisStandaloneConfiguration(redis.host(), redis.port()));
 	}
 

@@ -115,14 +115,11 @@ class OffsetCommitsTests {
 		batch.addAll(records(P0, 10, 3));
 		batch.addAll(records(P1, 7, 2));
 		batch.addAll(records(new TopicPartition("other", 0), 4, 1));
-		batch.addAll(records(P0, 3, 2)); // P0 again, lower offsets, after other
-											// partitions
+		// P0 again, lower offsets, after other partitions
+		batch.addAll(records(P0, 3, 2));
 		batch.add(new ConsumerRecord<>(P1.topic(), P1.partition(), 20, null, null));
-		batch.add(new ConsumerRecord<>(P1.topic(), P1.partition(), 9, null, null)); // lower,
-																					// after
-																					// a
-																					// higher
-																					// one
+		// lower, after a higher one
+		batch.add(new ConsumerRecord<>(P1.topic(), P1.partition(), 9, null, null));
 
 		assertThat(OffsetCommits.nextOffsets(batch)).isEqualTo(Map.of(P0, new OffsetAndMetadata(13), P1,
 				new OffsetAndMetadata(21), new TopicPartition("other", 0), new OffsetAndMetadata(5)));

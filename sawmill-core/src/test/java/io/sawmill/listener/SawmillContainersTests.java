@@ -61,6 +61,12 @@ class SawmillContainersTests {
 		.shutdownTimeout(Duration.ofSeconds(7))
 		.build();
 
+	private final ListenerConfig exactlyOnce = ListenerConfig.custom()
+		.topics(List.of("a"))
+		.groupId("g1")
+		.delivery(Delivery.EXACTLY_ONCE)
+		.build();
+
 	private final SawmillMetrics metrics = new SawmillMetrics(new SimpleMeterRegistry(), "g1");
 
 	@Test
@@ -106,12 +112,6 @@ class SawmillContainersTests {
 
 	@Test
 	void shouldRefuseExactlyOnceWithAWriterThatCannotSendTransactions() {
-		ListenerConfig exactlyOnce = ListenerConfig.custom()
-			.topics(List.of("a"))
-			.groupId("g1")
-			.delivery(Delivery.EXACTLY_ONCE)
-			.build();
-
 		assertThatIllegalStateException()
 			.isThrownBy(() -> SawmillContainers.create(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1"),
 					exactlyOnce, record -> List.of(), mock(RedisBatchWriter.class), DeadLetterPublisher.loggingOnly(),
@@ -122,12 +122,6 @@ class SawmillContainersTests {
 
 	@Test
 	void shouldBuildAnExactlyOnceContainerOnAWriterThatSendsTransactions() {
-		ListenerConfig exactlyOnce = ListenerConfig.custom()
-			.topics(List.of("a"))
-			.groupId("g1")
-			.delivery(Delivery.EXACTLY_ONCE)
-			.build();
-
 		ConcurrentMessageListenerContainer<byte[], byte[]> container = SawmillContainers.create(
 				Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1"), exactlyOnce, record -> List.of(),
 				mock(TransactionalBatchWriter.class), DeadLetterPublisher.loggingOnly(), RedisCircuit.disabled("test"),

@@ -123,8 +123,8 @@ class FailureClassTests {
 		try (RedisServerProcess persisting = RedisServerProcess.startNew("--save", "3600 1",
 				"--stop-writes-on-bgsave-error", "yes", "--enable-protected-configs", "yes")) {
 			run(persisting, List.of("CONFIG", "SET", "dir", dir.toString()));
-			Files.delete(dir); // the snapshot cannot be written in a directory that is
-								// gone
+			// the snapshot cannot be written in a directory that is gone
+			Files.delete(dir);
 			run(persisting, List.of("BGSAVE"));
 			await().atMost(Duration.ofSeconds(30))
 				.untilAsserted(

@@ -117,9 +117,8 @@ class DoctorIT {
 		int exit;
 		try {
 			Map<String, Object> properties = SawmillApp.baseProperties(servers, TOPIC, "doctor-direct");
-			properties.put("sawmill.doctor.host-root", emptyHost); // host findings
-																	// UNKNOWN whatever
-																	// machine runs this
+			// host findings UNKNOWN whatever machine runs this
+			properties.put("sawmill.doctor.host-root", emptyHost);
 			exit = DoctorCommand.run(SawmillApplication.class, Kafka.args(properties).toArray(String[]::new),
 					new PrintStream(out, true, StandardCharsets.UTF_8));
 		}

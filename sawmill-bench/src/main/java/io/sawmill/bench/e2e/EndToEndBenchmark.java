@@ -336,8 +336,8 @@ public final class EndToEndBenchmark implements Cell.Run {
 		Verification.flushAll(direct);
 	}
 
-	@SuppressWarnings("try") // the try keeps the consumer running for its body, which
-								// never calls it
+	// the try keeps the consumer running for its body, which never calls it
+	@SuppressWarnings("try")
 	private void warmUpDrain(KafkaBrokerProcess kafka, String strategy, Endpoint endpoint, int records)
 			throws Exception {
 		BatchRecorder recorder = new BatchRecorder();

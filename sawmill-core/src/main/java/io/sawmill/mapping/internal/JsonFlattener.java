@@ -85,8 +85,8 @@ public final class JsonFlattener {
 		try (JsonParser parser = TOKENS.createParser(ObjectReadContext.empty(), json)) {
 			JsonToken first = parser.nextToken();
 			if (first != JsonToken.START_OBJECT) {
-				return flattenTree(json); // not an object: the tree reader tells what it
-											// is
+				// not an object: the tree reader tells what it is
+				return flattenTree(json);
 			}
 			FlatFields fields = new FlatFields(false);
 			if (!object(parser, "", fields) || parser.nextToken() != null) {

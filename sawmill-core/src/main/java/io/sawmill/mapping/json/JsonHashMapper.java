@@ -92,8 +92,8 @@ public final class JsonHashMapper implements RecordMapper {
 			try {
 				return List.of(VersionGuard.upsert(key, version.of(record, all), config.ttl(), fields));
 			}
-			catch (IllegalArgumentException ex) { // the record writes the reserved
-													// version field
+			// the record writes the reserved version field
+			catch (IllegalArgumentException ex) {
 				throw new RecordMappingException(ex.getMessage(), ex);
 			}
 		}

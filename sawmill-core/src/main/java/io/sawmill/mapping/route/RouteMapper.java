@@ -102,8 +102,8 @@ final class RouteMapper implements RecordMapper {
 
 	private List<RedisWrite> tombstone(ConsumerRecord<byte[], byte[]> record) {
 		if (config.type() == RedisType.LIST || config.type() == RedisType.STREAM) {
-			return List.of(); // nothing to remove: the element a tombstone stands for is
-								// not known
+			// nothing to remove: the element a tombstone stands for is not known
+			return List.of();
 		}
 		if (key.usesValueFields() || (member != null && member.usesValueFields())) {
 			throw new RecordMappingException("route '" + config.name() + "': a tombstone has no value, but the "

@@ -179,8 +179,9 @@ final class ClusterConnection extends DedicatedConnection implements SlotRouting
 			return link.isDone() && !link.isCompletedExceptionally() ? EndpointChannel.ofMaster(link.join()) : null;
 		}
 		catch (RuntimeException ex) {
-			return null; // not a master of the cluster's view any more: the command goes
-							// through the API
+			// not a master of the cluster's view any more:
+			// the command goes through the API
+			return null;
 		}
 	}
 

@@ -83,8 +83,8 @@ final class DeadLinks {
 		boolean anyDown = false;
 		for (int group = 0; group < down.length; group++) {
 			Channel channel = routes.channel(group);
-			RedisClusterNode master = routes.master(group); // a group with a channel has
-															// its master
+			// a group with a channel has its master
+			RedisClusterNode master = routes.master(group);
 			if (channel != null && master != null && (!channel.isActive() || connection.isDown(master))) {
 				down[group] = lost("Redis master " + master.getUri());
 				anyDown = true;

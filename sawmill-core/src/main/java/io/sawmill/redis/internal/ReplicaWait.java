@@ -143,9 +143,8 @@ final class ReplicaWait {
 		}
 
 		static Shares of(Link connection, List<RedisWrite> writes) {
-			if (!(connection instanceof SlotRouting cluster)) { // standalone or
-																// Sentinel-managed: one
-																// link
+			// standalone or Sentinel-managed: one link
+			if (!(connection instanceof SlotRouting cluster)) {
 				return new Shares(Collections.singletonList(null), null);
 			}
 			// by host and port: the routing's node objects change with each topology

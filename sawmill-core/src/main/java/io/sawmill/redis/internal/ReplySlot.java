@@ -235,8 +235,8 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 	@Override
 	public void set(long integer) {
 		if (integer == 0 && write instanceof RedisWrite.Function) {
-			stale = true; // published to the writing thread with the state, by the
-							// batch's await
+			// published to the writing thread with the state, by the batch's await
+			stale = true;
 		}
 	}
 
@@ -298,8 +298,8 @@ class ReplySlot extends ErrorOnlyOutput implements RedisCommand<byte[], byte[], 
 			return;
 		}
 		if (CommandDispatcher.stale(write, reply)) {
-			stale = true; // published to the writing thread with the state, by the
-							// batch's await
+			// published to the writing thread with the state, by the batch's await
+			stale = true;
 		}
 		finish(SUCCEEDED, null);
 	}

@@ -59,8 +59,8 @@ final class SlotRoutes {
 		int lastGroup = -1;
 		for (int i = 0; i < groupOf.length; i++) {
 			byte[] key = writes.get(i).key();
-			if (key != lastKey || lastGroup < 0) { // a record's writes share their key's
-													// array: one lookup
+			// a record's writes share their key's array: one lookup
+			if (key != lastKey || lastGroup < 0) {
 				lastKey = key;
 				RedisClusterNode master = connection.routeOf(key);
 				if (master != last || lastGroup < 0) {

@@ -43,10 +43,8 @@ class FieldMapTests {
 		Random random = new Random(7);
 		byte[][] names = new byte[nameCount][];
 		for (int i = 0; i < names.length; i++) {
-			names[i] = ("f" + (i % 4)).getBytes(StandardCharsets.UTF_8); // names alike:
-																			// equal, but
-																			// other
-																			// arrays
+			// names alike: equal, but other arrays
+			names[i] = ("f" + (i % 4)).getBytes(StandardCharsets.UTF_8);
 		}
 		for (int trial = 0; trial < 500; trial++) {
 			FieldMap fields = new FieldMap(random.nextInt(4));

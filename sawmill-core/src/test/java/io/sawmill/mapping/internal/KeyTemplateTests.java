@@ -143,9 +143,8 @@ class KeyTemplateTests {
 
 		@Test
 		void shouldDeadLetterABinaryKeyWithUtf8NamingTheBadByteInsteadOfReplacingIt() {
-			byte[] key = new LongSerializer().serialize("t", 200L); // 00 .. 00 c8: 0xc8
-																	// starts a 2-byte
-																	// sequence
+			// 00 .. 00 c8: 0xc8 starts a 2-byte sequence
+			byte[] key = new LongSerializer().serialize("t", 200L);
 			assertThatThrownBy(() -> resolve("user:{@key}", KeyEncoding.UTF8, key))
 				.isInstanceOf(RecordMappingException.class)
 				.hasMessageContaining("the Kafka key is not valid UTF-8 (byte 0xc8 at index 7 of 8)")
@@ -176,18 +175,18 @@ class KeyTemplateTests {
 
 		@Test
 		void shouldRejectOverlongFormsSurrogatesTruncationsAndCodePointsAboveTheLast() {
-			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0x61, 0xC0, 0xAF))).isEqualTo(1); // overlong
-																								// '/'
+			// overlong '/'
+			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0x61, 0xC0, 0xAF))).isEqualTo(1);
 			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0xE0, 0x80, 0xAF))).isEqualTo(1); // overlong
-			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0xED, 0xA0, 0x80))).isEqualTo(1); // surrogate
-																								// D800
-			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0xF4, 0x90, 0x80, 0x80))).isEqualTo(1); // >
-																										// U+10FFFF
+			// surrogate D800
+			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0xED, 0xA0, 0x80))).isEqualTo(1);
+			// > U+10FFFF
+			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0xF4, 0x90, 0x80, 0x80))).isEqualTo(1);
 			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0x61, 0x62, 0xE2, 0x9C))).isEqualTo(2); // truncated
-			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0xE2, 0x41, 0x93))).isEqualTo(1); // bad
-																								// continuation
-			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0x80))).isZero(); // lone
-																				// continuation
+			// bad continuation
+			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0xE2, 0x41, 0x93))).isEqualTo(1);
+			// lone continuation
+			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0x80))).isZero();
 			assertThat(KeyEncoding.firstInvalidUtf8Byte(bytes(0xFF))).isZero();
 		}
 

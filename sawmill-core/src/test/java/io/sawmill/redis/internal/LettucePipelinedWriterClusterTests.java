@@ -214,8 +214,8 @@ class LettucePipelinedWriterClusterTests {
 
 	@Test
 	void shouldWriteHashesAndExpiriesOfManyKeysToEveryMaster() {
-		LettucePipelinedWriter writer = connectedWriter(6_000); // the whole batch in one
-																// chunk
+		// the whole batch in one chunk
+		LettucePipelinedWriter writer = connectedWriter(6_000);
 		List<String> keys = keys(3_000);
 		List<RedisWrite> writes = new ArrayList<>();
 		for (int i = 0; i < keys.size(); i++) {

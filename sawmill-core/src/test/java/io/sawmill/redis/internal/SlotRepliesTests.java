@@ -173,8 +173,8 @@ class SlotRepliesTests {
 		SlotReplies.Sequence sequence = new SlotReplies.Sequence();
 		SlotReplies done = sequence.next(new ReplySlot[1]);
 		WeakReference<SlotReplies> later = new WeakReference<>(sequence.next(new ReplySlot[1]));
-		sequence = null; // the connection was replaced: only the finished batch is still
-							// referenced
+		// the connection was replaced: only the finished batch is still referenced
+		sequence = null;
 
 		done.done();
 

@@ -130,8 +130,8 @@ class ExactlyOnceIT {
 			CompletableFuture<Void> producing = scenario.produceInBackground(4_000);
 			scenario.awaitApplied(sawmill, scenario.records / 5);
 			redis.kill();
-			Thread.sleep(2_000); // the outage the scenario asks for, not a wait for a
-									// result
+			// the outage the scenario asks for, not a wait for a result
+			Thread.sleep(2_000);
 			redis.start();
 			producing.get(60, TimeUnit.SECONDS);
 			scenario.assertCountedOnce(sawmill);

@@ -100,8 +100,8 @@ class KilledMemberRecoveryIT {
 			await("both members own partitions").atMost(Duration.ofMinutes(2))
 				.pollInterval(Duration.ofMillis(200))
 				.failFast("a Sawmill JVM exited", () -> !survivor.isAlive() || !victim.isAlive())
-				.ignoreExceptions() // the group does not exist until the first member
-									// joins
+				// the group does not exist until the first member joins
+				.ignoreExceptions()
 				.until(() -> owners(describe()) == 2);
 
 			victim.kill();

@@ -63,8 +63,8 @@ class RedisKilledMidStreamIT {
 					TOPIC);
 			await().atMost(Duration.ofMinutes(1)).until(() -> written(registry) >= 5_000);
 			servers.redis().kill();
-			Thread.sleep(5_000); // the outage the scenario asks for, not a wait for a
-									// result
+			// the outage the scenario asks for, not a wait for a result
+			Thread.sleep(5_000);
 			servers.redis().start();
 			producing.get();
 

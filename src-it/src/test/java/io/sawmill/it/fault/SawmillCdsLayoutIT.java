@@ -79,8 +79,8 @@ class SawmillCdsLayoutIT {
 		properties.put("sawmill.concurrency", 2);
 		try (RedisClient client = RedisClient.create(RedisURI.create(servers.redis().host(), servers.redis().port()));
 				StatefulRedisConnection<String, String> connection = client.connect()) {
-			connection.sync().flushall(); // this class's own redis-server: the other
-											// variant's keys must not count
+			// this class's own redis-server: the other variant's keys must not count
+			connection.sync().flushall();
 		}
 		EVENTS.produce(servers.kafka().bootstrapServers(), TOPIC, 0, EVENTS.records());
 		try (RedisReadBack readBack = RedisReadBack.of(RedisURI.create(servers.redis().host(), servers.redis().port()));

@@ -55,8 +55,8 @@ class ChartRoutesTest {
 		assertThat(scores.getMember()).isEqualTo("{@key}");
 		assertThat(bound.getRoutes().get(2).getMaxLength()).isEqualTo(10_000);
 		assertThat(bound.getRoutes().get(2).getFields()).containsExactly("page", "at");
-		assertThat(bound.getPipeline().getTimeout()).hasSeconds(5); // extraProperties
-																	// still apply
+		// extraProperties still apply
+		assertThat(bound.getPipeline().getTimeout()).hasSeconds(5);
 		assertThat(SawmillChart.installNotes("routes", Map.of()))
 			.contains("is consuming profiles, scores-eu, scores-us, clicks as group");
 	}

@@ -148,11 +148,8 @@ class VersionGuardIT {
 				awaitDrained(admin, "replay", 3, "vg-replay");
 				awaitCounted(replay, entities * revisions);
 				assertThat(count(replay, "stale")).isEqualTo(entities * (revisions - 1));
-				assertThat(count(replay, "written")).isEqualTo(entities); // the newest:
-																			// an equal
-																			// version,
-																			// applied
-																			// again
+				// the newest: an equal version, applied again
+				assertThat(count(replay, "written")).isEqualTo(entities);
 				assertNothingDeadLettered(replay);
 			}
 			assertNewest(redis, "replay", entities, revisions - 1);

@@ -149,8 +149,8 @@ public final class Cell {
 		return drains.size();
 	}
 
-	@SuppressWarnings("try") // the try keeps the consumer running for its body, which
-								// never calls it
+	// the try keeps the consumer running for its body, which never calls it
+	@SuppressWarnings("try")
 	public void idle() throws Exception {
 		Verification.flushAll(endpoint);
 		String idleTopic = "idle-" + number;
@@ -172,8 +172,8 @@ public final class Cell {
 	 * One busy drain of the backlog; the first is preceded by the ceiling next to it.
 	 * @param of how many drains this cell makes in the run, for the status line
 	 */
-	@SuppressWarnings("try") // the try keeps the consumer running for its body, which
-								// never calls it
+	// the try keeps the consumer running for its body, which never calls it
+	@SuppressWarnings("try")
 	public void drain(int of) throws Exception {
 		int drain = drains.size() + 1;
 		if (drain == 1 && !options.quick() && !warmUp && !endpoint.cluster()) {
@@ -216,8 +216,8 @@ public final class Cell {
 	 * are over (and not a backlog of their own) when the measured records begin; only
 	 * those are recorded.
 	 */
-	@SuppressWarnings("try") // the try keeps the consumer running for its body, which
-								// never calls it
+	// the try keeps the consumer running for its body, which never calls it
+	@SuppressWarnings("try")
 	public void steady() throws Exception {
 		int rate = (int) Math.max(1, drains.get(0).summary().recordsPerSecond() / 2);
 		long records = PRIMER + (long) rate * options.steadyDuration().toSeconds();

@@ -30,8 +30,8 @@ class ThreadCpuTests {
 
 	@Test
 	void shouldTellTheKindOfAThreadByItsLinuxName() {
-		assertThat(Kind.of("sawmillListener")).isEqualTo(Kind.LISTENER); // sawmillListenerContainer-0-C-1,
-																			// cut to 15
+		// sawmillListenerContainer-0-C-1, cut to 15
+		assertThat(Kind.of("sawmillListener")).isEqualTo(Kind.LISTENER);
 		assertThat(Kind.of("template-loop")).isEqualTo(Kind.LISTENER);
 		assertThat(Kind.of("lettuce-nioEven")).isEqualTo(Kind.REDIS_IO);
 		assertThat(Kind.of("lettuce-epollEv")).isEqualTo(Kind.REDIS_IO);
