@@ -54,7 +54,7 @@ final class SawmillConfigAdapter {
 
 	static ListenerConfig listener(SawmillProperties p) {
 		return bind(
-				"sawmill.topics / group-id / concurrency / batch-size / retry.* / redelivery.* / shutdown-timeout / coalesce-writes / delivery",
+				"sawmill.topics / group-id / concurrency / batch-size / retry.* / redelivery.* / shutdown-timeout / coalesce-writes / delivery / offset-reset",
 				() -> ListenerConfig.custom()
 					.topics(p.getRoutes().isEmpty() ? p.getTopics() : routeTopics(p))
 					.topicPattern(routeSubscription(p))
@@ -69,6 +69,7 @@ final class SawmillConfigAdapter {
 					.maxRecordBytes((int) Math.min(Integer.MAX_VALUE, p.getMaxRecordSize().toBytes()))
 					.coalesceWrites(p.isCoalesceWrites())
 					.delivery(p.getDelivery())
+					.offsetReset(p.getOffsetReset())
 					.build());
 	}
 

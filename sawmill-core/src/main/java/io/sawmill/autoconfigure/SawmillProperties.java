@@ -76,6 +76,12 @@ public class SawmillProperties {
 	 */
 	private Delivery delivery = ListenerConfig.DEFAULT_DELIVERY;
 
+	/**
+	 * With exactly-once delivery, what a partition reset below its watermark in Redis by
+	 * someone other than Sawmill does: replay its records, or refuse to consume it.
+	 */
+	private ListenerConfig.OffsetReset offsetReset = ListenerConfig.DEFAULT_OFFSET_RESET;
+
 	@NestedConfigurationProperty
 	private final SawmillMappingProperties mapping = new SawmillMappingProperties();
 
@@ -185,6 +191,14 @@ public class SawmillProperties {
 
 	public void setDelivery(Delivery delivery) {
 		this.delivery = delivery;
+	}
+
+	public ListenerConfig.OffsetReset getOffsetReset() {
+		return offsetReset;
+	}
+
+	public void setOffsetReset(ListenerConfig.OffsetReset offsetReset) {
+		this.offsetReset = offsetReset;
 	}
 
 	public SawmillMappingProperties getMapping() {

@@ -20,15 +20,25 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.sawmill.deadletter.DeadLetter;
+import io.sawmill.mapping.RedisWrite;
+import io.sawmill.metrics.SawmillMetrics;
+import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.TransactionalBatchWriter;
+import io.sawmill.redis.TransactionalBatchWriter.Transaction;
 
 /**
  * What one consumer thread knows of its partitions' progress in Redis with
@@ -42,17 +52,34 @@ import io.sawmill.redis.TransactionalBatchWriter;
  * there: when the thread first sees the partition, and after a batch of the partition
  * failed, whose transaction may or may not have applied ({@link #forget}). Revoked and
  * lost partitions are forgotten too ({@link #revoked}): the next owner may move their
- * watermarks.
+ * watermarks. A partition whose offsets someone else reset below its watermark is found
+ * when it is first seen after its assignment, and replayed or refused
+ * ({@link ListenerConfig.OffsetReset}), never skipped silently.
  * <p>
  * Thread-confined: owned by one consumer thread's {@link ExactlyOnce}.
  */
 final class AppliedOffsets {
 
+	private static final Logger log = LoggerFactory.getLogger(AppliedOffsets.class);
+
 	private final String group;
 
 	private final TransactionalBatchWriter writer;
 
+	private final ListenerConfig.OffsetReset onReset;
+
+	private final SawmillMetrics metrics;
+
 	private final Map<TopicPartition, Long> watermarks = new HashMap<>();
+
+	/**
+	 * Partitions whose start was checked against their watermark since they were assigned
+	 * ({@link #split}).
+	 */
+	private final Set<TopicPartition> started = new HashSet<>();
+
+	/** Partitions refused since they were assigned, so each is reported once. */
+	private final Set<TopicPartition> refused = new HashSet<>();
 
 	/**
 	 * Records Redis rejected inside an applied transaction, by partition and offset,
@@ -60,9 +87,12 @@ final class AppliedOffsets {
 	 */
 	private final Map<TopicPartition, Map<Long, DeadLetter>> unpublished = new HashMap<>();
 
-	AppliedOffsets(String group, TransactionalBatchWriter writer) {
+	AppliedOffsets(String group, TransactionalBatchWriter writer, ListenerConfig.OffsetReset onReset,
+			SawmillMetrics metrics) {
 		this.group = group;
 		this.writer = writer;
+		this.onReset = onReset;
+		this.metrics = metrics;
 	}
 
 	/**
@@ -81,27 +111,123 @@ final class AppliedOffsets {
 
 	/**
 	 * The records to write and those whose writes Redis applied before (their offset is
-	 * below their partition's watermark); reads the watermarks not cached first.
-	 * @throws RuntimeException when Redis does not answer: nothing may be written
+	 * below their partition's watermark); reads the watermarks not cached first. A
+	 * partition seen for the first time since it was assigned whose records start below
+	 * its watermark is checked: when the offset it starts from was not committed by
+	 * Sawmill ({@code committed} has no Sawmill metadata for it, or nothing), its offsets
+	 * were reset, and it follows {@link ListenerConfig.OffsetReset}.
+	 * @param committed the consumer's committed offsets of the partitions given
+	 * @throws RuntimeException when Redis does not answer, or a reset partition is
+	 * refused: nothing may be written
 	 */
-	Split split(List<MappedRecord> records) {
-		Set<TopicPartition> missing = new LinkedHashSet<>();
+	Split split(List<MappedRecord> records,
+			Function<Set<TopicPartition>, Map<TopicPartition, OffsetAndMetadata>> committed) {
+		Map<TopicPartition, Long> firstOffsets = new LinkedHashMap<>();
 		for (MappedRecord record : records) {
-			TopicPartition partition = PartitionTransactions.partitionOf(record.record());
+			firstOffsets.putIfAbsent(PartitionTransactions.partitionOf(record.record()), record.record().offset());
+		}
+		List<TopicPartition> missing = new ArrayList<>();
+		firstOffsets.keySet().forEach(partition -> {
 			if (!watermarks.containsKey(partition)) {
 				missing.add(partition);
 			}
-		}
+		});
 		if (!missing.isEmpty()) {
-			List<TopicPartition> partitions = List.copyOf(missing);
-			List<byte[]> keys = new ArrayList<>(partitions.size());
-			partitions.forEach(partition -> keys.add(key(partition)));
+			List<byte[]> keys = new ArrayList<>(missing.size());
+			missing.forEach(partition -> keys.add(key(partition)));
 			List<byte[]> values = writer.read(keys);
-			for (int i = 0; i < partitions.size(); i++) {
-				watermarks.put(partitions.get(i), parse(values.get(i), keys.get(i)));
+			for (int i = 0; i < missing.size(); i++) {
+				watermarks.put(missing.get(i), parse(values.get(i), keys.get(i)));
 			}
 		}
+		checkStarts(firstOffsets, committed);
 		return split(records, watermarks);
+	}
+
+	/**
+	 * Checks each partition not yet {@link #started} whose first record is below its
+	 * watermark, by the offset committed for it.
+	 */
+	private void checkStarts(Map<TopicPartition, Long> firstOffsets,
+			Function<Set<TopicPartition>, Map<TopicPartition, OffsetAndMetadata>> committed) {
+		Map<TopicPartition, Long> below = new LinkedHashMap<>();
+		firstOffsets.forEach((partition, first) -> {
+			if (!started.contains(partition)) {
+				if (first < watermarks.getOrDefault(partition, 0L)) {
+					below.put(partition, first);
+				}
+				else {
+					started.add(partition);
+				}
+			}
+		});
+		if (below.isEmpty()) {
+			return;
+		}
+		Map<TopicPartition, OffsetAndMetadata> offsets = committed.apply(below.keySet());
+		List<String> refusals = new ArrayList<>(0);
+		for (Map.Entry<TopicPartition, Long> start : below.entrySet()) {
+			TopicPartition partition = start.getKey();
+			OffsetAndMetadata offset = offsets.get(partition);
+			if (offset != null && OffsetCommits.METADATA.equals(offset.metadata())) {
+				started.add(partition);
+				continue;
+			}
+			String why = resetReason(partition, start.getValue(), offset);
+			if (onReset == ListenerConfig.OffsetReset.REPLAY) {
+				replay(partition, start.getValue(), why);
+			}
+			else {
+				refuse(partition, start.getValue(), why);
+				refusals.add(why);
+			}
+		}
+		if (!refusals.isEmpty()) {
+			throw new IllegalStateException(String.join("; ", refusals) + ": refused (sawmill.offset-reset=refuse)");
+		}
+	}
+
+	private String resetReason(TopicPartition partition, long from, @Nullable OffsetAndMetadata committed) {
+		return "partition " + partition + " starts at offset " + from + ", below its watermark "
+				+ watermarks.getOrDefault(partition, 0L) + " in Redis ("
+				+ new String(key(partition), StandardCharsets.UTF_8) + "), from "
+				+ (committed == null ? "no committed offset (a re-created topic, or the group's offsets deleted)"
+						: "an offset Sawmill did not commit (a group reset)");
+	}
+
+	/** Reports a refused partition, once per assignment. */
+	private void refuse(TopicPartition partition, long from, String why) {
+		if (refused.add(partition)) {
+			metrics.offsetReset(partition.topic(), "refused");
+			log.error(
+					"{}: refused (sawmill.offset-reset=refuse). Reset the group's offsets to {} or later, or "
+							+ "delete the watermark key to replay from {}",
+					why, watermarks.getOrDefault(partition, 0L), from);
+		}
+	}
+
+	/**
+	 * Moves the watermark of {@code partition}, reset by others, back to {@code from}, so
+	 * its records are written again.
+	 */
+	private void replay(TopicPartition partition, long from, String why) {
+		long watermark = watermarks.getOrDefault(partition, 0L);
+		byte[] key = key(partition);
+		PipelineResult result = writer
+			.sendTransactions(List.of(new Transaction(key, watermark,
+					List.of(RedisWrite.command("SET", key, Long.toString(from).getBytes(StandardCharsets.US_ASCII))))))
+			.await();
+		if (!result.succeeded()) {
+			watermarks.remove(partition);
+			throw new IllegalStateException(
+					why + ": its watermark could not be moved back: " + result.failures().get(0).cause(),
+					result.failures().get(0).cause());
+		}
+		watermarks.put(partition, from);
+		started.add(partition);
+		metrics.offsetReset(partition.topic(), "replayed");
+		log.warn("{}: replayed (sawmill.offset-reset=replay): the watermark is moved back to {}, and every record "
+				+ "from there on is written again", why, from);
 	}
 
 	/**
@@ -156,6 +282,8 @@ final class AppliedOffsets {
 	 */
 	void revoked(Collection<TopicPartition> partitions) {
 		watermarks.keySet().removeAll(partitions);
+		started.removeAll(partitions);
+		refused.removeAll(partitions);
 		unpublished.keySet().removeAll(partitions);
 	}
 

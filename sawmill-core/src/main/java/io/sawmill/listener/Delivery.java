@@ -39,13 +39,17 @@ public enum Delivery {
 	 * partition's share of a batch is written as one {@code MULTI}/{@code EXEC}
 	 * transaction together with that partition's watermark in Redis (the next offset to
 	 * apply), and a record below the watermark is skipped ({@code duplicate}) rather than
-	 * written. Makes non-idempotent writes ({@code INCR}, {@code HINCRBY}, {@code XADD},
-	 * {@code LPUSH}) safe. It costs throughput: every batch is finished before the next
-	 * is sent, a transient failure fails the whole batch (it is polled again, never
-	 * retried record by record), and the watermark is read from Redis after a partition
-	 * is assigned and after a failed batch. Standalone and Sentinel-managed Redis only;
-	 * start-up refuses it on a Redis Cluster, where one transaction cannot span the keys
-	 * of a partition's share.
+	 * written. The transaction is fenced by the watermark the consumer expects, so a
+	 * consumer that stalled while another took its partitions over applies nothing when
+	 * it thaws ({@code fenced}), and a partition whose offsets someone else reset below
+	 * its watermark is replayed or refused ({@link ListenerConfig.OffsetReset}). Makes
+	 * non-idempotent writes ({@code INCR}, {@code HINCRBY}, {@code XADD}, {@code LPUSH})
+	 * safe. It costs throughput: every batch is finished before the next is sent, a
+	 * transient failure fails the whole batch (it is polled again, never retried record
+	 * by record), and the watermark is read from Redis after a partition is assigned and
+	 * after a failed batch. Standalone and Sentinel-managed Redis only; start-up refuses
+	 * it on a Redis Cluster, where one transaction cannot span the keys of a partition's
+	 * share.
 	 */
 	EXACTLY_ONCE
 

@@ -57,7 +57,7 @@ final class ExactlyOnce implements DeliveryMode {
 	 */
 	@Override
 	public void write(PolledBatch batch) {
-		BatchOutcomes written = pipeline.write(batch.toWrite(), applied);
+		BatchOutcomes written = pipeline.write(batch.toWrite(), applied, batch.consumer()::committed);
 		commit.commit(batch, written);
 		applied.published(written.deadLetters());
 	}

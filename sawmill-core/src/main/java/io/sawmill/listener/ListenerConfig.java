@@ -61,6 +61,36 @@ public final class ListenerConfig {
 
 	public static final Delivery DEFAULT_DELIVERY = Delivery.AT_LEAST_ONCE;
 
+	public static final OffsetReset DEFAULT_OFFSET_RESET = OffsetReset.REPLAY;
+
+	/**
+	 * With {@link Delivery#EXACTLY_ONCE}: what a newly assigned partition does when it
+	 * starts below its watermark in Redis from an offset Sawmill did not commit (a group
+	 * reset with {@code kafka-consumer-groups --reset-offsets}, a re-created topic, a
+	 * group whose offsets were deleted). Sawmill tells by the metadata it commits with
+	 * every offset. Either way the reset is logged and counted
+	 * ({@code sawmill.offset.resets}); a record is never skipped silently.
+	 */
+	public enum OffsetReset {
+
+		/**
+		 * The partition's watermark is moved back to the offset it starts from, so every
+		 * record from there on is written again: what a reset to replay a topic asks for,
+		 * and what a re-created topic's new records need. Non-idempotent writes
+		 * ({@code INCR}, list pushes) then count the replayed records again. The default.
+		 */
+		REPLAY,
+
+		/**
+		 * The partition's batches fail (nothing written, nothing committed, polled again
+		 * after the redelivery backoff) until an operator decides: reset the offsets to
+		 * the watermark or later, or delete the watermark key to replay. For data where
+		 * counting a record twice is worse than stopping.
+		 */
+		REFUSE
+
+	}
+
 	private final List<String> topics;
 
 	private final @Nullable Pattern topicPattern;
@@ -91,6 +121,8 @@ public final class ListenerConfig {
 
 	private final Delivery delivery;
 
+	private final OffsetReset offsetReset;
+
 	private ListenerConfig(Builder b) {
 		this.maxRecordBytes = b.maxRecordBytes;
 		this.topics = List.copyOf(b.topics);
@@ -107,6 +139,7 @@ public final class ListenerConfig {
 		this.stallTimeout = b.stallTimeout;
 		this.coalesceWrites = b.coalesceWrites;
 		this.delivery = b.delivery;
+		this.offsetReset = b.offsetReset;
 	}
 
 	public static Builder custom() {
@@ -220,6 +253,14 @@ public final class ListenerConfig {
 		return delivery;
 	}
 
+	/**
+	 * With exactly-once delivery, what a partition reset below its watermark does
+	 * ({@link OffsetReset}).
+	 */
+	public OffsetReset offsetReset() {
+		return offsetReset;
+	}
+
 	public static final class Builder {
 
 		private int maxRecordBytes = DEFAULT_MAX_RECORD_BYTES;
@@ -251,6 +292,8 @@ public final class ListenerConfig {
 		private boolean coalesceWrites = DEFAULT_COALESCE_WRITES;
 
 		private Delivery delivery = DEFAULT_DELIVERY;
+
+		private OffsetReset offsetReset = DEFAULT_OFFSET_RESET;
 
 		private Builder() {
 		}
@@ -366,6 +409,15 @@ public final class ListenerConfig {
 						"delivery must be one of " + Arrays.toString(Delivery.values()) + ", but was null");
 			}
 			this.delivery = delivery;
+			return this;
+		}
+
+		public Builder offsetReset(OffsetReset offsetReset) {
+			if (offsetReset == null) {
+				throw new IllegalArgumentException(
+						"offsetReset must be one of " + Arrays.toString(OffsetReset.values()) + ", but was null");
+			}
+			this.offsetReset = offsetReset;
 			return this;
 		}
 

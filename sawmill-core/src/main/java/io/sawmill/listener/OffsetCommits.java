@@ -60,6 +60,13 @@ final class OffsetCommits implements OffsetCommitCallback {
 	 */
 	private final Map<TopicPartition, OffsetAndMetadata> unconfirmed = new HashMap<>();
 
+	/**
+	 * The metadata of every offset Sawmill commits: an offset committed without it was
+	 * committed by someone else (a group reset, another tool), which exactly-once
+	 * delivery tells apart ({@link AppliedOffsets}).
+	 */
+	static final String METADATA = "sawmill";
+
 	/** The offsets to commit for a written batch: each partition's last offset + 1. */
 	static Map<TopicPartition, OffsetAndMetadata> nextOffsets(List<ConsumerRecord<byte[], byte[]>> records) {
 		Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
@@ -75,8 +82,8 @@ final class OffsetCommits implements OffsetCommitCallback {
 				highest = Math.max(highest, records.get(next).offset());
 				next++;
 			}
-			offsets.merge(new TopicPartition(first.topic(), first.partition()), new OffsetAndMetadata(highest + 1),
-					(a, b) -> a.offset() >= b.offset() ? a : b);
+			offsets.merge(new TopicPartition(first.topic(), first.partition()),
+					new OffsetAndMetadata(highest + 1, METADATA), (a, b) -> a.offset() >= b.offset() ? a : b);
 			run = next;
 		}
 		return offsets;

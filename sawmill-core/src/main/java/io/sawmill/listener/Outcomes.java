@@ -30,13 +30,14 @@ import io.sawmill.mapping.RedisWrite;
 import io.sawmill.metrics.RecordOutcome;
 import io.sawmill.redis.FailureClass;
 import io.sawmill.redis.PipelineResult;
+import io.sawmill.redis.TransactionalBatchWriter.FencedException;
 
 /**
  * What one round trip did to each record it carried: one {@link RecordOutcome} per
  * record, {@link RecordOutcome#WRITTEN}, {@link RecordOutcome#STALE},
- * {@link RecordOutcome#RETRIED} or {@link RecordOutcome#DEAD_LETTERED}, computed by
- * {@link #of}, the one classifier of every delivery mode: a pure function of the plan and
- * its replies.
+ * {@link RecordOutcome#RETRIED}, {@link RecordOutcome#FENCED} or
+ * {@link RecordOutcome#DEAD_LETTERED}, computed by {@link #of}, the one classifier of
+ * every delivery mode: a pure function of the plan and its replies.
  * <p>
  * A failed command fails every record it carries ({@link WritePlan}; with coalescing,
  * every record folded into it). A record with a failure that can succeed when sent again
@@ -50,12 +51,13 @@ import io.sawmill.redis.PipelineResult;
  * the writes stay in offset order.</li>
  * <li>With transactions ({@link PartitionTransactions}), whether the transaction applied:
  * its last write failed when it did not apply, or may not have (every record of the
- * transaction is retried); any other failure is a write that failed when its applied
- * transaction ran (e.g. {@code WRONGTYPE}), whatever its class: sending it again would
- * skip it as a duplicate.</li>
+ * transaction is retried, {@link RecordOutcome#FENCED} when its fence refused it); any
+ * other failure is a write that failed when its applied transaction ran (e.g.
+ * {@code WRONGTYPE}), whatever its class: sending it again would skip it as a
+ * duplicate.</li>
  * </ul>
  * The pipelines retry by it and the circuit breaker counts a round trip with records to
- * retry as failed by it.
+ * retry, other than fenced ones, as failed by it ({@link #redisFailed}).
  */
 final class Outcomes {
 
@@ -71,14 +73,17 @@ final class Outcomes {
 
 	private final List<MappedRecord> retry;
 
+	private final int fenced;
+
 	private final List<DeadLetter> deadLetters;
 
 	private Outcomes(WritePlan plan, PipelineResult result, RecordOutcome @Nullable [] outcomes,
-			List<MappedRecord> retry, List<DeadLetter> deadLetters) {
+			List<MappedRecord> retry, int fenced, List<DeadLetter> deadLetters) {
 		this.plan = plan;
 		this.result = result;
 		this.outcomes = outcomes;
 		this.retry = retry;
+		this.fenced = fenced;
 		this.deadLetters = deadLetters;
 	}
 
@@ -88,7 +93,7 @@ final class Outcomes {
 	 */
 	static Outcomes of(WritePlan plan, PipelineResult result) {
 		if (result.succeeded() && result.stale().isEmpty()) {
-			return new Outcomes(plan, result, null, List.of(), List.of());
+			return new Outcomes(plan, result, null, List.of(), 0, List.of());
 		}
 		List<MappedRecord> records = plan.records();
 		Throwable[] retryCause = new Throwable[records.size()];
@@ -109,12 +114,15 @@ final class Outcomes {
 			}
 		}
 		List<MappedRecord> retry = new ArrayList<>(0);
+		int fenced = 0;
 		List<DeadLetter> deadLetters = new ArrayList<>(0);
 		Set<ByteBuffer> retriedKeys = new HashSet<>();
 		for (int r = 0; r < records.size(); r++) {
 			MappedRecord record = records.get(r);
 			if (retryCause[r] != null || (!retriedKeys.isEmpty() && writesAnyOf(record, retriedKeys))) {
-				outcomes[r] = RecordOutcome.RETRIED;
+				boolean fence = retryCause[r] instanceof FencedException;
+				outcomes[r] = fence ? RecordOutcome.FENCED : RecordOutcome.RETRIED;
+				fenced += fence ? 1 : 0;
 				retry.add(record);
 				if (!plan.transactional()) {
 					record.writes().forEach(write -> retriedKeys.add(ByteBuffer.wrap(write.key())));
@@ -128,7 +136,7 @@ final class Outcomes {
 						rejectCause[r]));
 			}
 		}
-		return new Outcomes(plan, result, outcomes, retry, deadLetters);
+		return new Outcomes(plan, result, outcomes, retry, fenced, deadLetters);
 	}
 
 	private static boolean canSucceedAgain(WritePlan plan, PipelineResult.Failure failure) {
@@ -151,6 +159,22 @@ final class Outcomes {
 	/** Whether some record must be sent again. */
 	boolean hasTransientFailures() {
 		return !retry.isEmpty();
+	}
+
+	/**
+	 * How many of the records to send again were {@link RecordOutcome#FENCED}: Redis
+	 * refused them for another writer's progress, not for a fault of its own.
+	 */
+	int fenced() {
+		return fenced;
+	}
+
+	/**
+	 * Whether some record must be sent again for a fault of Redis' (not only because it
+	 * was fenced): what the circuit breaker counts as a failed round trip.
+	 */
+	boolean redisFailed() {
+		return retry.size() > fenced;
 	}
 
 	/** The records Redis rejected, as dead letters with the reply as their reason. */

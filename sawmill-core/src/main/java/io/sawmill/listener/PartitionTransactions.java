@@ -31,6 +31,7 @@ import org.apache.kafka.common.TopicPartition;
 
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.PipelineResult;
+import io.sawmill.redis.TransactionalBatchWriter.Transaction;
 
 /**
  * The write plan of one round trip with {@link Delivery#EXACTLY_ONCE}, and what its
@@ -39,22 +40,23 @@ import io.sawmill.redis.PipelineResult;
  * {@link #plan} groups the records by partition (in offset order within each) and makes
  * each partition's share one transaction: its writes (coalesced per share when
  * configured), then {@code SET <watermark key> <last offset + 1>}, the transaction's last
- * write ({@link WritePlan#endsTransaction}), which carries every record of the share.
- * {@link Outcomes#of} reads the replies: the watermark's {@code SET} failed when the
- * transaction did not apply ({@code EXECABORT} after an error at queue time, {@code EXEC}
- * refused) or it is not known whether it did (no reply); it succeeded when the
- * transaction applied, watermark included.
+ * write ({@link WritePlan#endsTransaction}), which carries every record of the share. The
+ * transaction is fenced by the watermark the thread knows ({@link Transaction}): it
+ * applies only while Redis holds that watermark, so a share another writer applied first
+ * applies nothing. {@link Outcomes#of} reads the replies: the watermark's {@code SET}
+ * failed when the transaction did not apply ({@code EXECABORT} after an error at queue
+ * time, {@code EXEC} refused) or it is not known whether it did (no reply); it succeeded
+ * when the transaction applied, watermark included.
  *
  * @param plan every share's writes and watermark, concatenated, with the records each
  * carries
- * @param transactions the writes of each share's transaction, in the order of
- * {@code shares}
+ * @param transactions each share's fenced transaction, in the order of {@code shares}
  * @param shares each partition's share: its partition, its watermark to be, and where its
  * writes are in {@code plan}
  * @param coalesced how many of the records' writes are not sent as commands of their own
  * ({@link WritePlan#coalesced()} of each share)
  */
-record PartitionTransactions(WritePlan plan, List<List<RedisWrite>> transactions, List<Share> shares, int coalesced) {
+record PartitionTransactions(WritePlan plan, List<Transaction> transactions, List<Share> shares, int coalesced) {
 
 	/**
 	 * One partition's share.
@@ -89,7 +91,9 @@ record PartitionTransactions(WritePlan plan, List<List<RedisWrite>> transactions
 	 * watermark, too. The watermark's {@code SET} carries the partition's duplicates, so
 	 * they fail with it.
 	 * @param duplicates the records below their partition's watermark, in poll order
-	 * @param watermarks the watermark of every partition of {@code duplicates}
+	 * @param watermarks the watermark the thread knows of each partition (a partition
+	 * without one has had nothing applied): the fence of its transaction; every partition
+	 * of {@code duplicates} has one
 	 */
 	static PartitionTransactions plan(List<MappedRecord> records, List<MappedRecord> duplicates,
 			Map<TopicPartition, Long> watermarks, Function<TopicPartition, byte[]> watermarkKey, boolean coalesce) {
@@ -99,7 +103,7 @@ record PartitionTransactions(WritePlan plan, List<List<RedisWrite>> transactions
 		List<MappedRecord> all = new ArrayList<>(records.size() + duplicates.size());
 		List<RedisWrite> writes = new ArrayList<>(records.size() * 2 + byPartition.size());
 		List<int[]> carried = new ArrayList<>(records.size() * 2 + byPartition.size());
-		List<List<RedisWrite>> transactions = new ArrayList<>(byPartition.size());
+		List<Transaction> transactions = new ArrayList<>(byPartition.size());
 		List<Share> shares = new ArrayList<>(byPartition.size());
 		int[] coalesced = { 0 };
 		byPartition.forEach((partition, share) -> {
@@ -120,15 +124,15 @@ record PartitionTransactions(WritePlan plan, List<List<RedisWrite>> transactions
 			all.addAll(duplicated.getOrDefault(partition, List.of()));
 			long next = share.isEmpty() ? Objects.requireNonNull(watermarks.get(partition), "a duplicate's watermark")
 					: share.get(share.size() - 1).record().offset() + 1;
-			transaction.add(RedisWrite.command("SET", watermarkKey.apply(partition),
-					Long.toString(next).getBytes(StandardCharsets.US_ASCII)));
+			byte[] key = watermarkKey.apply(partition);
+			transaction.add(RedisWrite.command("SET", key, Long.toString(next).getBytes(StandardCharsets.US_ASCII)));
 			int[] everyRecord = new int[all.size() - base];
 			for (int i = 0; i < everyRecord.length; i++) {
 				everyRecord[i] = base + i;
 			}
 			carried.add(everyRecord);
 			writes.addAll(transaction);
-			transactions.add(transaction);
+			transactions.add(new Transaction(key, watermarks.getOrDefault(partition, 0L), transaction));
 			shares.add(new Share(partition, next, writes.size() - 1));
 		});
 		int[] ends = shares.stream().mapToInt(Share::watermarkWrite).toArray();

@@ -72,7 +72,7 @@ public final class RedisCircuit {
 			.waitDurationInOpenState(openWait)
 			.automaticTransitionFromOpenToHalfOpenEnabled(true)
 			.permittedNumberOfCallsInHalfOpenState(HALF_OPEN_PROBES)
-			.recordResult(result -> result instanceof Outcomes outcomes && outcomes.hasTransientFailures())
+			.recordResult(result -> result instanceof Outcomes outcomes && outcomes.redisFailed())
 			.build();
 		return new RedisCircuit(CircuitBreaker.of(name, config));
 	}

@@ -16,15 +16,20 @@
 package io.sawmill.listener;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
+import io.sawmill.metrics.RecordOutcome;
 import io.sawmill.metrics.SawmillMetrics;
 import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.TransactionalBatchWriter;
@@ -36,9 +41,13 @@ import io.sawmill.redis.TransactionalBatchWriter;
  * the partition's watermark ({@link PartitionTransactions}). Nothing is retried record by
  * record: when a transaction did not apply, or may not have, the batch fails whole
  * ({@link BatchWriteFailedException}), its partitions' watermarks are read again before
- * it is written again, and what did apply is then skipped. A partition whose records all
- * came again still gets a transaction, one that sets its watermark again: the batch is
- * then committed only after a round trip the writer confirmed, replicas included
+ * it is written again, and what did apply is then skipped. Each transaction is fenced by
+ * the watermark this thread knows: when another writer moved it (a consumer that took the
+ * partition over while this one stalled, a transaction applied late on a replaced
+ * connection), the transaction applies nothing and its records are counted and logged
+ * {@link RecordOutcome#FENCED}, then read again like any failed batch. A partition whose
+ * records all came again still gets a transaction, one that sets its watermark again: the
+ * batch is then committed only after a round trip the writer confirmed, replicas included
  * ({@code wait-for-replicas}), never on the strength of a read alone.
  * <p>
  * Every round trip goes through the {@link RedisCircuit}. Called from listener threads;
@@ -59,6 +68,8 @@ final class TransactionalPipeline {
 
 	private final boolean coalesce;
 
+	private final ListenerConfig.OffsetReset offsetReset;
+
 	TransactionalPipeline(TransactionalBatchWriter writer, ListenerConfig config, RedisCircuit circuit,
 			SawmillMetrics metrics) {
 		this.writer = writer;
@@ -66,11 +77,12 @@ final class TransactionalPipeline {
 		this.circuit = circuit;
 		this.metrics = metrics;
 		this.coalesce = config.coalesceWrites();
+		this.offsetReset = config.offsetReset();
 	}
 
 	/** A consumer thread's own watermarks, for {@link #write}. */
 	AppliedOffsets newAppliedOffsets() {
-		return new AppliedOffsets(group, writer);
+		return new AppliedOffsets(group, writer, offsetReset, metrics);
 	}
 
 	/**
@@ -78,6 +90,7 @@ final class TransactionalPipeline {
 	 * its watermark.
 	 * @param records the batch's records with writes, in poll order
 	 * @param applied the calling thread's watermarks
+	 * @param committed the consumer's committed offsets of the partitions given
 	 * @return each record's outcome: the records skipped as duplicates, those Redis
 	 * rejected inside an applied transaction (this time or, not yet dead-lettered,
 	 * before) as dead letters, the stale ones
@@ -85,17 +98,18 @@ final class TransactionalPipeline {
 	 * is open, or a transaction did not apply or may not have: nothing of the batch may
 	 * be committed
 	 */
-	BatchOutcomes write(List<MappedRecord> records, AppliedOffsets applied) {
+	BatchOutcomes write(List<MappedRecord> records, AppliedOffsets applied,
+			Function<Set<TopicPartition>, Map<TopicPartition, OffsetAndMetadata>> committed) {
 		BatchOutcomes written = new BatchOutcomes();
 		if (records.isEmpty()) {
 			return written;
 		}
 		AppliedOffsets.Split split;
 		try {
-			split = applied.split(records);
+			split = applied.split(records, committed);
 		}
 		catch (RuntimeException ex) {
-			throw new BatchWriteFailedException("could not read the partitions' watermarks from Redis: " + ex, ex);
+			throw new BatchWriteFailedException("could not start from the partitions' watermarks in Redis: " + ex, ex);
 		}
 		split.duplicates().forEach(record -> written.duplicate(record.record()));
 		applied.rejectedAmong(split.duplicates()).forEach(written::deadLetter);
@@ -126,6 +140,9 @@ final class TransactionalPipeline {
 		circuit.onReplies(took, outcomes);
 		applied.applied(transactions.applied(result));
 		applied.rejected(outcomes.permanent());
+		if (outcomes.fenced() > 0) {
+			fenced(outcomes);
+		}
 		if (outcomes.hasTransientFailures()) {
 			applied.forget(partitions(outcomes.retry()));
 			log.warn(
@@ -136,6 +153,20 @@ final class TransactionalPipeline {
 		}
 		written.add(outcomes);
 		return written;
+	}
+
+	/**
+	 * Counts and logs the records whose transaction its fence refused: their partition's
+	 * watermark in Redis was moved by another writer.
+	 */
+	private void fenced(Outcomes outcomes) {
+		List<MappedRecord> records = new ArrayList<>(outcomes.fenced());
+		outcomes.forEach(RecordOutcome.FENCED, records::add);
+		records.forEach(record -> metrics.records(record.record().topic(), RecordOutcome.FENCED, 1));
+		log.warn("{} records of partitions {} were fenced: their watermark in Redis is not the one this consumer "
+				+ "expected, because another writer applied records of theirs first (a consumer that took the partitions "
+				+ "over while this one stalled, or a transaction applied late on a replaced connection); nothing of "
+				+ "them was applied, and they are read again", records.size(), partitions(records));
 	}
 
 	private static Set<TopicPartition> partitions(List<MappedRecord> records) {

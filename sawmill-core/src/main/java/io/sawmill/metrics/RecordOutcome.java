@@ -44,7 +44,16 @@ public enum RecordOutcome {
 	 * were applied (its offset is below its partition's watermark in Redis), so it was
 	 * not written again; committed like a written record.
 	 */
-	DUPLICATE;
+	DUPLICATE,
+	/**
+	 * With {@code sawmill.delivery=exactly-once}: the record's transaction applied
+	 * nothing because its partition's watermark in Redis was not the one this consumer
+	 * expected: another writer applied the partition's records first (a consumer that
+	 * took the partition over while this one stalled, or a transaction Redis applied late
+	 * on a replaced connection). The record is read again, like a retried one, and then
+	 * skipped as a duplicate or written; also counted as retried.
+	 */
+	FENCED;
 
 	/** The tag value: the constant's name in lower case. */
 	public String tag() {

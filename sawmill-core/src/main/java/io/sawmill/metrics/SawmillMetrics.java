@@ -170,6 +170,19 @@ public final class SawmillMetrics {
 		}
 	}
 
+	/**
+	 * With exactly-once delivery, a newly assigned partition started below its watermark
+	 * in Redis from an offset Sawmill did not commit (a group reset, a re-created topic):
+	 * counted by what Sawmill did, {@code replayed} or {@code refused}.
+	 */
+	public void offsetReset(String topic, String action) {
+		Counter.builder("sawmill.offset.resets")
+			.description("Partitions found reset below their exactly-once watermark, by what Sawmill did")
+			.tags("topic", topic, "action", action, "group", group)
+			.register(registry)
+			.increment();
+	}
+
 	/** Called once per pipelined round trip, successful or not. */
 	public void pipelineCompleted(Duration roundTrip, int commands) {
 		pipelineDuration.record(roundTrip);
@@ -190,13 +203,14 @@ public final class SawmillMetrics {
 	}
 
 	/**
-	 * Records handled so far (written, skipped, invalid, dead-lettered; retries not
-	 * counted twice).
+	 * Records handled so far (written, skipped, invalid, dead-lettered, stale, duplicate;
+	 * retried and fenced records are counted when they are handled).
 	 */
 	public double recordsHandled() {
 		return recordCounters.values()
 			.stream()
-			.filter(counter -> !RecordOutcome.RETRIED.tag().equals(counter.getId().getTag("outcome")))
+			.filter(counter -> !RecordOutcome.RETRIED.tag().equals(counter.getId().getTag("outcome"))
+					&& !RecordOutcome.FENCED.tag().equals(counter.getId().getTag("outcome")))
 			.mapToDouble(Counter::count)
 			.sum();
 	}

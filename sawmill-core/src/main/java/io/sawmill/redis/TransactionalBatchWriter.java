@@ -15,39 +15,83 @@
  */
 package io.sawmill.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import io.lettuce.core.RedisException;
 import io.sawmill.mapping.RedisWrite;
 
 /**
- * A {@link RedisBatchWriter} that can also send transactions and read keys on the calling
- * thread's connection: what {@code sawmill.delivery=exactly-once} writes with (each
- * partition's share of a batch in one transaction with the partition's watermark, read
- * back after a failure).
+ * A {@link RedisBatchWriter} that can also send fenced transactions and read keys on the
+ * calling thread's connection: what {@code sawmill.delivery=exactly-once} writes with
+ * (each partition's share of a batch in one transaction with the partition's watermark,
+ * fenced by the watermark the thread expects, read back after a failure).
  * <p>
  * Called from listener threads, like {@link RedisBatchWriter}.
  */
 public interface TransactionalBatchWriter extends RedisBatchWriter {
 
 	/**
-	 * Sends transactions in one pipelined round trip, without waiting for their replies:
-	 * each list of writes as {@code MULTI}, the writes, {@code EXEC}, so Redis applies
-	 * each list whole or not at all, in list order on the calling thread's connection.
+	 * Writes Redis applies whole or not at all, and only while the key {@code fence}
+	 * holds {@code expected}: sent as {@code WATCH fence}, a script that compares the
+	 * key's value with {@code expected} (a missing key holds 0) and touches the key when
+	 * they differ, {@code MULTI}, the writes, {@code EXEC}. {@code EXEC} then applies
+	 * nothing when the key held another value, or was changed by anyone between the
+	 * {@code WATCH} and the {@code EXEC}.
+	 *
+	 * @param fence the key whose value the transaction expects, e.g. a watermark the
+	 * transaction moves
+	 * @param expected the value the key must hold for the transaction to apply
+	 * @param writes the transaction's writes, not empty
+	 */
+	record Transaction(byte[] fence, long expected, List<RedisWrite> writes) {
+
+		public Transaction {
+			if (writes.isEmpty()) {
+				throw new IllegalArgumentException("a transaction needs at least one write");
+			}
+			writes = List.copyOf(writes);
+		}
+
+	}
+
+	/**
+	 * The failure of every write of a {@link Transaction} that did not apply because its
+	 * fence did not hold the expected value: another writer moved it (a consumer that
+	 * took the partition over, or a transaction of this writer's that Redis applied late,
+	 * on a connection since replaced). Nothing of the transaction applied.
+	 */
+	final class FencedException extends RedisException {
+
+		private static final long serialVersionUID = 1L;
+
+		public FencedException(byte[] fence, long expected, boolean heldOtherValue) {
+			super("Redis key " + new String(fence, StandardCharsets.UTF_8)
+					+ (heldOtherValue ? " did not hold " + expected : " held " + expected + " but changed")
+					+ " when the transaction was to apply: another writer moved it, so nothing was applied");
+		}
+
+	}
+
+	/**
+	 * Sends transactions in one pipelined round trip, without waiting for their replies,
+	 * each fenced as {@link Transaction} says, in list order on the calling thread's
+	 * connection.
 	 * <p>
-	 * The result's indexes are positions in the concatenation of the lists. A write of a
-	 * transaction that did not apply fails with why: an error reply at queue time (its
-	 * own, or {@code EXECABORT} for the transaction's other writes), {@code EXEC}'s
-	 * error, or no reply (the transaction may or may not have applied). A write of a
-	 * transaction that did apply fails only with its own error when the transaction ran
-	 * (e.g. {@code WRONGTYPE}); the other writes of that transaction applied. So a
-	 * transaction whose last write cannot fail when it runs ({@code SET}) applied exactly
-	 * when that write succeeded.
-	 * @param transactions the writes of each transaction, in the order they must be
-	 * applied; none empty
+	 * The result's indexes are positions in the concatenation of the transactions'
+	 * writes. A write of a transaction that did not apply fails with why: an error reply
+	 * at queue time (its own, or {@code EXECABORT} for the transaction's other writes),
+	 * {@code EXEC}'s error, a {@link FencedException}, the fence's own error reply (the
+	 * transaction may or may not have applied), or no reply (it may or may not have
+	 * applied). A write of a transaction that did apply fails only with its own error
+	 * when the transaction ran (e.g. {@code WRONGTYPE}); the other writes of that
+	 * transaction applied. So a transaction whose last write cannot fail when it runs
+	 * ({@code SET}) applied exactly when that write succeeded.
+	 * @param transactions the transactions, in the order they must be applied
 	 * @throws UnsupportedOperationException when the writer or its Redis cannot (a Redis
 	 * Cluster)
 	 */
-	Sent sendTransactions(List<List<RedisWrite>> transactions);
+	Sent sendTransactions(List<Transaction> transactions);
 
 	/**
 	 * Reads string values with {@code MGET} on the calling thread's connection and waits

@@ -44,6 +44,7 @@ import io.sawmill.mapping.RedisWrite;
 import io.sawmill.metrics.SawmillMetrics;
 import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.TransactionalBatchWriter;
+import io.sawmill.redis.TransactionalBatchWriter.Transaction;
 
 /**
  * The lane with {@link Delivery#EXACTLY_ONCE}, against a writer that records what it is
@@ -89,6 +90,8 @@ class ExactlyOnceLaneTests {
 			.commitAsync(anyMap(), any());
 		given(consumer.assignment()).willReturn(Set.of(P0));
 		given(consumer.currentLag(P0)).willReturn(OptionalLong.of(100));
+		// committed by Sawmill where each test's batch starts: no offset reset
+		given(consumer.committed(Set.of(P0))).willReturn(Map.of(P0, new OffsetAndMetadata(0, OffsetCommits.METADATA)));
 	}
 
 	@Test
@@ -120,6 +123,18 @@ class ExactlyOnceLaneTests {
 
 		assertThat(events).containsExactly("read sawmill:applied:{g}:users:0", "send SET=3", "commit async 3");
 		assertThat(registry.get("sawmill.records").tag("outcome", "duplicate").counter().count()).isEqualTo(3);
+	}
+
+	@Test
+	void shouldReplayAPartitionThatStartsBelowItsWatermarkFromAnOffsetSawmillDidNotCommit() {
+		writer.watermark = "2";
+		given(consumer.committed(Set.of(P0))).willReturn(Map.of(P0, new OffsetAndMetadata(0)));
+
+		lane.poll(batch(0), consumer);
+
+		assertThat(events).containsExactly("read sawmill:applied:{g}:users:0", "send SET=0", "send k0 k1 k2 SET=3",
+				"commit async 3");
+		assertThat(registry.get("sawmill.offset.resets").tag("action", "replayed").counter().count()).isEqualTo(1);
 	}
 
 	@Test
@@ -164,9 +179,9 @@ class ExactlyOnceLaneTests {
 		}
 
 		@Override
-		public Sent sendTransactions(List<List<RedisWrite>> transactions) {
+		public Sent sendTransactions(List<Transaction> transactions) {
 			List<RedisWrite> writes = new ArrayList<>();
-			transactions.forEach(writes::addAll);
+			transactions.forEach(transaction -> writes.addAll(transaction.writes()));
 			StringBuilder sent = new StringBuilder("send");
 			for (RedisWrite write : writes) {
 				RedisWrite.Command command = (RedisWrite.Command) write;

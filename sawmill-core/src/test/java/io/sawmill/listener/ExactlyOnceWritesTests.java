@@ -16,15 +16,21 @@
 package io.sawmill.listener;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,6 +47,7 @@ import io.sawmill.mapping.RedisWrite;
 import io.sawmill.metrics.RecordOutcome;
 import io.sawmill.metrics.SawmillMetrics;
 import io.sawmill.redis.PipelineConfig;
+import io.sawmill.redis.TransactionalBatchWriter.FencedException;
 import io.sawmill.redis.internal.LettucePipelinedWriter;
 import io.sawmill.testkit.RedisServerProcess;
 
@@ -62,7 +69,9 @@ class ExactlyOnceWritesTests {
 
 	private static RedisClient writerClient;
 
-	private final SawmillMetrics metrics = new SawmillMetrics(new SimpleMeterRegistry(), "g1");
+	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+	private final SawmillMetrics metrics = new SawmillMetrics(registry, "g1");
 
 	private LettucePipelinedWriter writer;
 
@@ -108,7 +117,11 @@ class ExactlyOnceWritesTests {
 			.build();
 		writer = new LettucePipelinedWriter(() -> writerClient,
 				PipelineConfig.custom().timeout(Duration.ofSeconds(10)).build());
-		pipeline = new TransactionalPipeline(writer, config, RedisCircuit.disabled("test"), metrics);
+		pipeline = pipeline(config);
+	}
+
+	private TransactionalPipeline pipeline(ListenerConfig config) {
+		return new TransactionalPipeline(writer, config, RedisCircuit.disabled("test"), metrics);
 	}
 
 	@AfterEach
@@ -120,10 +133,12 @@ class ExactlyOnceWritesTests {
 	void shouldSkipEveryRecordOfABatchThatComesAgainAfterItsWritesApplied() {
 		List<MappedRecord> batch = batch("ok");
 
-		BatchOutcomes first = pipeline.write(batch, pipeline.newAppliedOffsets());
+		BatchOutcomes first = pipeline.write(batch, pipeline.newAppliedOffsets(),
+				ExactlyOnceWritesTests::committedBySawmill);
 		// as a restarted consumer thread: nothing cached, the watermarks are read from
 		// Redis
-		BatchOutcomes again = pipeline.write(batch, pipeline.newAppliedOffsets());
+		BatchOutcomes again = pipeline.write(batch, pipeline.newAppliedOffsets(),
+				ExactlyOnceWritesTests::committedBySawmill);
 
 		assertThat(withOutcome(batch, first, RecordOutcome.DUPLICATE)).isEmpty();
 		assertThat(withOutcome(batch, again, RecordOutcome.DUPLICATE)).hasSize(batch.size());
@@ -141,13 +156,13 @@ class ExactlyOnceWritesTests {
 		AppliedOffsets applied = pipeline.newAppliedOffsets();
 
 		BatchWriteFailedException failure = catchThrowableOfType(BatchWriteFailedException.class,
-				() -> pipeline.write(batch, applied));
+				() -> pipeline.write(batch, applied, ExactlyOnceWritesTests::committedBySawmill));
 		assertThat(failure).hasMessageContaining("EXECABORT");
 		// partition 0's transaction applied; nothing of partition 1's did
 		assertThat(counters()).containsExactly(1L, 1L, 1L, 0L, 0L, 0L);
 
 		commands.aclSetuser("writer", AclSetuserArgs.Builder.allKeys());
-		BatchOutcomes again = pipeline.write(batch, applied);
+		BatchOutcomes again = pipeline.write(batch, applied, ExactlyOnceWritesTests::committedBySawmill);
 
 		assertThat(withOutcome(batch, again, RecordOutcome.DUPLICATE)).extracting(ConsumerRecord::partition)
 			.containsExactly(0, 0, 0);
@@ -162,12 +177,12 @@ class ExactlyOnceWritesTests {
 		batch.add(new MappedRecord(new ConsumerRecord<>("t", 0, 3, null, new byte[0]), List.of(incr("ok:hash"))));
 		AppliedOffsets applied = pipeline.newAppliedOffsets();
 
-		BatchOutcomes first = pipeline.write(batch, applied);
+		BatchOutcomes first = pipeline.write(batch, applied, ExactlyOnceWritesTests::committedBySawmill);
 		// its dead letter was not published (the batch was not committed): the batch
 		// comes again
-		BatchOutcomes again = pipeline.write(batch, applied);
+		BatchOutcomes again = pipeline.write(batch, applied, ExactlyOnceWritesTests::committedBySawmill);
 		applied.published(again.deadLetters());
-		BatchOutcomes third = pipeline.write(batch, applied);
+		BatchOutcomes third = pipeline.write(batch, applied, ExactlyOnceWritesTests::committedBySawmill);
 
 		assertThat(first.deadLetters()).singleElement()
 			.satisfies(deadLetter -> assertThat(deadLetter.reason()).contains("WRONGTYPE"));
@@ -179,6 +194,98 @@ class ExactlyOnceWritesTests {
 		assertThat(withOutcome(batch, again, RecordOutcome.DUPLICATE)).hasSize(batch.size() - 1);
 		assertThat(third.deadLetters()).isEmpty();
 		assertThat(counters()).containsOnly(1L);
+	}
+
+	@Test
+	void shouldFenceABatchWhoseWatermarkAnotherConsumerMovedMeanwhileAndSkipItWhenItComesAgain() {
+		List<MappedRecord> first = batch("ok");
+		AppliedOffsets stalled = pipeline.newAppliedOffsets();
+		pipeline.write(first, stalled, ExactlyOnceWritesTests::committedBySawmill);
+		// the stalled consumer's partitions went to another, which applied the next batch
+		List<MappedRecord> next = shifted(first, 3);
+		pipeline.write(next, pipeline.newAppliedOffsets(), ExactlyOnceWritesTests::committedBySawmill);
+
+		BatchWriteFailedException fenced = catchThrowableOfType(BatchWriteFailedException.class,
+				() -> pipeline.write(next, stalled, ExactlyOnceWritesTests::committedBySawmill));
+		BatchOutcomes again = pipeline.write(next, stalled, ExactlyOnceWritesTests::committedBySawmill);
+
+		assertThat(fenced).isNotNull();
+		assertThat(fenced.getCause()).isInstanceOf(FencedException.class);
+		assertThat(counters()).containsOnly(2L);
+		assertThat(registry.get("sawmill.records").tag("outcome", "fenced").counter().count()).isEqualTo(6);
+		assertThat(withOutcome(next, again, RecordOutcome.DUPLICATE)).hasSize(next.size());
+	}
+
+	@Test
+	void shouldReplayAPartitionWhoseOffsetsSomeoneElseResetBelowItsWatermark() {
+		List<MappedRecord> batch = batch("ok");
+		pipeline.write(batch, pipeline.newAppliedOffsets(), ExactlyOnceWritesTests::committedBySawmill);
+
+		BatchOutcomes replayed = pipeline.write(batch, pipeline.newAppliedOffsets(),
+				ExactlyOnceWritesTests::resetByATool);
+
+		assertThat(withOutcome(batch, replayed, RecordOutcome.DUPLICATE)).isEmpty();
+		assertThat(counters()).containsOnly(2L);
+		assertThat(commands.get("sawmill:applied:{g-" + prefix + "}:t:0")).isEqualTo("3");
+		assertThat(registry.get("sawmill.offset.resets").tag("action", "replayed").counter().count()).isEqualTo(2);
+	}
+
+	@Test
+	void shouldReplayAPartitionThatStartsBelowItsWatermarkWithoutACommittedOffset() {
+		List<MappedRecord> batch = batch("ok");
+		pipeline.write(batch, pipeline.newAppliedOffsets(), ExactlyOnceWritesTests::committedBySawmill);
+
+		pipeline.write(batch, pipeline.newAppliedOffsets(), partitions -> Map.of());
+
+		assertThat(counters()).containsOnly(2L);
+	}
+
+	@Test
+	void shouldRefuseAPartitionWhoseOffsetsWereResetWhenConfiguredToAndReportItOnce() {
+		TransactionalPipeline refusing = pipeline(ListenerConfig.custom()
+			.topics(List.of("t"))
+			.groupId("g-" + prefix)
+			.delivery(Delivery.EXACTLY_ONCE)
+			.offsetReset(ListenerConfig.OffsetReset.REFUSE)
+			.build());
+		List<MappedRecord> batch = batch("ok");
+		refusing.write(batch, refusing.newAppliedOffsets(), ExactlyOnceWritesTests::committedBySawmill);
+		AppliedOffsets reassigned = refusing.newAppliedOffsets();
+
+		for (int attempt = 0; attempt < 2; attempt++) {
+			assertThatThrownBy(() -> refusing.write(batch, reassigned, ExactlyOnceWritesTests::resetByATool))
+				.isInstanceOf(BatchWriteFailedException.class)
+				.hasMessageContaining("partition t-0 starts at offset 0, below its watermark 3")
+				.hasMessageContaining("refused");
+		}
+		assertThat(counters()).containsOnly(1L);
+		assertThat(registry.get("sawmill.offset.resets").tag("action", "refused").counter().count()).isEqualTo(2);
+	}
+
+	/** As committed by Sawmill: each partition at its first record's offset. */
+	private static Map<TopicPartition, OffsetAndMetadata> committedBySawmill(Set<TopicPartition> partitions) {
+		Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>();
+		partitions.forEach(partition -> committed.put(partition,
+				new OffsetAndMetadata(partition.partition() * 100L, OffsetCommits.METADATA)));
+		return committed;
+	}
+
+	/**
+	 * As {@code kafka-consumer-groups --reset-offsets} commits: each partition at its
+	 * first record's offset, without metadata.
+	 */
+	private static Map<TopicPartition, OffsetAndMetadata> resetByATool(Set<TopicPartition> partitions) {
+		Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>();
+		partitions.forEach(partition -> committed.put(partition, new OffsetAndMetadata(partition.partition() * 100L)));
+		return committed;
+	}
+
+	/** The same records' writes at offsets {@code by} higher. */
+	private static List<MappedRecord> shifted(List<MappedRecord> batch, long by) {
+		return batch.stream()
+			.map(record -> new MappedRecord(new ConsumerRecord<>("t", record.record().partition(),
+					record.record().offset() + by, null, new byte[0]), record.writes()))
+			.toList();
 	}
 
 	/**

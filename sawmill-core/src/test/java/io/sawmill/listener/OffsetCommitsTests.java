@@ -121,8 +121,10 @@ class OffsetCommitsTests {
 		// lower, after a higher one
 		batch.add(new ConsumerRecord<>(P1.topic(), P1.partition(), 9, null, null));
 
-		assertThat(OffsetCommits.nextOffsets(batch)).isEqualTo(Map.of(P0, new OffsetAndMetadata(13), P1,
-				new OffsetAndMetadata(21), new TopicPartition("other", 0), new OffsetAndMetadata(5)));
+		// each with Sawmill's metadata, which tells its commits from a group reset's
+		assertThat(OffsetCommits.nextOffsets(batch))
+			.isEqualTo(Map.of(P0, new OffsetAndMetadata(13, "sawmill"), P1, new OffsetAndMetadata(21, "sawmill"),
+					new TopicPartition("other", 0), new OffsetAndMetadata(5, "sawmill")));
 		assertThat(OffsetCommits.nextOffsets(List.of())).isEmpty();
 	}
 

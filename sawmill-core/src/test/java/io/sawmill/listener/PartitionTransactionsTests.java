@@ -32,6 +32,8 @@ import io.sawmill.deadletter.DeadLetter;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.metrics.RecordOutcome;
 import io.sawmill.redis.PipelineResult;
+import io.sawmill.redis.TransactionalBatchWriter.FencedException;
+import io.sawmill.redis.TransactionalBatchWriter.Transaction;
 
 /**
  * Planning per partition, skipping below the watermark and outcomes from transaction
@@ -50,11 +52,11 @@ class PartitionTransactionsTests {
 		PartitionTransactions plan = PartitionTransactions.plan(records, PartitionTransactionsTests::key, false);
 
 		assertThat(plan.transactions()).hasSize(2);
-		assertThat(plan.transactions().get(0)).extracting(Object::toString)
+		assertThat(plan.transactions().get(0).writes()).extracting(Object::toString)
 			.containsExactly("INCR a (0 args)", "INCR c (0 args)", "SET wm:t-0 (1 args)");
-		assertThat(plan.transactions().get(1)).extracting(Object::toString)
+		assertThat(plan.transactions().get(1).writes()).extracting(Object::toString)
 			.containsExactly("INCR b (0 args)", "INCR d (0 args)", "SET wm:t-1 (1 args)");
-		assertThat(new String(((RedisWrite.Command) plan.transactions().get(0).get(2)).args().get(0),
+		assertThat(new String(((RedisWrite.Command) plan.transactions().get(0).writes().get(2)).args().get(0),
 				StandardCharsets.US_ASCII))
 			.isEqualTo("12");
 		assertThat(plan.shares()).containsExactly(new PartitionTransactions.Share(P0, 12, 2),
@@ -73,7 +75,7 @@ class PartitionTransactionsTests {
 				List.of(incr(0, 10, "a"), incr(0, 11, "c"), incr(1, 2, "x")), Map.of(P0, 12L, P1, 3L),
 				PartitionTransactionsTests::key, false);
 
-		assertThat(plan.transactions()).extracting(t -> t.stream().map(Object::toString).toList())
+		assertThat(plan.transactions()).extracting(t -> t.writes().stream().map(Object::toString).toList())
 			.containsExactly(List.of("INCR b (0 args)", "SET wm:t-1 (1 args)"), List.of("SET wm:t-0 (1 args)"));
 		assertThat(plan.shares()).containsExactly(new PartitionTransactions.Share(P1, 4, 1),
 				new PartitionTransactions.Share(P0, 12, 2));
@@ -97,8 +99,8 @@ class PartitionTransactionsTests {
 
 		// partition 0's two records fold into one HSET and one EXPIRE; partition 1's
 		// stays apart
-		assertThat(plan.transactions().get(0)).hasSize(3);
-		assertThat(plan.transactions().get(1)).hasSize(2);
+		assertThat(plan.transactions().get(0).writes()).hasSize(3);
+		assertThat(plan.transactions().get(1).writes()).hasSize(2);
 		assertThat(plan.coalesced()).isEqualTo(2);
 	}
 
@@ -120,6 +122,35 @@ class PartitionTransactionsTests {
 		assertThat(outcomes.retry()).extracting(r -> r.record().offset()).containsExactly(10L, 11L, 3L);
 		assertThat(outcomes.permanent()).isEmpty();
 		assertThat(plan.applied(result)).isEmpty();
+	}
+
+	@Test
+	void shouldFenceEachPartitionsTransactionByTheWatermarkTheThreadKnows() {
+		PartitionTransactions plan = PartitionTransactions.plan(
+				List.of(incr(0, 10, "a"), incr(1, 3, "b"), incr(0, 11, "c")), List.of(), Map.of(P0, 10L),
+				PartitionTransactionsTests::key, false);
+
+		assertThat(plan.transactions()).extracting(Transaction::expected).containsExactly(10L, 0L);
+		assertThat(plan.transactions()).extracting(t -> new String(t.fence(), StandardCharsets.UTF_8))
+			.containsExactly("wm:t-0", "wm:t-1");
+	}
+
+	@Test
+	void shouldCountTheRecordsOfAFencedTransactionAsFencedAndRetryThemWithoutBlamingRedis() {
+		PartitionTransactions plan = PartitionTransactions
+			.plan(List.of(incr(0, 10, "a"), incr(1, 3, "b"), incr(0, 11, "c")), PartitionTransactionsTests::key, false);
+		FencedException fenced = new FencedException(key(P0), 0, true);
+		PipelineResult result = new PipelineResult(5, 1,
+				List.of(failure(0, fenced), failure(1, fenced), failure(2, fenced)));
+
+		Outcomes outcomes = Outcomes.of(plan.plan(), result);
+
+		assertThat(outcomes.retry()).extracting(r -> r.record().offset()).containsExactly(10L, 11L);
+		assertThat(outcomes.fenced()).isEqualTo(2);
+		assertThat(outcomes.outcome(0)).isEqualTo(RecordOutcome.FENCED);
+		assertThat(outcomes.outcome(2)).isEqualTo(RecordOutcome.WRITTEN);
+		assertThat(outcomes.redisFailed()).isFalse();
+		assertThat(plan.applied(result)).containsExactlyEntriesOf(Map.of(P1, 4L));
 	}
 
 	@Test

@@ -38,6 +38,7 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import io.netty.channel.Channel;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.RedisBatchWriter.Sent;
+import io.sawmill.redis.TransactionalBatchWriter.Transaction;
 
 /**
  * A writer thread's connection to a Redis Cluster: Lettuce routes each command sent
@@ -97,7 +98,7 @@ final class ClusterConnection extends DedicatedConnection implements SlotRouting
 	}
 
 	@Override
-	Sent sendTransactions(List<List<RedisWrite>> transactions, List<RedisWrite> writes, long deadline) {
+	Sent sendTransactions(List<Transaction> transactions, List<RedisWrite> writes, long deadline) {
 		throw new UnsupportedOperationException("transactions cannot be sent on a Redis Cluster connection");
 	}
 

@@ -28,6 +28,7 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.RedisBatchWriter.Sent;
+import io.sawmill.redis.TransactionalBatchWriter.Transaction;
 
 /**
  * A connection owned by one writer thread, with auto-flush off so that commands queue
@@ -64,7 +65,7 @@ abstract sealed class DedicatedConnection implements Link, AutoCloseable
 	 * @throws UnsupportedOperationException on a Redis Cluster, where one transaction
 	 * cannot span the slots of a partition's share (start-up refuses exactly-once there)
 	 */
-	abstract Sent sendTransactions(List<List<RedisWrite>> transactions, List<RedisWrite> writes, long deadline);
+	abstract Sent sendTransactions(List<Transaction> transactions, List<RedisWrite> writes, long deadline);
 
 	/**
 	 * {@code FUNCTION LOAD REPLACE source} on the master, or on every master of a cluster

@@ -18,6 +18,8 @@ package io.sawmill.redis.internal;
 import java.nio.ByteBuffer;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import io.lettuce.core.internal.ExceptionFactory;
 import io.lettuce.core.protocol.CommandType;
 import io.sawmill.mapping.RedisWrite;
@@ -30,7 +32,8 @@ import io.sawmill.mapping.RedisWrite;
  * order. An error element means that command failed when the transaction ran, and the
  * others applied: it is kept by its index ({@link #errorOf}). An integer 0 from a
  * {@link RedisWrite.Function} marks that write stale ({@link #staleAt}), as
- * {@link ReplySlot} does outside a transaction.
+ * {@link ReplySlot} does outside a transaction. A null array means the transaction
+ * applied nothing because a key the connection watched changed ({@link #aborted}).
  * <p>
  * Lettuce's decoder calls {@link #multi} when an array starts and {@link #complete(int)}
  * with the depth left after each element, so an element of the top-level array ends at
@@ -55,6 +58,9 @@ final class ExecSlot extends ReplySlot {
 	private int open;
 
 	private boolean started;
+
+	/** Whether the reply was a null array: a watched key changed, nothing applied. */
+	private boolean aborted;
 
 	/** The element of the top-level array being read. */
 	private int element;
@@ -85,10 +91,30 @@ final class ExecSlot extends ReplySlot {
 		return stale[index];
 	}
 
+	/**
+	 * Whether the transaction applied nothing because a key the connection watched
+	 * changed (the reply was a null array); call after the batch's await, when
+	 * {@link #succeeded()}.
+	 */
+	boolean aborted() {
+		return aborted;
+	}
+
 	@Override
 	public void multi(int count) {
+		if (count < 0 && open == 0) {
+			aborted = true;
+			return;
+		}
 		started = true;
 		open++;
+	}
+
+	@Override
+	public void set(@Nullable ByteBuffer bytes) {
+		if (bytes == null && open == 0) {
+			aborted = true;
+		}
 	}
 
 	@Override

@@ -27,6 +27,7 @@ import io.lettuce.core.AbstractRedisClient;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
+import io.sawmill.redis.TransactionalBatchWriter.Transaction;
 import io.sawmill.redis.RedisBatchWriter;
 import io.sawmill.redis.TransactionalBatchWriter;
 
@@ -166,9 +167,9 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 	 * @throws UnsupportedOperationException on a Redis Cluster
 	 */
 	@Override
-	public Sent sendTransactions(List<List<RedisWrite>> transactions) {
+	public Sent sendTransactions(List<Transaction> transactions) {
 		List<RedisWrite> writes = new ArrayList<>();
-		transactions.forEach(writes::addAll);
+		transactions.forEach(transaction -> writes.addAll(transaction.writes()));
 		if (writes.isEmpty()) {
 			PipelineResult none = new PipelineResult(0, 0, List.of());
 			return () -> none;

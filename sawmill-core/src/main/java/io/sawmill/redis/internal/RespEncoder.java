@@ -126,6 +126,19 @@ final class RespEncoder {
 		return start;
 	}
 
+	/**
+	 * Appends a command of the writer's own, its name and arguments given as bytes, and
+	 * returns the offset it starts at.
+	 */
+	int appendCommand(byte[]... parts) {
+		int start = size;
+		arrayHeader(this, parts.length);
+		for (byte[] part : parts) {
+			bulk(this, part);
+		}
+		return start;
+	}
+
 	/** Appends a command encoded elsewhere and returns the offset it starts at. */
 	int appendEncoded(byte[] command) {
 		int start = size;

@@ -29,6 +29,7 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import io.netty.channel.Channel;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.PipelineResult;
+import io.sawmill.redis.TransactionalBatchWriter.Transaction;
 import io.sawmill.redis.RedisBatchWriter.Sent;
 
 /**
@@ -66,7 +67,7 @@ final class StandaloneConnection extends DedicatedConnection {
 	 * fails at once.
 	 */
 	@Override
-	Sent sendTransactions(List<List<RedisWrite>> transactions, List<RedisWrite> writes, long deadline) {
+	Sent sendTransactions(List<Transaction> transactions, List<RedisWrite> writes, long deadline) {
 		Channel channel = EndpointChannel.of(connection);
 		if (channel == null) {
 			PipelineResult failed = ConnectionFailures.failed(writes, 0, List.of(),

@@ -37,6 +37,7 @@ import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.FailureClass;
 import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
+import io.sawmill.redis.TransactionalBatchWriter.Transaction;
 import io.sawmill.redis.RedisBatchWriter;
 import io.sawmill.testkit.RedisSentinelProcess;
 import io.sawmill.testkit.RedisServerProcess;
@@ -191,10 +192,11 @@ class LettucePipelinedWriterReplicaTests {
 		assertThat(alone.command("GET", prefix + "wm")).isEqualTo("$1");
 	}
 
-	/** A transaction of an INCR and a watermark's SET. */
-	private List<RedisWrite> counterAndWatermark() {
-		return List.of(RedisWrite.command("INCR", RedisWrite.utf8(prefix + "n")),
-				RedisWrite.command("SET", RedisWrite.utf8(prefix + "wm"), RedisWrite.utf8("1")));
+	/** A transaction of an INCR and a new watermark's SET, fenced by the watermark. */
+	private Transaction counterAndWatermark() {
+		byte[] watermark = RedisWrite.utf8(prefix + "wm");
+		return new Transaction(watermark, 0, List.of(RedisWrite.command("INCR", RedisWrite.utf8(prefix + "n")),
+				RedisWrite.command("SET", watermark, RedisWrite.utf8("1"))));
 	}
 
 	/** A writer that waits for one replica per batch, for 200 ms at most. */

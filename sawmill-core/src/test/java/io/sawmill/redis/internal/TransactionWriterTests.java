@@ -33,6 +33,8 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
+import io.sawmill.redis.TransactionalBatchWriter.FencedException;
+import io.sawmill.redis.TransactionalBatchWriter.Transaction;
 
 /**
  * {@code sendTransactions} and {@code read} against a real redis-server: each write's
@@ -74,6 +76,16 @@ class TransactionWriterTests {
 		return RedisWrite.command("SET", utf8(prefix + key), utf8(value));
 	}
 
+	/**
+	 * Each list of writes as a transaction fenced by its last write's key, expected to be
+	 * missing (0): a watermark set for the first time.
+	 */
+	private static List<Transaction> fencedByNewWatermarks(List<List<RedisWrite>> transactions) {
+		return transactions.stream()
+			.map(writes -> new Transaction(writes.get(writes.size() - 1).key(), 0, writes))
+			.toList();
+	}
+
 	private static byte[] utf8(String text) {
 		return text.getBytes(StandardCharsets.UTF_8);
 	}
@@ -81,8 +93,8 @@ class TransactionWriterTests {
 	@Test
 	void shouldApplyEveryTransactionAndAcknowledgeEachWrite() {
 		PipelineResult result = writer(2000)
-			.sendTransactions(
-					List.of(List.of(incr("a"), incr("b"), set("wm0", "3")), List.of(incr("a"), set("wm1", "5"))))
+			.sendTransactions(fencedByNewWatermarks(
+					List.of(List.of(incr("a"), incr("b"), set("wm0", "3")), List.of(incr("a"), set("wm1", "5")))))
 			.await();
 
 		assertThat(result.succeeded()).isTrue();
@@ -95,9 +107,9 @@ class TransactionWriterTests {
 
 	@Test
 	void shouldApplyNothingOfATransactionWithAnErrorAtQueueTimeAndFailEachOfItsWrites() {
-		PipelineResult result = writer(2000).sendTransactions(
+		PipelineResult result = writer(2000).sendTransactions(fencedByNewWatermarks(
 				List.of(List.of(incr("a"), RedisWrite.command("NOSUCHCOMMAND", utf8(prefix + "x")), set("wm0", "3")),
-						List.of(incr("b"), set("wm1", "5"))))
+						List.of(incr("b"), set("wm1", "5")))))
 			.await();
 
 		assertThat(result.failures()).extracting(PipelineResult.Failure::index).containsExactly(0, 1, 2);
@@ -115,7 +127,8 @@ class TransactionWriterTests {
 		reader.hset(prefix + "hash", "f", "v");
 
 		PipelineResult result = writer(2000)
-			.sendTransactions(List.of(List.of(incr("a"), incr("hash"), incr("c"), set("wm0", "4"))))
+			.sendTransactions(
+					fencedByNewWatermarks(List.of(List.of(incr("a"), incr("hash"), incr("c"), set("wm0", "4")))))
 			.await();
 
 		assertThat(result.failures()).singleElement().satisfies(failure -> {
@@ -132,8 +145,9 @@ class TransactionWriterTests {
 		byte[] list = utf8(prefix + "list");
 
 		PipelineResult result = writer(2000)
-			.sendTransactions(List.of(List.of(RedisWrite.command("RPUSH", list, utf8("a"), utf8("b"), utf8("c")),
-					RedisWrite.command("LPOP", list, utf8("2")), incr("hash"), incr("a"), set("wm0", "1"))))
+			.sendTransactions(fencedByNewWatermarks(
+					List.of(List.of(RedisWrite.command("RPUSH", list, utf8("a"), utf8("b"), utf8("c")),
+							RedisWrite.command("LPOP", list, utf8("2")), incr("hash"), incr("a"), set("wm0", "1")))))
 			.await();
 
 		assertThat(result.failures()).extracting(PipelineResult.Failure::index).containsExactly(2);
@@ -144,8 +158,8 @@ class TransactionWriterTests {
 	@Test
 	void shouldReportAFunctionThatRepliedZeroInsideATransactionAsStale() {
 		PipelineResult result = writer(2000)
-			.sendTransactions(
-					List.of(List.of(incr("a"), RedisWrite.function("zero", utf8(prefix + "f")), set("wm0", "2"))))
+			.sendTransactions(fencedByNewWatermarks(
+					List.of(List.of(incr("a"), RedisWrite.function("zero", utf8(prefix + "f")), set("wm0", "2")))))
 			.await();
 
 		assertThat(result.succeeded()).isTrue();
@@ -162,7 +176,7 @@ class TransactionWriterTests {
 		reader.hset(prefix + "hash", "f", "v");
 		transactions.add(List.of(incr("n"), incr("hash"), set("wm5", "5")));
 
-		PipelineResult result = writer(3).sendTransactions(transactions).await();
+		PipelineResult result = writer(3).sendTransactions(fencedByNewWatermarks(transactions)).await();
 
 		assertThat(result.chunks()).isGreaterThan(1);
 		assertThat(result.failures()).extracting(PipelineResult.Failure::index).containsExactly(21);
@@ -171,9 +185,54 @@ class TransactionWriterTests {
 	}
 
 	@Test
+	void shouldApplyNothingOfATransactionWhoseFenceHoldsAnotherValueAndFailEachOfItsWritesAsFenced() {
+		reader.set(prefix + "wm0", "7");
+
+		PipelineResult result = writer(2000)
+			.sendTransactions(List.of(new Transaction(utf8(prefix + "wm0"), 3, List.of(incr("a"), set("wm0", "9"))),
+					new Transaction(utf8(prefix + "wm1"), 0, List.of(incr("b"), set("wm1", "5")))))
+			.await();
+
+		assertThat(result.failures()).extracting(PipelineResult.Failure::index).containsExactly(0, 1);
+		assertThat(result.failures())
+			.allSatisfy(failure -> assertThat(failure.cause()).isInstanceOf(FencedException.class)
+				.hasMessageContaining(prefix + "wm0 did not hold 3"));
+		assertThat(reader.exists(prefix + "a")).isZero();
+		assertThat(reader.get(prefix + "wm0")).isEqualTo("7");
+		assertThat(reader.get(prefix + "b")).isEqualTo("1");
+		assertThat(reader.get(prefix + "wm1")).isEqualTo("5");
+	}
+
+	@Test
+	void shouldFenceASecondTransactionExpectingTheWatermarkTheFirstOneMoved() {
+		PipelineResult result = writer(2000)
+			.sendTransactions(List.of(new Transaction(utf8(prefix + "wm0"), 0, List.of(incr("a"), set("wm0", "4"))),
+					new Transaction(utf8(prefix + "wm0"), 0, List.of(incr("a"), set("wm0", "4")))))
+			.await();
+
+		assertThat(result.failures()).extracting(PipelineResult.Failure::index).containsExactly(2, 3);
+		assertThat(result.failures().get(0).cause()).isInstanceOf(FencedException.class);
+		assertThat(reader.get(prefix + "a")).isEqualTo("1");
+		assertThat(reader.get(prefix + "wm0")).isEqualTo("4");
+	}
+
+	@Test
+	void shouldApplyATransactionWhoseFenceHoldsTheExpectedWatermark() {
+		reader.set(prefix + "wm0", "12");
+
+		PipelineResult result = writer(2000)
+			.sendTransactions(List.of(new Transaction(utf8(prefix + "wm0"), 12, List.of(incr("a"), set("wm0", "15")))))
+			.await();
+
+		assertThat(result.succeeded()).isTrue();
+		assertThat(reader.get(prefix + "a")).isEqualTo("1");
+		assertThat(reader.get(prefix + "wm0")).isEqualTo("15");
+	}
+
+	@Test
 	void shouldReadValuesAfterWhatTheThreadSent() {
 		LettucePipelinedWriter writer = writer(2000);
-		writer.sendTransactions(List.of(List.of(incr("a"), set("wm0", "7"))));
+		writer.sendTransactions(fencedByNewWatermarks(List.of(List.of(incr("a"), set("wm0", "7")))));
 
 		List<byte[]> values = writer.read(List.of(utf8(prefix + "wm0"), utf8(prefix + "missing")));
 

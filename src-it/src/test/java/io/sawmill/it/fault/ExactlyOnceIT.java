@@ -20,11 +20,14 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,11 +54,16 @@ import io.sawmill.testkit.RedisServerProcess;
  * <li>redis-server is SIGKILLed mid-drain and restarted from its append-only file;</li>
  * <li>a second Sawmill process joins the group mid-drain and leaves again (two
  * rebalances);</li>
+ * <li>of two Sawmill processes, one is frozen (SIGSTOP) past its session timeout while
+ * the other takes its partitions over, then thawed, three times: the thawed one's
+ * batches, polled before the freeze, are fenced;</li>
  * <li>the master of a Sentinel-managed Redis is SIGKILLed mid-drain and the Sentinel
  * promotes its replica (each batch waits for one replica, the default there);</li>
  * <li>one partition's keys are denied to the writer by an ACL (NOPERM at queue time, so
  * its transactions abort while the other partitions' apply, and batches fail and come
- * again) until the ACL is fixed.</li>
+ * again) until the ACL is fixed;</li>
+ * <li>the group's offsets are reset to the earliest after every record was written: each
+ * is written once more, or, with {@code sawmill.offset-reset=refuse}, nothing is.</li>
  * </ol>
  * And the same partial failure with the default at-least-once delivery does count records
  * twice.
@@ -197,6 +205,107 @@ class ExactlyOnceIT {
 			producing.get(60, TimeUnit.SECONDS);
 			scenario.assertCountedOnce(first);
 		}
+	}
+
+	@Test
+	@Timeout(value = 3, unit = TimeUnit.MINUTES)
+	void shouldCountEveryRecordOnceWhenAFrozenProcessThawsAfterAnotherTookItsPartitionsOver() throws Exception {
+		CounterScenario scenario = new CounterScenario("eos-zombie", 40_000, kafka, redis, admin, connection);
+		try (ReplyDelayProxy proxy = ReplyDelayProxy.start(redis.host(), redis.port(), Duration.ofMillis(20))) {
+			Map<String, Object> properties = scenario.properties(proxy.port());
+			properties.put("sawmill.concurrency", 1);
+			try (SawmillProcess first = scenario.start(properties, "first");
+					SawmillProcess second = scenario.start(properties, "second")) {
+				CompletableFuture<Void> producing = scenario.produceInBackground(1_000);
+				SawmillProcess[] processes = { first, second };
+				for (int round = 0; round < 3; round++) {
+					SawmillProcess frozen = processes[round % 2];
+					SawmillProcess other = processes[(round + 1) % 2];
+					awaitBothConsuming(scenario, first, second);
+					frozen.freeze();
+					// past the session timeout (6 s): the group expels the frozen member
+					// and the other takes its partitions over
+					await("the other process took every partition over").atMost(DRAIN)
+						.pollInterval(Duration.ofMillis(200))
+						.failFast("a Sawmill JVM exited", () -> !other.isAlive())
+						.ignoreExceptions()
+						.until(() -> ConsumerGroups.describe(admin, scenario.group).members().size() == 1);
+					long takenOver = scenario.applied();
+					scenario.awaitApplied(other, takenOver + 500);
+					frozen.thaw();
+				}
+				producing.get(90, TimeUnit.SECONDS);
+				scenario.assertCountedOnce(first);
+				System.out.printf("exactly-once zombies: %d and %d lines of fenced records after the thaws%n",
+						first.logLinesContaining("were fenced"), second.logLinesContaining("were fenced"));
+			}
+		}
+	}
+
+	@Test
+	@Timeout(value = 3, unit = TimeUnit.MINUTES)
+	void shouldCountEveryRecordOnceMoreAfterTheGroupIsResetToTheEarliestOffset() throws Exception {
+		CounterScenario scenario = new CounterScenario("eos-reset-replay", 3_000, kafka, redis, admin, connection);
+		scenario.produce(0, scenario.records);
+		Map<String, Object> properties = scenario.properties(redis.port());
+		drainAndResetToEarliest(scenario, properties);
+
+		try (SawmillProcess second = scenario.start(properties, "second")) {
+			scenario.assertCounted(second, connection, 2);
+			assertThat(second.logLinesContaining("replayed (sawmill.offset-reset=replay)")).isEqualTo(PARTITIONS);
+		}
+	}
+
+	@Test
+	@Timeout(value = 3, unit = TimeUnit.MINUTES)
+	// the try keeps Sawmill running for its body, which only reads its log
+	@SuppressWarnings("try")
+	void shouldRefuseAGroupResetBelowTheWatermarksWhenConfiguredToAndWriteNothingAgain() throws Exception {
+		CounterScenario scenario = new CounterScenario("eos-reset-refuse", 3_000, kafka, redis, admin, connection);
+		scenario.produce(0, scenario.records);
+		Map<String, Object> properties = scenario.properties(redis.port());
+		drainAndResetToEarliest(scenario, properties);
+
+		properties.put("sawmill.offset-reset", "refuse");
+		try (SawmillProcess second = scenario.start(properties, "second")) {
+			await("every partition refused").atMost(DRAIN)
+				.pollInterval(Duration.ofMillis(200))
+				.failFast("the Sawmill JVM exited", () -> !second.isAlive())
+				.until(() -> second.logLinesContaining("refused (sawmill.offset-reset=refuse). Reset") == PARTITIONS);
+			assertThat(scenario.applied()).isEqualTo(scenario.records);
+			assertThat(FaultAssertions.committed(admin, scenario.group)).isZero();
+		}
+	}
+
+	/**
+	 * Sawmill writes and commits every record, stops, and the group's offsets are reset
+	 * to the earliest, as {@code kafka-consumer-groups --reset-offsets --to-earliest}
+	 * does: without metadata.
+	 */
+	private static void drainAndResetToEarliest(CounterScenario scenario, Map<String, Object> properties)
+			throws Exception {
+		try (SawmillProcess first = scenario.start(properties, "first")) {
+			scenario.assertCountedOnce(first);
+			first.terminate();
+		}
+		await("the group is empty").atMost(DRAIN)
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> ConsumerGroups.describe(admin, scenario.group).members().isEmpty());
+		Map<TopicPartition, OffsetAndMetadata> earliest = new HashMap<>();
+		for (int p = 0; p < PARTITIONS; p++) {
+			earliest.put(new TopicPartition(scenario.topic, p), new OffsetAndMetadata(0));
+		}
+		admin.alterConsumerGroupOffsets(scenario.group, earliest).all().get(30, TimeUnit.SECONDS);
+	}
+
+	private static void awaitBothConsuming(CounterScenario scenario, SawmillProcess first, SawmillProcess second) {
+		await("both processes consume").atMost(DRAIN)
+			.pollInterval(Duration.ofMillis(200))
+			.failFast("a Sawmill JVM exited", () -> !first.isAlive() || !second.isAlive())
+			.ignoreExceptions()
+			.until(() -> ConsumerGroups.describe(admin, scenario.group).members().size() == 2
+					&& ConsumerGroups.assignedPartitions(ConsumerGroups.describe(admin, scenario.group)) == PARTITIONS);
+		scenario.awaitApplied(first, scenario.applied() + 300);
 	}
 
 	@Test

@@ -160,6 +160,44 @@ public final class SawmillProcess implements AutoCloseable {
 	}
 
 	/**
+	 * SIGSTOP: the whole JVM stops where it is, as in a long GC pause or a frozen host;
+	 * its sockets stay open.
+	 */
+	void freeze() {
+		signal("STOP");
+	}
+
+	/** SIGCONT: a {@link #freeze frozen} JVM goes on from where it stopped. */
+	void thaw() {
+		signal("CONT");
+	}
+
+	private void signal(String name) {
+		try {
+			Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+			if (kill.waitFor() != 0) {
+				throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+			}
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("could not run kill: " + ex.getMessage(), ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** How many lines of the process output contain {@code text}. */
+	long logLinesContaining(String text) {
+		try (java.util.stream.Stream<String> lines = Files.lines(log)) {
+			return lines.filter(line -> line.contains(text)).count();
+		}
+		catch (IOException ex) {
+			return 0;
+		}
+	}
+
+	/**
 	 * SIGTERM, as Kubernetes stops a pod, and wait for the JVM to exit; returns how long
 	 * that took.
 	 */
@@ -193,7 +231,9 @@ public final class SawmillProcess implements AutoCloseable {
 		}
 	}
 
-	/** SIGKILL if it still runs: nothing here depends on a graceful stop. */
+	/**
+	 * SIGKILL if it still runs, frozen or not: nothing here depends on a graceful stop.
+	 */
 	@Override
 	public void close() {
 		if (process.isAlive()) {
