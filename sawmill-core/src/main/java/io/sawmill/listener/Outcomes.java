@@ -73,16 +73,23 @@ final class Outcomes {
 
 	private final List<MappedRecord> retry;
 
+	/**
+	 * Why each record of {@link #retry} is sent again, in the same order: its own
+	 * failure, or null for a record taken along for per-key order.
+	 */
+	private final List<@Nullable Throwable> retryCauses;
+
 	private final int fenced;
 
 	private final List<DeadLetter> deadLetters;
 
 	private Outcomes(WritePlan plan, PipelineResult result, RecordOutcome @Nullable [] outcomes,
-			List<MappedRecord> retry, int fenced, List<DeadLetter> deadLetters) {
+			List<MappedRecord> retry, List<@Nullable Throwable> retryCauses, int fenced, List<DeadLetter> deadLetters) {
 		this.plan = plan;
 		this.result = result;
 		this.outcomes = outcomes;
 		this.retry = retry;
+		this.retryCauses = retryCauses;
 		this.fenced = fenced;
 		this.deadLetters = deadLetters;
 	}
@@ -93,7 +100,7 @@ final class Outcomes {
 	 */
 	static Outcomes of(WritePlan plan, PipelineResult result) {
 		if (result.succeeded() && result.stale().isEmpty()) {
-			return new Outcomes(plan, result, null, List.of(), 0, List.of());
+			return new Outcomes(plan, result, null, List.of(), List.of(), 0, List.of());
 		}
 		List<MappedRecord> records = plan.records();
 		Throwable[] retryCause = new Throwable[records.size()];
@@ -114,6 +121,7 @@ final class Outcomes {
 			}
 		}
 		List<MappedRecord> retry = new ArrayList<>(0);
+		List<@Nullable Throwable> retryCauses = new ArrayList<>(0);
 		int fenced = 0;
 		List<DeadLetter> deadLetters = new ArrayList<>(0);
 		Set<ByteBuffer> retriedKeys = new HashSet<>();
@@ -124,6 +132,7 @@ final class Outcomes {
 				outcomes[r] = fence ? RecordOutcome.FENCED : RecordOutcome.RETRIED;
 				fenced += fence ? 1 : 0;
 				retry.add(record);
+				retryCauses.add(retryCause[r]);
 				if (!plan.transactional()) {
 					record.writes().forEach(write -> retriedKeys.add(ByteBuffer.wrap(write.key())));
 				}
@@ -136,7 +145,7 @@ final class Outcomes {
 						rejectCause[r]));
 			}
 		}
-		return new Outcomes(plan, result, outcomes, retry, fenced, deadLetters);
+		return new Outcomes(plan, result, outcomes, retry, retryCauses, fenced, deadLetters);
 	}
 
 	private static boolean canSucceedAgain(WritePlan plan, PipelineResult.Failure failure) {
@@ -156,6 +165,27 @@ final class Outcomes {
 		return retry;
 	}
 
+	/**
+	 * Why the {@code i}th record of {@link #retry()} is sent again: its own failure, or
+	 * null when it is taken along behind a record that writes one of its keys.
+	 */
+	@Nullable Throwable retryCause(int i) {
+		return retryCauses.get(i);
+	}
+
+	/** Whether some record of the round trip was written (or stale). */
+	boolean anyWritten() {
+		if (outcomes == null) {
+			return !plan.records().isEmpty();
+		}
+		for (RecordOutcome outcome : outcomes) {
+			if (outcome == RecordOutcome.WRITTEN || outcome == RecordOutcome.STALE) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	/** Whether some record must be sent again. */
 	boolean hasTransientFailures() {
 		return !retry.isEmpty();
@@ -171,10 +201,24 @@ final class Outcomes {
 
 	/**
 	 * Whether some record must be sent again for a fault of Redis' (not only because it
-	 * was fenced): what the circuit breaker counts as a failed round trip.
+	 * was fenced, nor only with replies that may be the records' own fault while others
+	 * were written): what the circuit breaker counts as a failed round trip.
 	 */
 	boolean redisFailed() {
-		return retry.size() > fenced;
+		return retry.size() > fenced && !(anyWritten() && onlyBlamable());
+	}
+
+	/**
+	 * Whether every record sent again for a failure of its own failed with a
+	 * {@link FailureClass#blamable} reply.
+	 */
+	private boolean onlyBlamable() {
+		for (Throwable cause : retryCauses) {
+			if (cause != null && !FailureClass.blamable(cause)) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/** The records Redis rejected, as dead letters with the reply as their reason. */

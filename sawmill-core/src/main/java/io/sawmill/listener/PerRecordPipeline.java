@@ -29,6 +29,7 @@ import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.core.IntervalFunction;
 import io.github.resilience4j.retry.Retry;
 import io.github.resilience4j.retry.RetryConfig;
+import io.sawmill.deadletter.DeadLetter;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.metrics.SawmillMetrics;
 import io.sawmill.redis.PipelineResult;
@@ -43,7 +44,9 @@ import io.sawmill.redis.RedisBatchWriter;
  * jitter (Resilience4j Retry), each round trip through the {@link RedisCircuit}. A batch
  * holding a write that is not {@link RedisWrite#idempotent()} is never retried record by
  * record: a transient failure fails it whole, so that it is polled again whole
- * ({@link RedisWrite} says what that means for its writes).
+ * ({@link RedisWrite} says what that means for its writes). A record whose write fails
+ * with the same reply that may be its own fault in every attempt, while the others were
+ * written, is dead-lettered once the retries are used up ({@link Elimination}).
  * <p>
  * A batch's first round trip is split: {@link #send} puts it on the wire and
  * {@link #finish} awaits it and retries, so the listener can send the next batch in
@@ -132,9 +135,11 @@ final class PerRecordPipeline {
 		// sends
 		List<List<MappedRecord>> pending = new ArrayList<>(List.of(sent.records()));
 		int[] attempts = { 0 };
+		Elimination elimination = new Elimination();
 		Supplier<Outcomes> once = () -> {
 			attempts[0]++;
-			Outcomes attempt = attempts[0] == 1 ? sent.await() : roundTrip(pending.get(0));
+			Outcomes attempt = attempts[0] == 1 ? sent.await() : roundTrip(pending.get(0), elimination);
+			elimination.attempt(attempt);
 			outcomes.add(attempt);
 			if (attempt.hasTransientFailures()) {
 				log.warn("Redis failed {} of {} commands (attempt {}); retrying {} records: {}",
@@ -152,8 +157,34 @@ final class PerRecordPipeline {
 			throw circuitOpen(ex);
 		}
 		if (last.hasTransientFailures()) {
+			if (elimination.settles(last)) {
+				return eliminate(elimination, last, outcomes);
+			}
 			throw new BatchWriteFailedException(attempts[0], last.result());
 		}
+		return outcomes;
+	}
+
+	/**
+	 * The retries are used up and only suspects still fail ({@link Elimination}): they
+	 * are dead-lettered, and the records taken along behind them written.
+	 * @throws BatchWriteFailedException when those records fail
+	 */
+	private BatchOutcomes eliminate(Elimination elimination, Outcomes last, BatchOutcomes outcomes) {
+		List<MappedRecord> followers = elimination.followers(last);
+		if (!followers.isEmpty()) {
+			Outcomes tail = roundTrip(followers, new Elimination());
+			outcomes.add(tail);
+			if (tail.hasTransientFailures()) {
+				throw new BatchWriteFailedException(1, tail.result());
+			}
+		}
+		List<DeadLetter> blamed = elimination.blamed(last);
+		blamed.forEach(outcomes::deadLetter);
+		log.warn(
+				"{} records failed with the same reply in every attempt while the other records of their batch were "
+						+ "written; they are dead-lettered by elimination, the first with: {}",
+				blamed.size(), blamed.get(0).reason());
 		return outcomes;
 	}
 
@@ -164,8 +195,10 @@ final class PerRecordPipeline {
 
 	/**
 	 * A retry's round trip, waited for at once: the records being retried, planned again.
+	 * One where only {@code elimination}'s suspects failed is not counted by the circuit
+	 * breaker.
 	 */
-	private Outcomes roundTrip(List<MappedRecord> records) {
+	private Outcomes roundTrip(List<MappedRecord> records, Elimination elimination) {
 		circuit.acquirePermission();
 		WritePlan plan = plan(records);
 		long started = System.nanoTime();
@@ -181,7 +214,12 @@ final class PerRecordPipeline {
 		long took = System.nanoTime() - started;
 		metrics.pipelineCompleted(Duration.ofNanos(took), result.commands());
 		Outcomes outcomes = Outcomes.of(plan, result);
-		circuit.onReplies(took, outcomes);
+		if (elimination.onlySuspectsFailed(outcomes)) {
+			circuit.release();
+		}
+		else {
+			circuit.onReplies(took, outcomes);
+		}
 		return outcomes;
 	}
 

@@ -122,6 +122,14 @@ public final class RedisCircuit {
 		breaker.onResult(nanos, TimeUnit.NANOSECONDS, outcomes);
 	}
 
+	/**
+	 * A round trip whose outcome says nothing about Redis' health: the permission taken
+	 * is given back without a result.
+	 */
+	void release() {
+		breaker.releasePermission();
+	}
+
 	/** A round trip ended without replies (the writer threw). */
 	void onError(long nanos, Throwable error) {
 		breaker.onError(nanos, TimeUnit.NANOSECONDS, error);

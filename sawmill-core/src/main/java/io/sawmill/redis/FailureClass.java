@@ -114,17 +114,19 @@ import io.lettuce.core.RedisCommandExecutionException;
  * </tr>
  * </table>
  * <p>
- * A transient failure is retried with backoff, never dead-lettered, and counts as a
- * failed round trip for the circuit breaker, which pauses the listener while it lasts. A
- * transient error reply that is not a well-known outage is logged at WARN (at most once
- * per reply kind every 30 s), so an operator sees why the listener pauses.
- * docs/reliability.md has the same table.
+ * A transient failure is retried with backoff and counts as a failed round trip for the
+ * circuit breaker, which pauses the listener while it lasts. It never dead-letters a
+ * record, except by elimination: a {@link #blamable} reply that one record gets in every
+ * attempt while the others of its batch are written. A transient error reply that is not
+ * a well-known outage is logged at WARN (at most once per reply kind every 30 s), so an
+ * operator sees why the listener pauses. docs/reliability.md has the same table.
  */
 public enum FailureClass {
 
 	/**
 	 * Redis, the network or the configuration is not able to take the command now. The
-	 * command is retried; such a failure never dead-letters a record.
+	 * command is retried; such a failure dead-letters a record only by elimination
+	 * ({@link #blamable}).
 	 */
 	TRANSIENT,
 
@@ -152,6 +154,29 @@ public enum FailureClass {
 	private static final List<String> OUTAGE_PREFIXES = List.of("LOADING", "BUSY", "TRYAGAIN", "CLUSTERDOWN",
 			"READONLY", "MASTERDOWN", "MOVED", "ASK", "NOREPLICAS", "OOM", "MISCONF", "ERR MAX NUMBER OF CLIENTS",
 			"ERR FUNCTION NOT FOUND");
+
+	/**
+	 * Replies that name a configuration problem (authentication, an ACL), never a
+	 * record's own fault, even when only some records' keys get them.
+	 */
+	private static final List<String> CONFIGURATION_PREFIXES = List.of("NOAUTH", "WRONGPASS", "NOPERM");
+
+	/**
+	 * Whether {@code cause} is a transient error reply that may still be a record's own
+	 * fault: neither on the permanent list nor a well-known outage nor a configuration
+	 * problem ({@code NOAUTH}, {@code WRONGPASS}, {@code NOPERM}), e.g. a module's or a
+	 * proxy's reply, or a wrong command the mapper made for this record only. A record
+	 * whose write gets the same such reply in every attempt while the other records of
+	 * its batch are written is dead-lettered by elimination (docs/reliability.md).
+	 */
+	public static boolean blamable(Throwable cause) {
+		if (!(cause instanceof RedisCommandExecutionException error)) {
+			return false;
+		}
+		String upper = String.valueOf(error.getMessage()).toUpperCase(Locale.ROOT);
+		return !startsWithAny(upper, PERMANENT_PREFIXES) && !startsWithAny(upper, OUTAGE_PREFIXES)
+				&& !startsWithAny(upper, CONFIGURATION_PREFIXES);
+	}
 
 	/**
 	 * Classifies the cause of a failed command as Lettuce reported it, by the table

@@ -184,6 +184,63 @@ class PerRecordOutcomeTests {
 	}
 
 	@Test
+	void shouldDeadLetterByEliminationARecordWhoseWriteFailsWithTheSameUnlistedReplyInEveryAttemptWhileOthersAreWritten() {
+		RedisCommandExecutionException arity = new RedisCommandExecutionException(
+				"ERR wrong number of arguments for 'hset' command");
+		listener(writes -> failing(writes, "b", arity), recording).onMessage(records("a", "b", "c"), acknowledgment,
+				consumer);
+
+		assertThat(sent).containsExactly(List.of("a", "b", "c"), List.of("b"), List.of("b"), List.of("b"));
+		assertThat(published).singleElement().satisfies(dead -> {
+			assertThat(dead.record().offset()).isEqualTo(1);
+			assertThat(dead.reason()).contains("same reply in all 4 attempts").contains("wrong number of arguments");
+		});
+		then(consumer).should().commitSync(anyMap());
+		assertThat(count("written")).isEqualTo(2);
+		assertThat(count("dead_lettered")).isEqualTo(1);
+	}
+
+	@Test
+	void shouldBlameNoRecordWhenEveryWriteFailsWithTheSameUnlistedReply() {
+		PipelineBatchListener listener = listener(writes -> {
+			List<Throwable> all = new ArrayList<>();
+			writes.forEach(write -> all.add(new RedisCommandExecutionException("ERR a module is not ready")));
+			return all;
+		}, recording);
+
+		assertThatExceptionOfType(BatchWriteFailedException.class)
+			.isThrownBy(() -> listener.onMessage(records("a", "b"), acknowledgment, consumer));
+
+		assertThat(published).isEmpty();
+		then(consumer).should(never()).commitSync(anyMap());
+	}
+
+	@Test
+	void shouldBlameNoRecordForAnAclThatDeniesItsKey() {
+		PipelineBatchListener listener = listener(writes -> failing(writes, "b",
+				new RedisCommandExecutionException("NOPERM No permissions to access a key")), recording);
+
+		assertThatExceptionOfType(BatchWriteFailedException.class)
+			.isThrownBy(() -> listener.onMessage(records("a", "b", "c"), acknowledgment, consumer));
+
+		assertThat(published).isEmpty();
+		then(consumer).should(never()).commitSync(anyMap());
+	}
+
+	@Test
+	void shouldBlameNoRecordWhoseReplyChangesBetweenAttempts() {
+		int[] call = { 0 };
+		PipelineBatchListener listener = listener(
+				writes -> failing(writes, "b", new RedisCommandExecutionException("ERR proxy says " + call[0]++)),
+				recording);
+
+		assertThatExceptionOfType(BatchWriteFailedException.class)
+			.isThrownBy(() -> listener.onMessage(records("a", "b", "c"), acknowledgment, consumer));
+
+		assertThat(published).isEmpty();
+	}
+
+	@Test
 	void shouldDeadLetterInvalidAndOversizedRecordsWithTheirReasons() {
 		RecordMapper strict = record -> {
 			if (new String(record.value(), StandardCharsets.UTF_8).startsWith("bad")) {

@@ -111,6 +111,17 @@ class FailureClassTests {
 	}
 
 	@Test
+	void shouldLeaveOnlyRepliesThatMayBeARecordsOwnFaultToBlameByElimination() {
+		assertThat(FailureClass
+			.blamable(new RedisCommandExecutionException("ERR wrong number of arguments for 'hset' command"))).isTrue();
+		assertThat(FailureClass.blamable(new RedisCommandExecutionException("ERR a module's own reply"))).isTrue();
+		assertThat(FailureClass.blamable(new RedisCommandExecutionException("WRONGTYPE Operation"))).isFalse();
+		assertThat(FailureClass.blamable(new RedisCommandExecutionException("MISCONF cannot persist"))).isFalse();
+		assertThat(FailureClass.blamable(new RedisCommandExecutionException("NOPERM No permissions"))).isFalse();
+		assertThat(FailureClass.blamable(new io.lettuce.core.RedisConnectionException("reset"))).isFalse();
+	}
+
+	@Test
 	void shouldRetryACommandRenamedAwayAsUnknown() {
 		try (RedisServerProcess renamed = RedisServerProcess.startNew("--rename-command", "EXPIRE", "")) {
 			assertReply(renamed, FailureClass.TRANSIENT, "ERR unknown command", List.of("EXPIRE", "k", "10"));

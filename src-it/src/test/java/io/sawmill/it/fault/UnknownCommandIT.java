@@ -36,9 +36,9 @@ import org.springframework.kafka.listener.MessageListenerContainer;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sawmill.it.support.Kafka;
+import io.sawmill.it.support.MapperDecorator;
 import io.sawmill.it.support.RealServers;
 import io.sawmill.it.support.SawmillApp;
-import io.sawmill.mapping.RecordMapper;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.testkit.RedisVerifier;
 
@@ -76,24 +76,16 @@ class UnknownCommandIT {
 
 		@Bean
 		static BeanPostProcessor expireAsCustomCommand() {
-			return new BeanPostProcessor() {
-				@Override
-				public Object postProcessAfterInitialization(Object bean, String name) {
-					if (!(bean instanceof RecordMapper mapper)) {
-						return bean;
-					}
-					return (RecordMapper) record -> {
-						List<RedisWrite> writes = new ArrayList<>();
-						for (RedisWrite write : mapper.map(record)) {
-							writes.add(write instanceof RedisWrite.Expire expire
-									? RedisWrite.command(expireCommand, expire.key(),
-											Long.toString(expire.ttl().toMillis()).getBytes(StandardCharsets.US_ASCII))
-									: write);
-						}
-						return writes;
-					};
+			return MapperDecorator.decorating(mapper -> record -> {
+				List<RedisWrite> writes = new ArrayList<>();
+				for (RedisWrite write : mapper.map(record)) {
+					writes.add(write instanceof RedisWrite.Expire expire
+							? RedisWrite.command(expireCommand, expire.key(),
+									Long.toString(expire.ttl().toMillis()).getBytes(StandardCharsets.US_ASCII))
+							: write);
 				}
-			};
+				return writes;
+			});
 		}
 
 	}
