@@ -47,7 +47,8 @@ import io.sawmill.metrics.RecordOutcome;
  * Every partition of Sawmill's topics, owned by this instance or not: committed and end
  * offsets read from the broker, lag in seconds from this instance's
  * {@code sawmill.lag.seconds} gauge (owned partitions only), and why a partition is
- * paused.
+ * paused; per topic, this instance's records written, dead-lettered and (exactly-once)
+ * fenced, and its partitions found reset below their watermark.
  */
 final class PartitionsView {
 
@@ -122,6 +123,8 @@ final class PartitionsView {
 			entry.put("route", routeOf(topic));
 			entry.put("deadLetters", (long) counted(topic, RecordOutcome.DEAD_LETTERED));
 			entry.put("written", (long) counted(topic, RecordOutcome.WRITTEN));
+			entry.put("fenced", (long) counted(topic, RecordOutcome.FENCED));
+			entry.put("offsetResets", offsetResets(topic));
 			List<Map<String, Object>> rows = new ArrayList<>();
 			for (TopicPartition partition : partitions.stream().filter(p -> p.topic().equals(topic)).toList()) {
 				OffsetAndMetadata done = committed.get(partition);
@@ -190,6 +193,20 @@ final class PartitionsView {
 			.stream()
 			.mapToDouble(Counter::count)
 			.sum();
+	}
+
+	/**
+	 * Exactly-once: the partitions of {@code topic} found reset below their watermark, by
+	 * what Sawmill did ({@code replayed}, {@code refused}).
+	 */
+	private Map<String, Long> offsetResets(String topic) {
+		Map<String, Long> resets = new LinkedHashMap<>();
+		registry.find("sawmill.offset.resets")
+			.tag("topic", topic)
+			.counters()
+			.forEach(counter -> resets.merge(String.valueOf(counter.getId().getTag("action")), (long) counter.count(),
+					Long::sum));
+		return resets;
 	}
 
 	private Double lagSeconds(TopicPartition partition) {

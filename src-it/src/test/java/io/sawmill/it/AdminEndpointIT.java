@@ -139,6 +139,9 @@ class AdminEndpointIT {
 			assertThat(servers.redis().command("DBSIZE")).isEqualTo(":" + (RECORDS - 1));
 			await().atMost(Duration.ofMinutes(1))
 				.until(() -> partitions(port).path("topics").get(0).path("deadLetters").asLong() == 1);
+			// at-least-once: nothing fenced, no offset reset found
+			assertThat(partitions(port).path("topics").get(0).path("fenced").asLong()).isZero();
+			assertThat(partitions(port).path("topics").get(0).path("offsetResets").isEmpty()).isTrue();
 			ConsumerRecord<byte[], byte[]> deadLetter = Kafka.readAll(bootstrap, TOPIC + ".DLT", 1).get(0);
 
 			// too large a range is refused, with the maximum named
