@@ -15,6 +15,7 @@
  */
 package io.sawmill.autoconfigure;
 
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
@@ -27,7 +28,7 @@ import io.sawmill.doctor.DoctorReport;
  * Reachable over HTTP where the operator exposes it
  * ({@code management.endpoints.web.exposure.include=sawmill}; the sawmill-app does).
  */
-@Endpoint(id = "sawmill")
+@Endpoint(id = "sawmill", defaultAccess = Access.READ_ONLY)
 final class DoctorEndpoint {
 
 	private final Doctor doctor;

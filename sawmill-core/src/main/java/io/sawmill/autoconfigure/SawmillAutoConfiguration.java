@@ -39,6 +39,7 @@ import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 
@@ -80,8 +81,8 @@ public final class SawmillAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ListenerConfig sawmillListenerConfig(SawmillProperties properties) {
-		return SawmillConfigAdapter.listener(properties);
+	ListenerConfig sawmillListenerConfig(SawmillProperties properties, KafkaProperties kafka) {
+		return SawmillConfigAdapter.listener(properties, kafka.getConsumer().getGroupId());
 	}
 
 	@Bean
@@ -98,6 +99,19 @@ public final class SawmillAutoConfiguration {
 					pipeline.waitForReplicas());
 		}
 		return pipeline;
+	}
+
+	/**
+	 * Says once which mapper, topics, group and delivery mode are active and which
+	 * settings are ignored; refuses routes a mapper bean of the application's would
+	 * replace.
+	 */
+	@Bean
+	ActiveSetup sawmillActiveSetup(SawmillProperties properties, ListenerConfig listener, RecordMapper mapper,
+			Environment environment) {
+		ActiveSetup setup = ActiveSetup.of(properties, listener, mapper, environment);
+		setup.log();
+		return setup;
 	}
 
 	@Bean
@@ -189,8 +203,8 @@ public final class SawmillAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RedisCircuit sawmillRedisCircuit(SawmillProperties properties) {
-		return SawmillConfigAdapter.circuit(properties);
+	RedisCircuit sawmillRedisCircuit(SawmillProperties properties, ListenerConfig listener) {
+		return SawmillConfigAdapter.circuit(properties, listener.groupId());
 	}
 
 	@Bean

@@ -27,6 +27,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,12 +54,22 @@ final class SawmillConfigAdapter {
 	}
 
 	static ListenerConfig listener(SawmillProperties p) {
+		return listener(p, null);
+	}
+
+	/**
+	 * @param kafkaGroupId {@code spring.kafka.consumer.group-id}: the group when
+	 * {@code sawmill.group-id} is unset
+	 * @throws SawmillConfigurationException when both are set to different groups
+	 */
+	static ListenerConfig listener(SawmillProperties p, @Nullable String kafkaGroupId) {
+		String group = groupId(p.getGroupId(), kafkaGroupId);
 		return bind(
 				"sawmill.topics / group-id / concurrency / batch-size / retry.* / redelivery.* / shutdown-timeout / coalesce-writes / delivery / offset-reset",
 				() -> ListenerConfig.custom()
 					.topics(p.getRoutes().isEmpty() ? p.getTopics() : routeTopics(p))
 					.topicPattern(routeSubscription(p))
-					.groupId(p.getGroupId())
+					.groupId(group)
 					.concurrency(p.getConcurrency())
 					.batchSize(p.getBatchSize())
 					.retryMaxAttempts(p.getRetry().getMaxAttempts())
@@ -115,9 +126,23 @@ final class SawmillConfigAdapter {
 					.build());
 	}
 
-	static RedisCircuit circuit(SawmillProperties p) {
+	/**
+	 * The consumer group: {@code sawmill.group-id}, else
+	 * {@code spring.kafka.consumer.group-id}, else {@code sawmill}; never one silently
+	 * replacing the other.
+	 */
+	static String groupId(@Nullable String sawmill, @Nullable String kafka) {
+		if (sawmill != null && kafka != null && !sawmill.equals(kafka)) {
+			throw new SawmillConfigurationException("sawmill.group-id (" + sawmill
+					+ ") and spring.kafka.consumer.group-id (" + kafka + ") name different consumer groups",
+					"Set one of them, or both to the same group.");
+		}
+		return sawmill != null ? sawmill : kafka != null ? kafka : ListenerConfig.DEFAULT_GROUP_ID;
+	}
+
+	static RedisCircuit circuit(SawmillProperties p, String group) {
 		SawmillCircuitBreakerProperties c = p.getCircuitBreaker();
-		String name = "sawmill-redis-" + p.getGroupId();
+		String name = "sawmill-redis-" + group;
 		if (!c.isEnabled()) {
 			return RedisCircuit.disabled(name);
 		}

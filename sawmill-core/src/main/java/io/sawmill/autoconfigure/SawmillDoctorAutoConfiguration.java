@@ -60,7 +60,8 @@ public final class SawmillDoctorAutoConfiguration {
 	Doctor sawmillDoctor(SawmillProperties properties, KafkaProperties kafka,
 			ObjectProvider<KafkaConnectionDetails> connectionDetails, LettuceConnectionFactory redis,
 			ObjectProvider<ListenerConfig> listener, ObjectProvider<PipelineConfig> pipeline) {
-		ListenerConfig listenerConfig = listener.getIfAvailable(() -> SawmillConfigAdapter.listener(properties));
+		ListenerConfig listenerConfig = listener
+			.getIfAvailable(() -> SawmillConfigAdapter.listener(properties, kafka.getConsumer().getGroupId()));
 		PipelineConfig pipelineConfig = pipeline
 			.getIfAvailable(() -> SawmillConfigAdapter.pipeline(properties, redis.isRedisSentinelAware()));
 		Map<String, Object> admin = new HashMap<>(kafka.buildAdminProperties());

@@ -18,6 +18,7 @@ package io.sawmill.autoconfigure;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -36,11 +37,13 @@ import io.sawmill.health.DeadLetterBrakeHealth;
  * Sawmill's Actuator endpoint. The dead-letter brake: {@code GET /actuator/sawmill/brake}
  * shows it, {@code POST /actuator/sawmill/brake} with {@code {"action":"release"}}
  * releases it. Like every endpoint it is reachable over HTTP (or JMX) only where the
- * operator exposes it ({@code management.endpoints.web.exposure.include=sawmill}), and
- * should be secured as Boot's own write operations are; with the brake off, {@code brake}
- * answers 404. {@code GET /actuator/sawmill} is the doctor's report when the doctor is on
- * (the same operation as {@link DoctorEndpoint}'s, which stands in where the data path is
- * off).
+ * operator exposes it ({@code management.endpoints.web.exposure.include=sawmill}). Its
+ * access is read-only by default, in any application that uses Sawmill: the write
+ * operations (release, pause, resume, redrive) answer 4xx until the operator opts in with
+ * {@code management.endpoint.sawmill.access=unrestricted}, and should then be secured as
+ * Boot's own write operations are. With the brake off, {@code brake} answers 404.
+ * {@code GET /actuator/sawmill} is the doctor's report when the doctor is on (the same
+ * operation as {@link DoctorEndpoint}'s, which stands in where the data path is off).
  * <p>
  * The operator's operations ({@link SawmillOperations},
  * docs/operations.md#admin-operations): {@code GET /actuator/sawmill/partitions};
@@ -49,7 +52,7 @@ import io.sawmill.health.DeadLetterBrakeHealth;
  * {@code POST /actuator/sawmill/redrive} with
  * {@code {"topic":"orders.DLT","partition":0,"from":100,"to":200}}.
  */
-@Endpoint(id = "sawmill")
+@Endpoint(id = "sawmill", defaultAccess = Access.READ_ONLY)
 final class SawmillEndpoint {
 
 	static final String BRAKE = "brake";

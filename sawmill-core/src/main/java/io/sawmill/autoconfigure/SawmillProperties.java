@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
@@ -40,8 +41,10 @@ public class SawmillProperties {
 	/** Kafka topics to consume. */
 	private List<String> topics = new ArrayList<>();
 
-	/** Kafka consumer group id. */
-	private String groupId = ListenerConfig.DEFAULT_GROUP_ID;
+	/**
+	 * Kafka consumer group id; unset: spring.kafka.consumer.group-id, else "sawmill".
+	 */
+	private @Nullable String groupId;
 
 	/**
 	 * Consumer threads per instance, each with its own Redis connection; useful up to the
@@ -129,11 +132,11 @@ public class SawmillProperties {
 		this.topics = topics;
 	}
 
-	public String getGroupId() {
+	public @Nullable String getGroupId() {
 		return groupId;
 	}
 
-	public void setGroupId(String groupId) {
+	public void setGroupId(@Nullable String groupId) {
 		this.groupId = groupId;
 	}
 

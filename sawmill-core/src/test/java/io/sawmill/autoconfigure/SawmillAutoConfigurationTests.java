@@ -113,6 +113,55 @@ class SawmillAutoConfigurationTests {
 	}
 
 	@Test
+	void shouldTakeTheConsumerGroupFromSpringKafkaWhenSawmillNamesNone() {
+		runner
+			.withPropertyValues("sawmill.mapping.key-template=user:{id}", "spring.kafka.consumer.group-id=orders-sync")
+			.run(context -> assertThat(context.getBean(ListenerConfig.class).groupId()).isEqualTo("orders-sync"));
+	}
+
+	@Test
+	void shouldRefuseTwoDifferentConsumerGroupsRatherThanPickOne() {
+		runner
+			.withPropertyValues("sawmill.mapping.key-template=user:{id}", "spring.kafka.consumer.group-id=orders-sync",
+					"sawmill.group-id=loader")
+			.run(context -> assertThat(failure(context).getMessage()).contains("sawmill.group-id (loader)")
+				.contains("spring.kafka.consumer.group-id (orders-sync)"));
+	}
+
+	@Test
+	void shouldSayWhichMappingGroupAndDeliveryAreActive() {
+		runner.withPropertyValues("sawmill.mapping.key-template=user:{id}", "sawmill.delivery=exactly-once")
+			.run(context -> {
+				ActiveSetup setup = context.getBean(ActiveSetup.class);
+				assertThat(setup.toString()).contains("the built-in JSON-to-hash mapping")
+					.contains("topics orders")
+					.contains("group sawmill")
+					.contains("delivery exactly-once");
+				assertThat(setup.ignored()).isEmpty();
+			});
+	}
+
+	@Test
+	void shouldNameTheMappingSettingsAMapperBeanOfTheApplicationsIgnores() {
+		runner.withUserConfiguration(OwnMapper.class)
+			.withPropertyValues("sawmill.mapping.key-template=user:{id}", "sawmill.mapping.ttl=10m")
+			.run(context -> {
+				ActiveSetup setup = context.getBean(ActiveSetup.class);
+				assertThat(setup.toString()).contains("the application's RecordMapper bean");
+				assertThat(setup.ignored()).containsExactly("sawmill.mapping.key-template", "sawmill.mapping.ttl");
+			});
+	}
+
+	@Test
+	void shouldRefuseRoutesThatAMapperBeanOfTheApplicationsWouldReplace() {
+		runner.withUserConfiguration(OwnMapper.class)
+			.withPropertyValues("sawmill.topics=", "sawmill.routes[0].name=profiles", "sawmill.routes[0].topics=orders",
+					"sawmill.routes[0].key-template=profile:{@key}")
+			.run(context -> assertThat(failure(context).getMessage()).contains("sawmill.routes is set")
+				.contains("RecordMapper bean"));
+	}
+
+	@Test
 	void shouldBuildTheDataPathFromProperties() {
 		runner.withPropertyValues("sawmill.mapping.key-template=user:{id}", "sawmill.mapping.ttl=10m",
 				"sawmill.mapping.fields=name,address", "sawmill.group-id=loader", "sawmill.concurrency=2",
@@ -471,6 +520,16 @@ class SawmillAutoConfigurationTests {
 		@Bean
 		SawmillContainerCustomizer doNotStartContainer() {
 			return container -> container.setAutoStartup(false);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnMapper {
+
+		@Bean
+		RecordMapper ownMapper() {
+			return record -> List.of();
 		}
 
 	}

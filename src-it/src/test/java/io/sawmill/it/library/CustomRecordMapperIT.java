@@ -18,8 +18,13 @@ package io.sawmill.it.library;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -36,6 +41,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -45,6 +51,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sawmill.deadletter.KafkaDeadLetterPublisher;
 import io.sawmill.it.support.Kafka;
 import io.sawmill.it.support.RealServers;
+import io.sawmill.it.support.Scrape;
 import io.sawmill.mapping.RecordMapper;
 
 /**
@@ -53,7 +60,8 @@ import io.sawmill.mapping.RecordMapper;
  * {@link RecordMapper} bean ({@link LeaderboardMapper}) that writes commands of its own
  * ({@code SET … EX}, {@code ZADD}, {@code DEL}, {@code ZREM}) instead of the built-in
  * JSON-to-hash mapping. None of sawmill-app's configuration is loaded. Real broker, real
- * redis-server.
+ * redis-server. Its admin endpoint, once exposed, is read-only until the user opts in to
+ * the write operations.
  */
 class CustomRecordMapperIT {
 
@@ -131,6 +139,44 @@ class CustomRecordMapperIT {
 				.isEqualTo((double) PLAYERS * VERSIONS + LEAVING);
 			assertThat(registry.get("sawmill.records").tag("outcome", "dead_lettered").counter().count()).isEqualTo(2);
 		}
+	}
+
+	@Test
+	void shouldKeepTheAdminWriteOperationsReadOnlyInAUsersApplicationUntilTheyOptIn() throws Exception {
+		String bootstrap = servers.kafka().bootstrapServers();
+		try (ConfigurableApplicationContext app = startWithWeb(bootstrap, "admin-default")) {
+			int port = app.getBean(Environment.class).getRequiredProperty("local.server.port", Integer.class);
+			assertThat(Scrape.get(port, "/actuator/sawmill/partitions")).contains("\"group\":\"admin-default\"");
+			assertThat(post(port, "pause").statusCode()).isBetween(400, 499);
+		}
+		try (ConfigurableApplicationContext app = startWithWeb(bootstrap, "admin-opted-in",
+				"--management.endpoint.sawmill.access=unrestricted")) {
+			int port = app.getBean(Environment.class).getRequiredProperty("local.server.port", Integer.class);
+			assertThat(post(port, "pause").statusCode()).isEqualTo(200);
+		}
+	}
+
+	/**
+	 * The user's application on a web server, the endpoint exposed, as Boot's docs say.
+	 */
+	private static ConfigurableApplicationContext startWithWeb(String bootstrap, String group, String... more) {
+		List<String> args = new ArrayList<>(List.of("--spring.config.location=optional:classpath:/no-such-config/",
+				"--sawmill.topics=" + TOPIC, "--sawmill.group-id=" + group,
+				"--spring.kafka.bootstrap-servers=" + bootstrap, "--spring.data.redis.host=" + servers.redis().host(),
+				"--spring.data.redis.port=" + servers.redis().port(), "--server.port=0",
+				"--management.endpoints.web.exposure.include=sawmill"));
+		args.addAll(List.of(more));
+		return new SpringApplicationBuilder(ScoreService.class).bannerMode(Banner.Mode.OFF)
+			.web(WebApplicationType.SERVLET)
+			.run(args.toArray(String[]::new));
+	}
+
+	private static HttpResponse<String> post(int port, String operation) throws Exception {
+		return HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/sawmill/" + operation))
+				.header("Content-Type", "application/json")
+				.POST(HttpRequest.BodyPublishers.ofString("{}"))
+				.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
 	/**
