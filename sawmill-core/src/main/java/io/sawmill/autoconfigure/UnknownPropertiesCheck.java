@@ -19,9 +19,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -31,6 +31,8 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.boot.origin.PropertySourceOrigin;
+import org.springframework.boot.origin.SystemEnvironmentOrigin;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.core.Ordered;
 import org.springframework.core.PriorityOrdered;
@@ -49,18 +51,21 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  * {@code sawmill.topics[0]}). Runs as a bean factory post-processor, before any bean is
  * created or anything connects.
  * <p>
- * An unknown name that comes from an environment variable is logged as a WARN instead:
- * Kubernetes gives every pod a {@code <SERVICE>_SERVICE_HOST}, {@code <SERVICE>_PORT}, …
- * variable per Service in its namespace, so a Service named {@code sawmill} (the chart's
- * default release name) would otherwise stop every pod from starting.
+ * Environment variables are checked too ({@code SAWMILL_BACH_SIZE} fails), except the
+ * ones Kubernetes gives every pod for each Service in its namespace
+ * ({@code <SERVICE>_SERVICE_HOST}, {@code <SERVICE>_SERVICE_PORT[_<NAME>]},
+ * {@code <SERVICE>_PORT[_<port>_<protocol>[_PROTO|_PORT|_ADDR]]}): a Service named
+ * {@code sawmill} (the chart's default release name), or {@code sawmill-…}, would
+ * otherwise stop every pod from starting.
  */
 final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, EnvironmentAware, PriorityOrdered {
-
-	private static final Logger log = LoggerFactory.getLogger(UnknownPropertiesCheck.class);
 
 	private static final String PREFIX = "sawmill";
 
 	private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of(PREFIX);
+
+	private static final Pattern KUBERNETES_SERVICE_VARIABLE = Pattern.compile(
+			"[A-Z0-9_]+_(SERVICE_HOST|SERVICE_PORT(_[A-Z0-9_]+)?|PORT(_[0-9]+_(TCP|UDP|SCTP)(_PROTO|_PORT|_ADDR)?)?)");
 
 	private Environment environment;
 
@@ -93,27 +98,26 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 
 	/**
 	 * Throws a {@link SawmillConfigurationException} listing every unknown
-	 * {@code sawmill.*} name set outside the environment variables; logs one WARN per
-	 * unknown environment variable.
+	 * {@code sawmill.*} name, environment variables included, but Kubernetes' Service
+	 * variables.
 	 */
 	static void check(Environment environment, SawmillPropertyNames names) {
 		TreeMap<String, String> unknown = new TreeMap<>();
-		TreeMap<String, String> unknownVariables = new TreeMap<>();
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
 			if (!(source instanceof IterableConfigurationPropertySource iterable)) {
 				continue;
 			}
 			boolean environmentVariables = isEnvironmentVariables(source.getUnderlyingSource());
-			TreeMap<String, String> into = environmentVariables ? unknownVariables : unknown;
 			iterable.filter(ROOT::isAncestorOf)
 				.stream()
 				.filter(name -> !names.isKnown(name, environmentVariables))
-				.forEach(name -> into.putIfAbsent(name.toString(), describe(source.getConfigurationProperty(name))));
+				.forEach(name -> {
+					ConfigurationProperty property = source.getConfigurationProperty(name);
+					if (!(environmentVariables && isKubernetesServiceVariable(property))) {
+						unknown.putIfAbsent(name.toString(), describe(property));
+					}
+				});
 		}
-		unknownVariables.forEach((name, origin) -> log.warn(
-				"{}; an environment variable, so it does not stop start-up "
-						+ "(Kubernetes sets <SERVICE>_* variables for every Service)",
-				problem(name, origin, names.names())));
 		if (!unknown.isEmpty()) {
 			List<String> problems = new ArrayList<>();
 			unknown.forEach((name, origin) -> problems.add(problem(name, origin, names.names())));
@@ -132,6 +136,21 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 		return source instanceof SystemEnvironmentPropertySource environment && (environment.getName()
 			.equals(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME)
 				|| environment.getName().endsWith("-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME));
+	}
+
+	/**
+	 * Whether the variable is one Kubernetes sets for a Service:
+	 * {@code <NAME>_SERVICE_HOST}, {@code <NAME>_SERVICE_PORT[_<PORT NAME>]},
+	 * {@code <NAME>_PORT} or
+	 * {@code <NAME>_PORT_<port>_<TCP|UDP|SCTP>[_PROTO|_PORT|_ADDR]}.
+	 */
+	static boolean isKubernetesServiceVariable(@Nullable ConfigurationProperty property) {
+		if (property == null) {
+			return false;
+		}
+		String variable = property.getOrigin() instanceof SystemEnvironmentOrigin origin ? origin.getProperty()
+				: property.getOrigin() instanceof PropertySourceOrigin origin ? origin.getPropertyName() : null;
+		return variable != null && KUBERNETES_SERVICE_VARIABLE.matcher(variable).matches();
 	}
 
 	private static String describe(ConfigurationProperty property) {

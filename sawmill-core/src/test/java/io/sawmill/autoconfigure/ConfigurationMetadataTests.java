@@ -21,11 +21,18 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,9 +48,12 @@ import tools.jackson.databind.json.JsonMapper;
  * The IDE metadata that the configuration processor generates from {@code sawmill.*}
  * properties, merged with {@code META-INF/additional-spring-configuration-metadata.json}:
  * every property has a description, and a default exactly when the properties object has
- * one, equal to it.
+ * one, equal to it; and docs/configuration.md lists every property with that default, and
+ * nothing else.
  */
 class ConfigurationMetadataTests {
+
+	private static final Pattern YAML_ENTRY = Pattern.compile("^( *)([A-Za-z0-9-]+):\\s*([^#]*?)\\s*(#.*)?$");
 
 	private static JsonNode metadata;
 
@@ -90,6 +100,64 @@ class ConfigurationMetadataTests {
 			}
 		}
 		assertThat(problems).isEmpty();
+	}
+
+	@Test
+	void shouldListEveryPropertyWithItsDefaultInTheConfigurationReferenceAndNothingElse() throws IOException {
+		Map<String, String> documented = documented(Path.of("..", "docs", "configuration.md"));
+		List<String> problems = new ArrayList<>();
+		Set<String> known = new HashSet<>();
+		metadata.path("groups").forEach(group -> known.add(group.get("name").asString()));
+		for (JsonNode property : sawmillProperties()) {
+			String name = property.get("name").asString();
+			known.add(name);
+			String value = documented.get(name);
+			JsonNode declared = property.get("defaultValue");
+			if (value == null) {
+				problems.add(name + " is missing from docs/configuration.md");
+			}
+			else if (declared != null && !text(declared).equalsIgnoreCase(value)) {
+				problems.add(name + " is documented as '" + value + "' but defaults to '" + text(declared) + "'");
+			}
+		}
+		documented.keySet()
+			.stream()
+			.filter(name -> name.startsWith("sawmill") && !known.contains(name))
+			.forEach(name -> problems.add(name + " is in docs/configuration.md but is no property"));
+		assertThat(problems).isEmpty();
+	}
+
+	/**
+	 * The YAML block of the configuration reference, as dotted names to the values
+	 * written after them (quotes and comments dropped; empty for a group or an unset
+	 * property).
+	 */
+	private static Map<String, String> documented(Path reference) throws IOException {
+		String page = Files.readString(reference);
+		int start = page.indexOf("```yaml");
+		String block = page.substring(start + "```yaml".length(), page.indexOf("```", start + 1));
+		Map<String, String> documented = new LinkedHashMap<>();
+		List<String> path = new ArrayList<>();
+		for (String line : block.split("\n")) {
+			Matcher entry = YAML_ENTRY.matcher(line);
+			if (entry.matches()) {
+				int depth = entry.group(1).length() / 2;
+				path.subList(Math.min(depth, path.size()), path.size()).clear();
+				path.add(entry.group(2));
+				documented.put(String.join(".", path), entry.group(3).replace("\"", ""));
+			}
+		}
+		return documented;
+	}
+
+	/** A declared default as the reference writes it. */
+	private static String text(JsonNode declared) {
+		if (declared.isArray()) {
+			List<String> elements = new ArrayList<>();
+			declared.forEach(element -> elements.add(element.asString()));
+			return "[" + String.join(", ", elements) + "]";
+		}
+		return declared.isString() ? declared.asString() : declared.toString();
 	}
 
 	@Test
