@@ -29,7 +29,7 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The README's example of a custom mapping: score events
+ * docs/mapping.md's example of a custom mapping: score events
  * {@code {"player":"p7","score":42}}, keyed by the player's id, become the player's
  * latest event ({@code SET player:<id> <value> EX 3600}) and the player's place on a
  * leaderboard ({@code ZADD leaderboard <score> <id>}). A tombstone removes both.
