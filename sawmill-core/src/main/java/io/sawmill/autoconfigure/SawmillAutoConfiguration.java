@@ -233,7 +233,9 @@ public final class SawmillAutoConfiguration {
 
 	/**
 	 * The dead-letter brake in front of the dead-letter publisher (whichever it is): when
-	 * it engages, the listener containers are paused until an operator releases it.
+	 * it engages, the listener containers are paused until an operator releases it or it
+	 * releases itself ({@code sawmill.dead-letter.brake.release-after}); closed with the
+	 * context, which stops its timer.
 	 */
 	@Bean
 	@ConditionalOnMissingBean

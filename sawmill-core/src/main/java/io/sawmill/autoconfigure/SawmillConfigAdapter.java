@@ -123,6 +123,7 @@ final class SawmillConfigAdapter {
 					.window(brake.getWindow())
 					.maxRatio(brake.getMaxRatio())
 					.maxPerMinute(brake.getMaxPerMinute())
+					.releaseAfter(brake.getReleaseAfter())
 					.build());
 	}
 

@@ -15,9 +15,9 @@
  */
 package io.sawmill.autoconfigure;
 
-import io.sawmill.admin.SawmillOperations;
 import java.time.Duration;
 
+import io.sawmill.admin.SawmillOperations;
 import io.sawmill.deadletter.DeadLetterBrakeConfig;
 import io.sawmill.deadletter.DeadLetterConfig;
 
@@ -118,8 +118,7 @@ public class SawmillDeadLetterProperties {
 	public static class Brake {
 
 		/**
-		 * Whether mass dead letters stop consumption until an operator releases the
-		 * brake.
+		 * Whether mass dead letters stop consumption until the brake is released.
 		 */
 		private boolean enabled = true;
 
@@ -140,6 +139,12 @@ public class SawmillDeadLetterProperties {
 		 * turns this limit off.
 		 */
 		private int maxPerMinute = DeadLetterBrakeConfig.DEFAULT_MAX_PER_MINUTE;
+
+		/**
+		 * How long the engaged brake waits before it releases itself (doubled for each
+		 * automatic release in a row, up to 8 times); 0 = only an operator releases it.
+		 */
+		private Duration releaseAfter = DeadLetterBrakeConfig.DEFAULT_RELEASE_AFTER;
 
 		public boolean isEnabled() {
 			return enabled;
@@ -171,6 +176,14 @@ public class SawmillDeadLetterProperties {
 
 		public void setMaxPerMinute(int maxPerMinute) {
 			this.maxPerMinute = maxPerMinute;
+		}
+
+		public Duration getReleaseAfter() {
+			return releaseAfter;
+		}
+
+		public void setReleaseAfter(Duration releaseAfter) {
+			this.releaseAfter = releaseAfter;
 		}
 
 	}

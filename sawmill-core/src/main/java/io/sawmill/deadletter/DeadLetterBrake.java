@@ -16,11 +16,16 @@
 package io.sawmill.deadletter;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +37,11 @@ import io.sawmill.metrics.RecordOutcome;
  * records, or a number per minute), the brake engages: the batch that tripped it is
  * neither published nor committed, every later batch is refused too, and the
  * {@link #onEngaged} actions run (Sawmill pauses its listener containers). It stays
- * engaged until an operator {@link #release releases} it.
+ * engaged until an operator {@link #release releases} it, or until it releases itself
+ * {@link DeadLetterBrakeConfig#releaseAfter()} after it engaged (a timer of its own,
+ * stopped by {@link #close}); each automatic release in a row, the brake engaging again
+ * within the last wait, doubles the next wait, up to
+ * {@link DeadLetterBrakeConfig#MAX_RELEASE_BACKOFF} times.
  * <p>
  * The rules are checked <em>before</em> the dead letters are handed on, so that a batch
  * that breaks them leaves nothing in the dead-letter topic and nothing committed: at most
@@ -44,7 +53,7 @@ import io.sawmill.metrics.RecordOutcome;
  * Thread-safe: listener threads publish through {@link #guard guarded} publishers
  * concurrently.
  */
-public final class DeadLetterBrake {
+public final class DeadLetterBrake implements AutoCloseable {
 
 	private static final Logger log = LoggerFactory.getLogger(DeadLetterBrake.class);
 
@@ -59,6 +68,18 @@ public final class DeadLetterBrake {
 	private final List<Runnable> onReleased = new CopyOnWriteArrayList<>();
 
 	private volatile Trip trip;
+
+	/** When the engaged brake releases itself; null while released or without timer. */
+	private volatile @Nullable Instant releasesAt;
+
+	/** Automatic releases in a row, each followed by another engagement. */
+	private int automaticInARow;
+
+	private @Nullable Instant lastAutomaticRelease;
+
+	private @Nullable Duration lastWait;
+
+	private final @Nullable ScheduledExecutorService timer;
 
 	/**
 	 * Why the brake engaged.
@@ -82,6 +103,11 @@ public final class DeadLetterBrake {
 		this.config = config;
 		this.clock = clock;
 		this.window = new DeadLetterWindow(config);
+		this.timer = config.releaseAfter().isZero() ? null : Executors.newSingleThreadScheduledExecutor(runnable -> {
+			Thread thread = new Thread(runnable, "sawmill-dead-letter-brake");
+			thread.setDaemon(true);
+			return thread;
+		});
 	}
 
 	public static DeadLetterBrake of(DeadLetterBrakeConfig config, Clock clock) {
@@ -120,17 +146,26 @@ public final class DeadLetterBrake {
 	}
 
 	/**
+	 * When the engaged brake releases itself; empty while it is released, or when only an
+	 * operator releases it.
+	 */
+	public Optional<Instant> releasesAt() {
+		return Optional.ofNullable(releasesAt);
+	}
+
+	/**
 	 * Releases the brake: the windows start empty, the {@link #onReleased} actions run
 	 * (Sawmill resumes its containers) and the refused batches are polled again. If their
-	 * records still fail, the brake engages again after the same bound.
+	 * records still fail, the brake engages again after the same bound, and its next
+	 * automatic release waits the first wait again.
 	 * @return the trip released, or empty if the brake was not engaged
 	 */
 	public Optional<Trip> release() {
 		Trip released;
 		synchronized (this) {
-			released = trip;
-			window.clear();
-			trip = null;
+			released = releaseNow();
+			automaticInARow = 0;
+			lastAutomaticRelease = null;
 		}
 		if (released != null) {
 			log.warn("Dead-letter brake released by an operator (it engaged at {}: {}); consumption resumes",
@@ -138,6 +173,48 @@ public final class DeadLetterBrake {
 			onReleased.forEach(Runnable::run);
 		}
 		return Optional.ofNullable(released);
+	}
+
+	/**
+	 * Releases the brake if its automatic release is due ({@link #releasesAt}); the timer
+	 * calls it.
+	 * @return the trip released, or empty if none was due
+	 */
+	public Optional<Trip> releaseIfDue() {
+		Trip released;
+		Duration waited;
+		synchronized (this) {
+			Instant due = releasesAt;
+			if (trip == null || due == null || clock.instant().isBefore(due)) {
+				return Optional.empty();
+			}
+			waited = lastWait;
+			released = releaseNow();
+			automaticInARow++;
+			lastAutomaticRelease = clock.instant();
+		}
+		log.warn(
+				"Dead-letter brake released automatically after {} (sawmill.dead-letter.brake.release-after; it "
+						+ "engaged at {}: {}); consumption resumes, and if the records still fail it engages again",
+				waited, released.at(), released.describe());
+		onReleased.forEach(Runnable::run);
+		return Optional.of(released);
+	}
+
+	/** Stops the timer of the automatic release. */
+	@Override
+	public void close() {
+		if (timer != null) {
+			timer.shutdownNow();
+		}
+	}
+
+	private @Nullable Trip releaseNow() {
+		Trip released = trip;
+		window.clear();
+		trip = null;
+		releasesAt = null;
+		return released;
 	}
 
 	/**
@@ -160,20 +237,42 @@ public final class DeadLetterBrake {
 		if (engaged != null) {
 			onEngaged.forEach(Runnable::run);
 			throw new DeadLetterBrakeEngagedException(
-					"dead-letter brake engaged, batch not committed until an operator " + "releases it: "
-							+ engaged.describe());
+					"dead-letter brake engaged, batch not committed until it is released: " + engaged.describe());
 		}
 	}
 
 	private Trip engage(DeadLetterWindow.Breach breach) {
 		DeadLetter deadLetter = breach.deadLetter();
+		Instant now = clock.instant();
 		Trip engaged = new Trip(deadLetter.record().topic(), deadLetter.record().partition(),
-				deadLetter.record().offset(), deadLetter.reason(), breach.rule(), clock.instant());
+				deadLetter.record().offset(), deadLetter.reason(), breach.rule(), now);
 		trip = engaged;
+		String release = "an operator releases it";
+		if (timer != null) {
+			Duration wait = nextWait(now);
+			lastWait = wait;
+			releasesAt = now.plus(wait);
+			timer.schedule(this::releaseIfDue, wait.toMillis(), TimeUnit.MILLISECONDS);
+			release = "it releases itself at " + releasesAt + " (after " + wait + "), or " + release;
+		}
 		log.error("Dead-letter brake engaged: {}. Consumption is paused and nothing more is committed or dead-lettered "
-				+ "until an operator releases it (POST /actuator/sawmill/brake {\"action\":\"release\"}, "
-				+ "docs/operations.md#dead-letter-brake).", engaged.describe());
+				+ "until {} (POST /actuator/sawmill/brake {\"action\":\"release\"}, "
+				+ "docs/operations.md#dead-letter-brake).", engaged.describe(), release);
 		return engaged;
+	}
+
+	/**
+	 * The wait before the automatic release: the configured one, doubled for each
+	 * automatic release in a row (the brake engaging again within the last wait after
+	 * it).
+	 */
+	private Duration nextWait(Instant now) {
+		if (lastAutomaticRelease == null || lastWait == null
+				|| Duration.between(lastAutomaticRelease, now).compareTo(lastWait) >= 0) {
+			automaticInARow = 0;
+		}
+		int factor = Math.min(1 << Math.min(automaticInARow, 30), DeadLetterBrakeConfig.MAX_RELEASE_BACKOFF);
+		return config.releaseAfter().multipliedBy(factor);
 	}
 
 	/** The brake in front of a publisher. */

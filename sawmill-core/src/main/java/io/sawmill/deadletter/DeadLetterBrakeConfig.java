@@ -15,6 +15,8 @@
  */
 package io.sawmill.deadletter;
 
+import java.time.Duration;
+
 /**
  * Immutable configuration of the {@link DeadLetterBrake}. Build with {@link #custom()};
  * invalid values fail at once with a message naming the value.
@@ -23,7 +25,9 @@ package io.sawmill.deadletter;
  * records in a thousand) never trips it, while a bug that fails every record trips it
  * after at most {@link #deadLettersToTrip()} dead letters of one partition, or a minute
  * with more than {@link #DEFAULT_MAX_PER_MINUTE} across the instance, whichever comes
- * first.
+ * first. An engaged brake releases itself after {@link #DEFAULT_RELEASE_AFTER} (longer
+ * for each automatic release in a row), so a cause that went away does not need an
+ * operator; one that persists engages it again after the same bound.
  */
 public final class DeadLetterBrakeConfig {
 
@@ -39,16 +43,28 @@ public final class DeadLetterBrakeConfig {
 	 */
 	public static final int DEFAULT_MAX_PER_MINUTE = 10_000;
 
+	/**
+	 * How long the brake stays engaged before it releases itself; {@link Duration#ZERO}:
+	 * only an operator releases it.
+	 */
+	public static final Duration DEFAULT_RELEASE_AFTER = Duration.ofMinutes(15);
+
+	/** The most an automatic release's wait grows, as a multiple of the first. */
+	public static final int MAX_RELEASE_BACKOFF = 8;
+
 	private final int window;
 
 	private final double maxRatio;
 
 	private final int maxPerMinute;
 
+	private final Duration releaseAfter;
+
 	private DeadLetterBrakeConfig(Builder builder) {
 		this.window = builder.window;
 		this.maxRatio = builder.maxRatio;
 		this.maxPerMinute = builder.maxPerMinute;
+		this.releaseAfter = builder.releaseAfter;
 	}
 
 	public static DeadLetterBrakeConfig ofDefaults() {
@@ -80,6 +96,15 @@ public final class DeadLetterBrakeConfig {
 	}
 
 	/**
+	 * How long the brake stays engaged before it releases itself, doubled for each
+	 * automatic release in a row, up to {@link #MAX_RELEASE_BACKOFF} times; zero when
+	 * only an operator releases it.
+	 */
+	public Duration releaseAfter() {
+		return releaseAfter;
+	}
+
+	/**
 	 * Dead letters among a partition's last {@link #window()} records that trip the
 	 * brake: {@code ceil(maxRatio × window)}.
 	 */
@@ -94,6 +119,8 @@ public final class DeadLetterBrakeConfig {
 		private double maxRatio = DEFAULT_MAX_RATIO;
 
 		private int maxPerMinute = DEFAULT_MAX_PER_MINUTE;
+
+		private Duration releaseAfter = DEFAULT_RELEASE_AFTER;
 
 		private Builder() {
 		}
@@ -121,6 +148,15 @@ public final class DeadLetterBrakeConfig {
 						"maxPerMinute must be 0 (no limit) or more, but was " + maxPerMinute);
 			}
 			this.maxPerMinute = maxPerMinute;
+			return this;
+		}
+
+		public Builder releaseAfter(Duration releaseAfter) {
+			if (releaseAfter == null || releaseAfter.isNegative()) {
+				throw new IllegalArgumentException(
+						"releaseAfter must be 0 (only an operator releases) or more, but was " + releaseAfter);
+			}
+			this.releaseAfter = releaseAfter;
 			return this;
 		}
 

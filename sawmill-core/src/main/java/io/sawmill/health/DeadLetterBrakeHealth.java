@@ -22,10 +22,10 @@ import io.sawmill.deadletter.DeadLetterBrake;
 
 /**
  * Down while the {@link DeadLetterBrake} is engaged: nothing is committed until an
- * operator releases it, and the details say why it engaged (the rule, the partition and
- * offset of the last dead letter and its reason) and how to release it. Liveness and
- * readiness are not affected: a restart would not help, and the instance keeps its
- * partitions.
+ * operator releases it (or it releases itself, at {@code releasesAt}), and the details
+ * say why it engaged (the rule, the partition and offset of the last dead letter and its
+ * reason) and how to release it. Liveness and readiness are not affected: a restart would
+ * not help, and the instance keeps its partitions.
  */
 public final class DeadLetterBrakeHealth {
 
@@ -45,6 +45,7 @@ public final class DeadLetterBrakeHealth {
 			details.put("offset", trip.offset());
 			details.put("since", trip.at().toString());
 			details.put("release", "POST /actuator/sawmill/brake {\"action\":\"release\"} once the cause is fixed");
+			brake.releasesAt().ifPresent(at -> details.put("releasesAt", at.toString()));
 			return new HealthReport(false, details);
 		}).orElseGet(() -> {
 			details.put("state", "released");

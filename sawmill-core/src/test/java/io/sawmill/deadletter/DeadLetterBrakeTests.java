@@ -98,6 +98,83 @@ class DeadLetterBrakeTests {
 	}
 
 	@Test
+	void shouldReleaseItselfOnceReleaseAfterHasPassedAndLetConsumptionResume() {
+		try (DeadLetterBrake brake = DeadLetterBrake.of(
+				DeadLetterBrakeConfig.custom().window(10).maxRatio(0.5).releaseAfter(Duration.ofMinutes(15)).build(),
+				clock)) {
+			DeadLetterPublisher publisher = brake.guard(recording);
+			AtomicInteger resumes = new AtomicInteger();
+			brake.onReleased(resumes::incrementAndGet);
+			engage(publisher);
+			assertThat(brake.releasesAt()).contains(clock.instant().plus(Duration.ofMinutes(15)));
+
+			clock.advance(Duration.ofMinutes(14));
+			assertThat(brake.releaseIfDue()).isEmpty();
+			assertThat(brake.engaged()).isPresent();
+			clock.advance(Duration.ofMinutes(1));
+
+			assertThat(brake.releaseIfDue()).isPresent();
+			assertThat(brake.engaged()).isEmpty();
+			assertThat(brake.releasesAt()).isEmpty();
+			assertThat(resumes).hasValue(1);
+			publisher.publish(deadLetters("orders", 0, LongStream.of(100)));
+			assertThat(published).hasSize(1);
+		}
+	}
+
+	@Test
+	void shouldDoubleTheWaitForEachAutomaticReleaseInARowUpToEightTimesUntilAnOperatorReleases() {
+		try (DeadLetterBrake brake = DeadLetterBrake.of(
+				DeadLetterBrakeConfig.custom().window(10).maxRatio(0.5).releaseAfter(Duration.ofMinutes(15)).build(),
+				clock)) {
+			DeadLetterPublisher publisher = brake.guard(recording);
+			List<Duration> waits = new ArrayList<>();
+			long offset = 0;
+			for (int release = 0; release < 5; release++) {
+				// the cause is still there: the brake engages again right after its
+				// release
+				engage(publisher, offset);
+				offset += 10;
+				waits.add(Duration.between(clock.instant(), brake.releasesAt().orElseThrow()));
+				clock.advance(waits.get(release));
+				assertThat(brake.releaseIfDue()).isPresent();
+			}
+			engage(publisher, offset);
+			brake.release();
+			engage(publisher, offset + 10);
+
+			assertThat(waits).containsExactly(Duration.ofMinutes(15), Duration.ofMinutes(30), Duration.ofMinutes(60),
+					Duration.ofMinutes(120), Duration.ofMinutes(120));
+			assertThat(Duration.between(clock.instant(), brake.releasesAt().orElseThrow()))
+				.as("after an operator's release")
+				.isEqualTo(Duration.ofMinutes(15));
+		}
+	}
+
+	@Test
+	void shouldLeaveTheReleaseToAnOperatorWhenReleaseAfterIsZero() {
+		try (DeadLetterBrake brake = DeadLetterBrake
+			.of(DeadLetterBrakeConfig.custom().window(10).maxRatio(0.5).releaseAfter(Duration.ZERO).build(), clock)) {
+			engage(brake.guard(recording));
+			clock.advance(Duration.ofDays(1));
+
+			assertThat(brake.releasesAt()).isEmpty();
+			assertThat(brake.releaseIfDue()).isEmpty();
+			assertThat(brake.engaged()).isPresent();
+		}
+	}
+
+	private void engage(DeadLetterPublisher publisher) {
+		engage(publisher, 0);
+	}
+
+	/** Ten records of orders-0 from {@code first} on, every one dead-lettered. */
+	private void engage(DeadLetterPublisher publisher, long first) {
+		assertThatExceptionOfType(DeadLetterBrakeEngagedException.class)
+			.isThrownBy(() -> publisher.publish(deadLetters("orders", 0, LongStream.range(first, first + 10))));
+	}
+
+	@Test
 	void shouldCountABatchPolledAgainOnce() {
 		DeadLetterBrake brake = DeadLetterBrake.of(DeadLetterBrakeConfig.custom().window(100).maxRatio(0.5).build(),
 				clock);

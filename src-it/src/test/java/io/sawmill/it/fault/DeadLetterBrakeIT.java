@@ -64,7 +64,8 @@ import tools.jackson.databind.json.JsonMapper;
  * brake engages after a bounded number of dead letters instead of draining the topic into
  * the DLT; nothing is committed past them; health is DOWN naming the partition and the
  * reason. Restarted, or released before the fix, it engages again after the same bound;
- * released after the fix, the rest drains.
+ * released after the fix, the rest drains. With {@code release-after}, the fix drains
+ * without anyone releasing it.
  */
 class DeadLetterBrakeIT {
 
@@ -112,14 +113,8 @@ class DeadLetterBrakeIT {
 	void shouldStopAfterABoundedNumberOfDeadLettersAndDrainOnceReleasedAfterTheFix() throws Exception {
 		String bootstrap = servers.kafka().bootstrapServers();
 		EVENTS.produce(bootstrap, TOPIC, 0, EVENTS.records());
-		Map<String, Object> properties = SawmillApp.baseProperties(servers, TOPIC, "brake");
-		properties.put("sawmill.batch-size", 20);
-		properties.put("sawmill.dead-letter.brake.window", 100);
-		properties.put("sawmill.dead-letter.brake.max-ratio", 0.5);
-		properties.put("sawmill.dead-letter.brake.max-per-minute", 0);
-		properties.put("management.endpoints.web.exposure.include", "health,sawmill");
+		Map<String, Object> properties = brakeProperties(TOPIC, "brake");
 		properties.put("management.endpoint.sawmill.access", "unrestricted");
-		properties.put("management.endpoint.health.show-details", "always");
 		BuggyMapper.bug.set(true);
 		try (Admin admin = Kafka.admin(bootstrap)) {
 			try (ConfigurableApplicationContext app = SawmillApp.run(properties, BuggyMapper.class)) {
@@ -175,6 +170,48 @@ class DeadLetterBrakeIT {
 					.isZero();
 			}
 		}
+	}
+
+	@Test
+	void shouldReleaseItselfAfterReleaseAfterSoThatAFixDrainsWithoutAnOperator() throws Exception {
+		String topic = "orders-auto";
+		String bootstrap = servers.kafka().bootstrapServers();
+		// the endpoint read-only, as by default: nobody can release the brake through it
+		Map<String, Object> properties = brakeProperties(topic, "brake-auto");
+		properties.put("sawmill.dead-letter.brake.release-after", "3s");
+		BuggyMapper.bug.set(true);
+		try (Admin admin = Kafka.admin(bootstrap)) {
+			FaultAssertions.createTopics(admin, topic, PARTITIONS);
+			EVENTS.produce(bootstrap, topic, 0, EVENTS.records());
+			try (ConfigurableApplicationContext app = SawmillApp.run(properties, BuggyMapper.class)) {
+				int port = port(app);
+				JsonNode brake = awaitEngaged(port);
+				assertThat(brake.path("details").path("releasesAt").asString()).isNotBlank();
+
+				// the fix; no release: the brake releases itself and the rest drains
+				BuggyMapper.bug.set(false);
+				Map<TopicPartition, Long> end = Kafka.endOffsets(admin, topic, PARTITIONS);
+				await().atMost(Duration.ofMinutes(2))
+					.until(() -> Kafka.committedOffsets(admin, "brake-auto").equals(end));
+				assertThat(health(port).path("components").path("sawmillDeadLetterBrake").path("status").asString())
+					.isEqualTo("UP");
+			}
+		}
+	}
+
+	/**
+	 * Batches of 20, a brake over each partition's last 100 records at half of them, the
+	 * health details and the endpoint exposed.
+	 */
+	private static Map<String, Object> brakeProperties(String topic, String group) {
+		Map<String, Object> properties = SawmillApp.baseProperties(servers, topic, group);
+		properties.put("sawmill.batch-size", 20);
+		properties.put("sawmill.dead-letter.brake.window", 100);
+		properties.put("sawmill.dead-letter.brake.max-ratio", 0.5);
+		properties.put("sawmill.dead-letter.brake.max-per-minute", 0);
+		properties.put("management.endpoints.web.exposure.include", "health,sawmill");
+		properties.put("management.endpoint.health.show-details", "always");
+		return properties;
 	}
 
 	private static int port(ConfigurableApplicationContext app) {
