@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -95,6 +96,8 @@ public final class KafkaDeadLetterPublisher implements DeadLetterPublisher, Auto
 
 	private volatile Producer<byte[], byte[]> producer;
 
+	private final DeadLetterLog published;
+
 	KafkaDeadLetterPublisher(Producer<byte[], byte[]> producer, DeadLetterConfig config) {
 		this(() -> producer, config);
 	}
@@ -102,6 +105,7 @@ public final class KafkaDeadLetterPublisher implements DeadLetterPublisher, Auto
 	private KafkaDeadLetterPublisher(Supplier<Producer<byte[], byte[]>> producerFactory, DeadLetterConfig config) {
 		this.producerFactory = producerFactory;
 		this.config = config;
+		this.published = new DeadLetterLog(Clock.systemUTC());
 	}
 
 	/**
@@ -164,6 +168,7 @@ public final class KafkaDeadLetterPublisher implements DeadLetterPublisher, Auto
 		for (int attempt = 1; attempt <= config.maxAttempts(); attempt++) {
 			try {
 				sendAll(deadLetters);
+				published.published(deadLetters, config::topicFor);
 				return;
 			}
 			catch (InterruptedException ex) {
