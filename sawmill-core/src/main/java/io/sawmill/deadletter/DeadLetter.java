@@ -15,6 +15,7 @@
  */
 package io.sawmill.deadletter;
 
+import org.jspecify.annotations.Nullable;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
@@ -23,7 +24,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * @param record the record as polled
  * @param reason a sentence for operators, e.g. "key field 'userId' is missing, null or
  * empty"
- * @param cause the mapping exception or the Redis error reply
+ * @param cause the mapping exception or the Redis error reply; null when there is none
+ * (e.g. a record too large to write)
  */
-public record DeadLetter(ConsumerRecord<byte[], byte[]> record, String reason, Throwable cause) {
+public record DeadLetter(ConsumerRecord<byte[], byte[]> record, String reason, @Nullable Throwable cause) {
 }

@@ -19,6 +19,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -67,7 +68,7 @@ public final class DeadLetterBrake implements AutoCloseable {
 
 	private final List<Runnable> onReleased = new CopyOnWriteArrayList<>();
 
-	private volatile Trip trip;
+	private volatile @Nullable Trip trip;
 
 	/** When the engaged brake releases itself; null while released or without timer. */
 	private volatile @Nullable Instant releasesAt;
@@ -189,7 +190,7 @@ public final class DeadLetterBrake implements AutoCloseable {
 				return Optional.empty();
 			}
 			waited = lastWait;
-			released = releaseNow();
+			released = Objects.requireNonNull(releaseNow(), "the trip checked above");
 			automaticInARow++;
 			lastAutomaticRelease = clock.instant();
 		}

@@ -15,12 +15,14 @@
  */
 package io.sawmill.deadletter;
 
+import org.jspecify.annotations.Nullable;
+
 /** Dead letters could not be published; the batch is not committed. */
 public class DeadLetterPublishException extends RuntimeException {
 
 	private static final long serialVersionUID = 1L;
 
-	public DeadLetterPublishException(String message, Throwable cause) {
+	public DeadLetterPublishException(String message, @Nullable Throwable cause) {
 		super(message, cause);
 	}
 

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
+import org.jspecify.annotations.Nullable;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
@@ -53,7 +54,7 @@ final class DeadLetterWindow {
 	 * Counts the dead letters, in order.
 	 * @return the first dead letter that broke a rule and the rule, or null
 	 */
-	Breach add(List<DeadLetter> deadLetters, long nowMillis) {
+	@Nullable Breach add(List<DeadLetter> deadLetters, long nowMillis) {
 		long second = Math.floorDiv(nowMillis, 1000);
 		for (DeadLetter deadLetter : deadLetters) {
 			ConsumerRecord<byte[], byte[]> record = deadLetter.record();

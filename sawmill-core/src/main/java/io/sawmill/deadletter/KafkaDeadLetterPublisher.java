@@ -31,6 +31,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
@@ -94,7 +95,7 @@ public final class KafkaDeadLetterPublisher implements DeadLetterPublisher, Auto
 
 	private final DeadLetterConfig config;
 
-	private volatile Producer<byte[], byte[]> producer;
+	private volatile @Nullable Producer<byte[], byte[]> producer;
 
 	private final DeadLetterLog published;
 
@@ -246,7 +247,7 @@ public final class KafkaDeadLetterPublisher implements DeadLetterPublisher, Auto
 	 * {@link DeadLetterShape#FULL}
 	 */
 	ProducerRecord<byte[], byte[]> toRecord(DeadLetter deadLetter, DeadLetterShape shape,
-			RecordTooLargeException refusal) {
+			@Nullable RecordTooLargeException refusal) {
 		ConsumerRecord<byte[], byte[]> original = deadLetter.record();
 		boolean shortened = shape == DeadLetterShape.COORDINATES_ONLY;
 		RecordHeaders headers = new RecordHeaders();
@@ -279,7 +280,7 @@ public final class KafkaDeadLetterPublisher implements DeadLetterPublisher, Auto
 	 * dead-letter topic (…)".
 	 */
 	private static String dropped(ConsumerRecord<byte[], byte[]> original, DeadLetterShape shape,
-			RecordTooLargeException refusal) {
+			@Nullable RecordTooLargeException refusal) {
 		int valueBytes = original.value() == null ? 0 : original.value().length;
 		String what = shape == DeadLetterShape.WITHOUT_VALUE ? "value of " + valueBytes + " bytes"
 				: "value of " + valueBytes + " bytes, key of " + (original.key() == null ? 0 : original.key().length)
