@@ -16,6 +16,7 @@
 package io.sawmill.redis.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,6 +39,7 @@ import io.sawmill.redis.FailureClass;
 import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.RedisBatchWriter;
+import io.sawmill.redis.ReplicaShortfall;
 import io.sawmill.testkit.RedisSentinelProcess;
 import io.sawmill.testkit.RedisServerProcess;
 
@@ -140,12 +142,14 @@ class LettucePipelinedWriterReplicaTests {
 		assertThat(result.failures()).hasSize(writes.size());
 		assertThat(result.failures()).allSatisfy(failure -> {
 			assertThat(failure.cause()).isInstanceOf(ReplicaWait.NotConfirmed.class)
-				.hasMessage("0 of 1 replicas confirmed the batch within PT0.2S "
-						+ "(sawmill.pipeline.wait-for-replicas, replica-timeout)");
+				.hasMessageStartingWith("0 of 1 replicas confirmed the batch within PT0.2S "
+						+ "(sawmill.pipeline.wait-for-replicas, replica-timeout); it has 0 replica(s) attached");
 			assertThat(FailureClass.of(failure.cause())).isEqualTo(FailureClass.TRANSIENT);
 		});
 		assertThat(result.failures()).extracting(PipelineResult.Failure::index)
 			.containsExactlyElementsOf(java.util.stream.IntStream.range(0, writes.size()).boxed().toList());
+		assertThat(writer.replicaShortfalls().current()).extracting(ReplicaShortfall::master, ReplicaShortfall::state)
+			.containsExactly(tuple("master", ReplicaShortfall.State.WAITING));
 		// the master applied the commands: they are written again, not lost, and not
 		// committed yet
 		assertThat(alone.command("HGET", prefix + "unconfirmed:7", "n")).isEqualTo("$1");
