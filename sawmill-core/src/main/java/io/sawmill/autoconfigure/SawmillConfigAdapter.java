@@ -90,6 +90,8 @@ final class SawmillConfigAdapter {
 			.waitForReplicas(
 					waitForReplicas != null ? waitForReplicas : sentinel ? 1 : PipelineConfig.DEFAULT_WAIT_FOR_REPLICAS)
 			.replicaTimeout(p.getPipeline().getReplicaTimeout())
+			.replicaShortfall(p.getPipeline().getReplicaShortfall())
+			.replicaShortfallGrace(p.getPipeline().getReplicaShortfallGrace())
 			.build());
 	}
 

@@ -16,7 +16,9 @@
 package io.sawmill.redis;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * A Redis master with fewer replicas attached (synchronised and online, by its own
@@ -30,6 +32,17 @@ import java.util.Locale;
  * @param state what batches that write to the master do now
  */
 public record ReplicaShortfall(String master, int attached, int required, Instant since, State state) {
+
+	/** The shortfall as health details and the admin view show it. */
+	public Map<String, Object> details() {
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("master", master);
+		details.put("attached", attached);
+		details.put("required", required);
+		details.put("since", since.toString());
+		details.put("state", state.tag());
+		return details;
+	}
 
 	/** What batches that write to a master short of replicas do. */
 	public enum State {
