@@ -48,6 +48,9 @@ final class AttachedReplicas implements ReplicaShortfalls {
 
 	private static final Logger log = LoggerFactory.getLogger(AttachedReplicas.class);
 
+	/** How long a shortfall is kept without a batch that wrote to its master. */
+	static final Duration FORGET_AFTER = Duration.ofMinutes(1);
+
 	private final Clock clock;
 
 	private final Map<String, Shortfall> shortfalls = new ConcurrentHashMap<>();
@@ -62,7 +65,7 @@ final class AttachedReplicas implements ReplicaShortfalls {
 	 * those attached.
 	 */
 	int toWaitFor(String master, PipelineConfig config) {
-		Shortfall shortfall = shortfalls.get(master);
+		Shortfall shortfall = known(master, clock.instant());
 		if (shortfall == null || shortfall.state(clock.instant()) != ReplicaShortfall.State.PROCEEDING) {
 			return config.waitForReplicas();
 		}
@@ -71,7 +74,13 @@ final class AttachedReplicas implements ReplicaShortfalls {
 
 	/** Whether {@code master} was short of replicas when it last answered. */
 	boolean isShort(String master) {
-		return shortfalls.containsKey(master);
+		return known(master, clock.instant()) != null;
+	}
+
+	/** The shortfall of {@code master}, unless it has none or it is forgotten. */
+	private @Nullable Shortfall known(String master, Instant now) {
+		Shortfall shortfall = shortfalls.get(master);
+		return shortfall == null || shortfall.isForgotten(now) ? null : shortfall;
 	}
 
 	/**
@@ -87,8 +96,8 @@ final class AttachedReplicas implements ReplicaShortfalls {
 			return null;
 		}
 		Instant now = clock.instant();
-		Shortfall shortfall = shortfalls.compute(master,
-				(key, known) -> new Shortfall(master, known == null ? now : known.since, attached, config));
+		Shortfall shortfall = shortfalls.compute(master, (key, known) -> new Shortfall(master,
+				known == null || known.isForgotten(now) ? now : known.since, now, attached, config));
 		if (shortfall.since.equals(now)) {
 			log.warn(
 					"Redis master {} has {} of {} replicas attached (sawmill.pipeline.wait-for-replicas): its share "
@@ -118,15 +127,24 @@ final class AttachedReplicas implements ReplicaShortfalls {
 	@Override
 	public List<ReplicaShortfall> current() {
 		Instant now = clock.instant();
+		shortfalls.values().removeIf(shortfall -> shortfall.isForgotten(now));
 		return shortfalls.values()
 			.stream()
+			.filter(shortfall -> !shortfall.isForgotten(now))
 			.map(shortfall -> shortfall.view(now))
 			.sorted(Comparator.comparing(ReplicaShortfall::master))
 			.toList();
 	}
 
-	/** One master's shortfall, since it was first seen. */
-	private record Shortfall(String master, Instant since, int attached, PipelineConfig config) {
+	/**
+	 * One master's shortfall, since it was first seen, as a batch that wrote to it last
+	 * saw it.
+	 */
+	private record Shortfall(String master, Instant since, Instant seen, int attached, PipelineConfig config) {
+
+		boolean isForgotten(Instant now) {
+			return Duration.between(seen, now).compareTo(FORGET_AFTER) > 0;
+		}
 
 		ReplicaShortfall.State state(Instant now) {
 			if (Duration.between(since, now).compareTo(config.replicaShortfallGrace()) < 0) {

@@ -61,8 +61,10 @@ class AttachedReplicasTests {
 	void shouldKeepWaitingForEveryReplicaAskedForPastTheGraceWhenThePolicyIsToRefuse() {
 		PipelineConfig config = config(ReplicaShortfallPolicy.REFUSE);
 		replicas.attached("master", 0, config);
+		clock.advance(Duration.ofSeconds(50));
+		replicas.attached("master", 0, config);
 
-		clock.advance(Duration.ofMinutes(5));
+		clock.advance(Duration.ofSeconds(50));
 
 		assertThat(replicas.toWaitFor("master", config)).isEqualTo(2);
 		assertThat(replicas.current()).extracting(ReplicaShortfall::state)
@@ -73,7 +75,7 @@ class AttachedReplicasTests {
 	void shouldClearTheShortfallAndStartTheGraceAfreshOnceEnoughReplicasAttach() {
 		PipelineConfig config = config(ReplicaShortfallPolicy.PROCEED);
 		replicas.attached("master", 0, config);
-		clock.advance(Duration.ofMinutes(1));
+		clock.advance(Duration.ofSeconds(40));
 
 		assertThat(replicas.attached("master", 2, config)).isNull();
 
@@ -81,6 +83,25 @@ class AttachedReplicasTests {
 		assertThat(replicas.current()).isEmpty();
 		assertThat(replicas.toWaitFor("master", config)).isEqualTo(2);
 		assertThat(replicas.attached("master", 1, config).state()).isEqualTo(ReplicaShortfall.State.WAITING);
+	}
+
+	@Test
+	void shouldForgetAMasterNoBatchWroteToForAMinuteAndStartTheGraceAgainIfOneDoes() {
+		PipelineConfig config = config(ReplicaShortfallPolicy.PROCEED);
+		replicas.attached("10.0.0.1:6379", 0, config);
+		clock.advance(Duration.ofSeconds(45));
+		replicas.attached("10.0.0.1:6379", 0, config);
+
+		clock.advance(Duration.ofSeconds(59));
+		assertThat(replicas.current()).extracting(ReplicaShortfall::state)
+			.as("seen 59 s ago, short for 104 s")
+			.containsExactly(ReplicaShortfall.State.PROCEEDING);
+		clock.advance(Duration.ofSeconds(2));
+
+		assertThat(replicas.current()).isEmpty();
+		assertThat(replicas.isShort("10.0.0.1:6379")).isFalse();
+		assertThat(replicas.toWaitFor("10.0.0.1:6379", config)).isEqualTo(2);
+		assertThat(replicas.attached("10.0.0.1:6379", 0, config).since()).isEqualTo(clock.instant());
 	}
 
 	@Test
