@@ -169,6 +169,7 @@ final class SawmillConfigAdapter {
 					.topics(listener.topics())
 					.concurrency(listener.concurrency())
 					.waitForReplicas(pipeline.waitForReplicas())
+					.replicaShortfall(pipeline)
 					.clientRack(clientRack)
 					.pings(d.getPings())
 					.timeout(d.getTimeout())
