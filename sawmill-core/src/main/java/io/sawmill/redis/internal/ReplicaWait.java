@@ -54,6 +54,15 @@ import io.sawmill.redis.RedisBatchWriter.Sent;
  * the old master acknowledges after that is never confirmed, and the old master drops it
  * when it becomes the new master's replica.
  * <p>
+ * A share not confirmed by as many replicas as were asked for is followed by the master's
+ * {@code INFO replication}: with fewer replicas attached than
+ * {@link PipelineConfig#waitForReplicas()}, the master is short
+ * ({@link AttachedReplicas}), and its shares are refused for
+ * {@link PipelineConfig#replicaShortfallGrace()}, then confirmed by the replicas attached
+ * or still refused, as {@link PipelineConfig#replicaShortfall()} says. While a master is
+ * short, every {@code WAIT} on it is followed by its {@code INFO replication}, so the
+ * batch after a replica attached ends the shortfall.
+ * <p>
  * On a cluster, a command is counted in the share of the master its slot was routed to
  * when the batch was sent. A command that a MOVED or ASK redirect sent on to another
  * master is confirmed by that master's {@code WAIT} when the batch also carried commands
