@@ -45,6 +45,8 @@ import io.sawmill.redis.RedisBatchWriter;
 import io.sawmill.redis.ReplicaShortfall;
 import io.sawmill.redis.internal.LettucePipelinedWriter;
 import io.sawmill.testkit.RedisClusterProcess;
+import io.sawmill.testkit.RedisSentinelProcess;
+import io.sawmill.testkit.RedisServerProcess;
 import io.sawmill.testkit.RedisVerifier;
 import io.sawmill.testkit.SampleEvents;
 
@@ -57,8 +59,9 @@ import io.sawmill.testkit.SampleEvents;
  * node does come back, as the new master's replica, the shortfall clears and batches wait
  * for it again. With {@code refuse}, nothing drains past the promoted master until the
  * node is back, then everything does. Either way the shortfall is in the metric,
- * {@code sawmillRedis} health and {@code GET /actuator/sawmill/replicas}. Each case has a
- * cluster, a topic and a group of its own.
+ * {@code sawmillRedis} health and {@code GET /actuator/sawmill/replicas}. The same on a
+ * Sentinel-managed master whose only replica is promoted. Each case has servers, a topic
+ * and a group of its own.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class ReplicaShortfallIT {
@@ -85,6 +88,8 @@ class ReplicaShortfallIT {
 
 	private RedisClusterClient readerClient;
 
+	private RedisSentinelProcess sentinel;
+
 	/** When {@link #killMidDrain} killed the master ({@link System#nanoTime()}). */
 	private long killedAt;
 
@@ -108,6 +113,9 @@ class ReplicaShortfallIT {
 		if (cluster != null) {
 			cluster.close();
 		}
+		if (sentinel != null) {
+			sentinel.close();
+		}
 	}
 
 	@Test
@@ -126,7 +134,7 @@ class ReplicaShortfallIT {
 			int promoted = killMidDrain(registry, master);
 			producing.get(2, TimeUnit.MINUTES);
 
-			awaitShortfall(writer, promoted, ReplicaShortfall.State.PROCEEDING);
+			awaitShortfall(writer, address(promoted), ReplicaShortfall.State.PROCEEDING);
 			assertThat(gauge(registry, "proceeding")).isEqualTo(1);
 			assertThat(Scrape.get(port(app), "/actuator/sawmill/replicas")).contains("\"policy\":\"proceed\"")
 				.contains("\"master\":\"" + address(promoted) + "\"")
@@ -173,7 +181,7 @@ class ReplicaShortfallIT {
 			int promoted = killMidDrain(registry, master);
 			producing.get(2, TimeUnit.MINUTES);
 
-			awaitShortfall(writer, promoted, ReplicaShortfall.State.REFUSING);
+			awaitShortfall(writer, address(promoted), ReplicaShortfall.State.REFUSING);
 			assertThat(gauge(registry, "refusing")).isEqualTo(1);
 			assertThat(Kafka.sum(Kafka.committedOffsets(admin, topic)))
 				.as("committed while every batch writes to the promoted master and is refused")
@@ -188,6 +196,40 @@ class ReplicaShortfallIT {
 					millis(restarted, System.nanoTime()));
 			assertVerified(BACKLOG, topic);
 			assertThat(gauge(registry, "refusing")).isZero();
+			assertThat(registry.find("sawmill.records").tag("outcome", "dead_lettered").counter()).isNull();
+		}
+	}
+
+	/**
+	 * The same on a Sentinel-managed master and its one replica (wait-for-replicas 1 by
+	 * default with Sentinel): the replica the Sentinel promotes has none, and the killed
+	 * node never comes back.
+	 */
+	@Test
+	void shouldDrainAfterTheGraceWhenTheSentinelsKilledMasterNeverComesBack() throws Exception {
+		sentinel = RedisSentinelProcess.startNew();
+		String topic = "shortfall-sentinel";
+		kafka.createTopic(topic, PARTITIONS);
+		Map<String, Object> properties = SawmillApp.baseProperties(kafka, sentinel, topic, topic);
+		properties.put("sawmill.batch-size", 500);
+		properties.put("sawmill.pipeline.timeout", "2s");
+		properties.put("sawmill.pipeline.replica-timeout", "500ms");
+		properties.put("sawmill.pipeline.replica-shortfall-grace", GRACE);
+		properties.put("sawmill.circuit-breaker.open-wait", "1s");
+		try (ConfigurableApplicationContext app = SawmillApp.run(properties); Admin admin = Kafka.admin(bootstrap())) {
+			MeterRegistry registry = app.getBean(MeterRegistry.class);
+			LettucePipelinedWriter writer = (LettucePipelinedWriter) app.getBean(RedisBatchWriter.class);
+			CompletableFuture<Void> producing = BACKLOG.produceAllInBackground(bootstrap(), topic);
+			await().atMost(DRAIN).until(() -> written(registry) >= BACKLOG.records() / 3);
+			sentinel.killMaster();
+			producing.get(2, TimeUnit.MINUTES);
+
+			awaitShortfall(writer, "master", ReplicaShortfall.State.PROCEEDING);
+			assertThat(gauge(registry, "proceeding")).isEqualTo(1);
+			awaitCommitted(admin, topic, BACKLOG.records());
+			RedisServerProcess promoted = sentinel.master();
+			RedisVerifier.Result result = BACKLOG.verify(promoted.host(), promoted.port(), FaultAssertions.TTL);
+			assertThat(result.allVerified()).as(result.toString()).isTrue();
 			assertThat(registry.find("sawmill.records").tag("outcome", "dead_lettered").counter()).isNull();
 		}
 	}
@@ -230,14 +272,14 @@ class ReplicaShortfallIT {
 	}
 
 	/**
-	 * Waits until the writer shows the promoted master with no replica of the one asked
-	 * for, in {@code state}.
+	 * Waits until the writer shows {@code master} with no replica of the one asked for,
+	 * in {@code state}.
 	 */
-	private void awaitShortfall(LettucePipelinedWriter writer, int promoted, ReplicaShortfall.State state) {
+	private static void awaitShortfall(LettucePipelinedWriter writer, String master, ReplicaShortfall.State state) {
 		await().atMost(DRAIN)
 			.until(() -> writer.replicaShortfalls().current(),
 					shortfalls -> shortfalls.stream()
-						.anyMatch(shortfall -> shortfall.master().equals(address(promoted)) && shortfall.attached() == 0
+						.anyMatch(shortfall -> shortfall.master().equals(master) && shortfall.attached() == 0
 								&& shortfall.required() == 1 && shortfall.state() == state));
 	}
 
