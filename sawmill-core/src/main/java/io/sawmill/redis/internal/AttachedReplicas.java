@@ -90,7 +90,7 @@ final class AttachedReplicas implements ReplicaShortfalls {
 	@Nullable ReplicaShortfall attached(String master, int attached, PipelineConfig config) {
 		if (attached >= config.waitForReplicas()) {
 			if (shortfalls.remove(master) != null) {
-				log.info("Redis master {} has {} replica(s) attached again: each batch waits for {} of them", master,
+				log.info("Redis {} has {} replica(s) attached again: each batch waits for {} of them", named(master),
 						attached, config.waitForReplicas());
 			}
 			return null;
@@ -100,9 +100,9 @@ final class AttachedReplicas implements ReplicaShortfalls {
 				known == null || known.isForgotten(now) ? now : known.since, now, attached, config));
 		if (shortfall.since.equals(now)) {
 			log.warn(
-					"Redis master {} has {} of {} replicas attached (sawmill.pipeline.wait-for-replicas): its share "
+					"Redis {} has {} of {} replicas attached (sawmill.pipeline.wait-for-replicas): its share "
 							+ "of each batch is refused for {} (sawmill.pipeline.replica-shortfall-grace), then {}",
-					master, attached, config.waitForReplicas(), config.replicaShortfallGrace(),
+					named(master), attached, config.waitForReplicas(), config.replicaShortfallGrace(),
 					config.replicaShortfall() == ReplicaShortfallPolicy.PROCEED
 							? "waits only for the replicas attached (sawmill.pipeline.replica-shortfall=proceed)"
 							: "still refused until a replica attaches (sawmill.pipeline.replica-shortfall=refuse)");
@@ -122,6 +122,14 @@ final class AttachedReplicas implements ReplicaShortfalls {
 		return (int) replication.lines()
 			.filter(line -> line.startsWith("slave") && line.contains(":ip=") && line.contains(",state=online,"))
 			.count();
+	}
+
+	/**
+	 * A master as log lines name it: by its address on a cluster, as "master" on a
+	 * standalone or Sentinel-managed connection.
+	 */
+	private static String named(String master) {
+		return "master".equals(master) ? master : "master " + master;
 	}
 
 	@Override
