@@ -63,6 +63,7 @@ import io.sawmill.metrics.PartitionLagMonitor;
 import io.sawmill.metrics.SawmillMetrics;
 import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.RedisBatchWriter;
+import io.sawmill.redis.ReplicaShortfalls;
 import io.sawmill.redis.internal.LettucePipelinedWriter;
 
 /**
@@ -185,6 +186,21 @@ public final class SawmillAutoConfiguration {
 			}
 			return connectionFactory.getNativeClient();
 		}, pipeline, waitIfClusterReplicated, functionLibraries);
+	}
+
+	/**
+	 * The masters the writer found with fewer replicas attached than
+	 * {@code wait-for-replicas} (sawmill.pipeline.replica-shortfall), gauged as
+	 * {@code sawmill.redis.replica.shortfall}; none for a writer of the application's
+	 * own.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	ReplicaShortfalls sawmillReplicaShortfalls(RedisBatchWriter writer, SawmillMetrics metrics) {
+		ReplicaShortfalls shortfalls = writer instanceof LettucePipelinedWriter lettuce ? lettuce.replicaShortfalls()
+				: ReplicaShortfalls.none();
+		metrics.replicaShortfalls(shortfalls);
+		return shortfalls;
 	}
 
 	@Bean

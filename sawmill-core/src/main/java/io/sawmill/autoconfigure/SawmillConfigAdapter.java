@@ -102,6 +102,8 @@ final class SawmillConfigAdapter {
 			.waitForReplicas(
 					waitForReplicas != null ? waitForReplicas : sentinel ? 1 : PipelineConfig.DEFAULT_WAIT_FOR_REPLICAS)
 			.replicaTimeout(p.getPipeline().getReplicaTimeout())
+			.replicaShortfall(p.getPipeline().getReplicaShortfall())
+			.replicaShortfallGrace(p.getPipeline().getReplicaShortfallGrace())
 			.build());
 	}
 
@@ -194,6 +196,7 @@ final class SawmillConfigAdapter {
 					.topics(listener.topics())
 					.concurrency(listener.concurrency())
 					.waitForReplicas(pipeline.waitForReplicas())
+					.replicaShortfall(pipeline)
 					.clientRack(clientRack)
 					.pings(d.getPings())
 					.timeout(d.getTimeout())

@@ -27,6 +27,7 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import org.jspecify.annotations.Nullable;
 
+import io.sawmill.admin.ReplicaShortfallView;
 import io.sawmill.admin.SawmillOperations;
 import io.sawmill.deadletter.DeadLetterBrake;
 import io.sawmill.doctor.Doctor;
@@ -51,6 +52,8 @@ import io.sawmill.health.DeadLetterBrakeHealth;
  * {@code {"topic":"orders"}} (every topic without one);
  * {@code POST /actuator/sawmill/redrive} with
  * {@code {"topic":"orders.DLT","partition":0,"from":100,"to":200}}.
+ * {@code GET /actuator/sawmill/replicas}: the Redis masters with fewer replicas attached
+ * than {@code sawmill.pipeline.wait-for-replicas}, and the policy that applies to them.
  */
 @Endpoint(id = "sawmill", defaultAccess = Access.READ_ONLY)
 final class SawmillEndpoint {
@@ -59,14 +62,18 @@ final class SawmillEndpoint {
 
 	static final String PARTITIONS = "partitions";
 
+	static final String REPLICAS = "replicas";
+
 	private final @Nullable DeadLetterBrake brake;
 
 	private final @Nullable Doctor doctor;
 
 	private final @Nullable SawmillOperations operations;
 
+	private final @Nullable ReplicaShortfallView replicas;
+
 	SawmillEndpoint(DeadLetterBrake brake) {
-		this(brake, null, null);
+		this(brake, null, null, null);
 	}
 
 	/**
@@ -74,11 +81,14 @@ final class SawmillEndpoint {
 	 * @param doctor null when the doctor is off
 	 * @param operations null where there is no listener container (its operations answer
 	 * 404)
+	 * @param replicas null where there is no writer (404)
 	 */
-	SawmillEndpoint(@Nullable DeadLetterBrake brake, @Nullable Doctor doctor, @Nullable SawmillOperations operations) {
+	SawmillEndpoint(@Nullable DeadLetterBrake brake, @Nullable Doctor doctor, @Nullable SawmillOperations operations,
+			@Nullable ReplicaShortfallView replicas) {
 		this.brake = brake;
 		this.doctor = doctor;
 		this.operations = operations;
+		this.replicas = replicas;
 	}
 
 	/** The doctor's report, measured afresh; null (404) when the doctor is off. */
@@ -89,13 +99,17 @@ final class SawmillEndpoint {
 
 	/**
 	 * {@code brake}: the brake's state, as its health contribution reports it;
-	 * {@code partitions}: {@link SawmillOperations#partitions()}; null (404) for anything
-	 * else.
+	 * {@code partitions}: {@link SawmillOperations#partitions()}; {@code replicas}: the
+	 * Redis masters short of replicas ({@link ReplicaShortfallView#view()}); null (404)
+	 * for anything else.
 	 */
 	@ReadOperation
 	public Map<String, Object> read(@Selector String part) throws Exception {
 		if (PARTITIONS.equals(part) && operations != null) {
 			return operations.partitions();
+		}
+		if (REPLICAS.equals(part) && replicas != null) {
+			return replicas.view();
 		}
 		if (!BRAKE.equals(part) || brake == null) {
 			return null;

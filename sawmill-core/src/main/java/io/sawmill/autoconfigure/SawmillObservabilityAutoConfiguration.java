@@ -38,6 +38,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.kafka.listener.MessageListenerContainer;
 
 import io.micrometer.core.instrument.Gauge;
+import io.sawmill.admin.ReplicaShortfallView;
 import io.sawmill.admin.SawmillOperations;
 import io.sawmill.deadletter.DeadLetterBrake;
 import io.sawmill.doctor.Doctor;
@@ -56,6 +57,7 @@ import io.sawmill.metrics.RedisRoundTripProbe;
 import io.sawmill.metrics.SawmillMetrics;
 import io.sawmill.metrics.SummaryLogger;
 import io.sawmill.redis.PipelineConfig;
+import io.sawmill.redis.ReplicaShortfalls;
 
 /**
  * Sawmill's diagnosis on top of the data path: the group's broker-side lag on every
@@ -148,8 +150,10 @@ public final class SawmillObservabilityAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		SawmillEndpoint sawmillEndpoint(ObjectProvider<DeadLetterBrake> brake, ObjectProvider<Doctor> doctor,
-				ObjectProvider<SawmillOperations> operations) {
-			return new SawmillEndpoint(brake.getIfAvailable(), doctor.getIfAvailable(), operations.getIfAvailable());
+				ObjectProvider<SawmillOperations> operations, ObjectProvider<ReplicaShortfalls> shortfalls,
+				PipelineConfig pipeline) {
+			return new SawmillEndpoint(brake.getIfAvailable(), doctor.getIfAvailable(), operations.getIfAvailable(),
+					new ReplicaShortfallView(shortfalls.getIfAvailable(ReplicaShortfalls::none), pipeline));
 		}
 
 	}
@@ -165,8 +169,11 @@ public final class SawmillObservabilityAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "sawmillRedisHealthIndicator")
-		HealthIndicator sawmillRedisHealthIndicator(RedisRoundTripProbe probe, SawmillProperties properties) {
-			TimeBoundedCheck health = new TimeBoundedCheck("sawmillRedis", new RedisWritePathHealth(probe)::check,
+		HealthIndicator sawmillRedisHealthIndicator(RedisRoundTripProbe probe, SawmillProperties properties,
+				ObjectProvider<ReplicaShortfalls> shortfalls) {
+			RedisWritePathHealth writePath = new RedisWritePathHealth(probe,
+					shortfalls.getIfAvailable(ReplicaShortfalls::none));
+			TimeBoundedCheck health = new TimeBoundedCheck("sawmillRedis", writePath::check,
 					properties.getHealth().getTimeout());
 			return () -> toHealth(health.check());
 		}

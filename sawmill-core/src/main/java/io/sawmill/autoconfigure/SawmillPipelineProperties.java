@@ -18,6 +18,7 @@ package io.sawmill.autoconfigure;
 import java.time.Duration;
 
 import io.sawmill.redis.PipelineConfig;
+import io.sawmill.redis.ReplicaShortfallPolicy;
 
 /** The pipelined Redis round trip. */
 public class SawmillPipelineProperties {
@@ -54,6 +55,18 @@ public class SawmillPipelineProperties {
 	 * How long a batch waits for those replicas before it counts as a transient failure.
 	 */
 	private Duration replicaTimeout = PipelineConfig.DEFAULT_REPLICA_TIMEOUT;
+
+	/**
+	 * What a batch does, past the grace, for a master with fewer replicas attached than
+	 * wait-for-replicas: proceed with those attached, or refuse.
+	 */
+	private ReplicaShortfallPolicy replicaShortfall = PipelineConfig.DEFAULT_REPLICA_SHORTFALL;
+
+	/**
+	 * How long a master short of replicas is refused before replica-shortfall decides;
+	 * keep it longer than the Cluster's cluster-node-timeout.
+	 */
+	private Duration replicaShortfallGrace = PipelineConfig.DEFAULT_REPLICA_SHORTFALL_GRACE;
 
 	public int getMaxCommandsPerChunk() {
 		return maxCommandsPerChunk;
@@ -101,6 +114,22 @@ public class SawmillPipelineProperties {
 
 	public void setReplicaTimeout(Duration replicaTimeout) {
 		this.replicaTimeout = replicaTimeout;
+	}
+
+	public ReplicaShortfallPolicy getReplicaShortfall() {
+		return replicaShortfall;
+	}
+
+	public void setReplicaShortfall(ReplicaShortfallPolicy replicaShortfall) {
+		this.replicaShortfall = replicaShortfall;
+	}
+
+	public Duration getReplicaShortfallGrace() {
+		return replicaShortfallGrace;
+	}
+
+	public void setReplicaShortfallGrace(Duration replicaShortfallGrace) {
+		this.replicaShortfallGrace = replicaShortfallGrace;
 	}
 
 }

@@ -22,6 +22,9 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.regex.Pattern;
 
+import io.sawmill.redis.PipelineConfig;
+import io.sawmill.redis.ReplicaShortfallPolicy;
+
 /**
  * What the doctor compares its measurements with. Immutable; built with
  * {@link #custom()}. Unset values that only the operator knows (this pod's zone, the
@@ -58,6 +61,10 @@ public final class DoctorConfig {
 
 	private final int waitForReplicas;
 
+	private final ReplicaShortfallPolicy replicaShortfall;
+
+	private final Duration replicaShortfallGrace;
+
 	private final String clientRack;
 
 	private final int pings;
@@ -73,6 +80,8 @@ public final class DoctorConfig {
 		this.topics = b.topics;
 		this.concurrency = b.concurrency;
 		this.waitForReplicas = b.waitForReplicas;
+		this.replicaShortfall = b.replicaShortfall;
+		this.replicaShortfallGrace = b.replicaShortfallGrace;
 		this.clientRack = b.clientRack;
 		this.pings = b.pings;
 		this.timeout = b.timeout;
@@ -131,6 +140,22 @@ public final class DoctorConfig {
 		return waitForReplicas;
 	}
 
+	/**
+	 * What batches do for a master short of replicas past the grace
+	 * ({@code sawmill.pipeline.replica-shortfall}).
+	 */
+	public ReplicaShortfallPolicy replicaShortfall() {
+		return replicaShortfall;
+	}
+
+	/**
+	 * How long a master short of replicas is refused first
+	 * ({@code sawmill.pipeline.replica-shortfall-grace}).
+	 */
+	public Duration replicaShortfallGrace() {
+		return replicaShortfallGrace;
+	}
+
 	/** The consumer's {@code client.rack}; empty when not set. */
 	public Optional<String> clientRack() {
 		return Optional.ofNullable(clientRack);
@@ -161,6 +186,10 @@ public final class DoctorConfig {
 		private int concurrency = 1;
 
 		private int waitForReplicas;
+
+		private ReplicaShortfallPolicy replicaShortfall = PipelineConfig.DEFAULT_REPLICA_SHORTFALL;
+
+		private Duration replicaShortfallGrace = PipelineConfig.DEFAULT_REPLICA_SHORTFALL_GRACE;
 
 		private String clientRack;
 
@@ -244,6 +273,13 @@ public final class DoctorConfig {
 				throw new IllegalArgumentException("waitForReplicas must not be negative, but was " + waitForReplicas);
 			}
 			this.waitForReplicas = waitForReplicas;
+			return this;
+		}
+
+		/** The policy and grace of {@code pipeline}'s replica shortfall. */
+		public Builder replicaShortfall(PipelineConfig pipeline) {
+			this.replicaShortfall = pipeline.replicaShortfall();
+			this.replicaShortfallGrace = pipeline.replicaShortfallGrace();
 			return this;
 		}
 

@@ -23,6 +23,8 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.stream.Collectors;
 
+import io.sawmill.redis.ReplicaShortfallPolicy;
+
 /**
  * The Redis findings for one master, as a pure function of what it answered
  * ({@link RedisNodeFacts}) and the configuration: RTT, zone, version,
@@ -37,6 +39,7 @@ final class RedisChecks {
 	static final String EVICTION = "redis.maxmemory-policy";
 	static final String PERSISTENCE = "redis.persistence";
 	static final String REPLICAS = "redis.replicas";
+	static final String SHORTFALL_GRACE = "redis.replica-shortfall-grace";
 
 	/**
 	 * Median RTT from which the finding is WARN: a round trip to another zone is about 1
@@ -58,6 +61,8 @@ final class RedisChecks {
 		findings.add(eviction(node));
 		findings.add(persistence(node));
 		findings.add(replicas(node, config));
+		node.field(RedisNodeFacts.CLUSTER_NODE_TIMEOUT)
+			.ifPresent(timeout -> findings.add(shortfallGrace(node, config)));
 		return findings;
 	}
 
@@ -188,10 +193,19 @@ final class RedisChecks {
 					"Point spring.data.redis at the master (or use Sentinel or Cluster so the client finds it).");
 		}
 		if (wait > connected) {
-			return new Finding(REPLICAS, Verdict.FAIL, measured,
-					"every batch waits for " + wait + " replica(s) to confirm it and fails after "
-							+ "sawmill.pipeline.replica-timeout when fewer are connected: nothing is committed",
-					"Attach replicas, or lower sawmill.pipeline.wait-for-replicas to at most " + connected + ".");
+			String refused = "batches that write to this master are refused for " + config.replicaShortfallGrace()
+					+ " (sawmill.pipeline.replica-shortfall-grace), then ";
+			String change = "Attach replicas (a failover leaves the promoted master without one until the failed node "
+					+ "returns as its replica), or lower sawmill.pipeline.wait-for-replicas to at most " + connected
+					+ ".";
+			if (config.replicaShortfall() == ReplicaShortfallPolicy.REFUSE) {
+				return new Finding(REPLICAS, Verdict.FAIL, measured, refused
+						+ "still refused (sawmill.pipeline.replica-shortfall=refuse): their partitions are not committed "
+						+ "until a replica attaches", change);
+			}
+			return new Finding(REPLICAS, Verdict.WARN, measured, refused + "committed once the " + connected
+					+ " replica(s) attached confirm them (sawmill.pipeline.replica-shortfall=proceed): what is written "
+					+ "meanwhile has fewer copies than asked", change);
 		}
 		if (connected == 0) {
 			return new Finding(REPLICAS, Verdict.WARN, measured,
@@ -200,6 +214,34 @@ final class RedisChecks {
 		}
 		return Finding.ok(REPLICAS, measured, "a batch is committed once " + Math.max(wait, 0)
 				+ " replica(s) confirmed it; the others catch up asynchronously");
+	}
+
+	/**
+	 * Whether the replica-shortfall grace outlasts the Cluster's
+	 * {@code cluster-node-timeout}: a master cut off from the others refuses writes once
+	 * that has passed, so a batch never goes on without replicas to a master the cluster
+	 * is replacing.
+	 */
+	static Finding shortfallGrace(RedisNodeFacts node, DoctorConfig config) {
+		String why = "a master cut off from the others refuses writes after cluster-node-timeout; a batch refused for "
+				+ "a master short of replicas goes on without them after sawmill.pipeline.replica-shortfall-grace, so "
+				+ "the grace must be longer, or a cut-off master may take writes the cluster then discards";
+		long timeoutMillis;
+		try {
+			timeoutMillis = Long.parseLong(node.field(RedisNodeFacts.CLUSTER_NODE_TIMEOUT).orElse(""));
+		}
+		catch (NumberFormatException ex) {
+			return Finding.unknown(SHORTFALL_GRACE, node.name() + ": cluster-node-timeout unreadable", why, "");
+		}
+		Duration timeout = Duration.ofMillis(timeoutMillis);
+		String measured = node.name() + ": cluster-node-timeout " + timeout
+				+ ", sawmill.pipeline.replica-shortfall-grace " + config.replicaShortfallGrace();
+		if (config.replicaShortfall() == ReplicaShortfallPolicy.REFUSE
+				|| config.replicaShortfallGrace().compareTo(timeout) > 0) {
+			return Finding.ok(SHORTFALL_GRACE, measured, why);
+		}
+		return new Finding(SHORTFALL_GRACE, Verdict.WARN, measured, why,
+				"Set sawmill.pipeline.replica-shortfall-grace above " + timeout + " (twice is a margin for gossip).");
 	}
 
 	private static int[] majorMinor(String version) {

@@ -103,6 +103,16 @@ final class RedisInspection {
 				// say UNKNOWN
 			}
 		}
+		if ("cluster".equals(fields.get("redis_mode"))) {
+			try {
+				Optional.ofNullable(config.apply(RedisNodeFacts.CLUSTER_NODE_TIMEOUT))
+					.map(p -> p.getProperty(RedisNodeFacts.CLUSTER_NODE_TIMEOUT))
+					.ifPresent(timeout -> fields.put(RedisNodeFacts.CLUSTER_NODE_TIMEOUT, timeout.trim()));
+			}
+			catch (RuntimeException refused) {
+				// CONFIG renamed or not allowed for this user: no grace finding
+			}
+		}
 		Optional<String> save;
 		try {
 			save = Optional.ofNullable(config.apply("save")).map(p -> p.getProperty("save"));

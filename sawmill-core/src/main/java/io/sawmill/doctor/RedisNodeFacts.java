@@ -30,7 +30,9 @@ import java.util.Optional;
  * @param name how the node is named in findings, e.g. {@code 10.0.3.7:6379}
  * @param host the host the client connects to, for the zone pattern
  * @param roundTrips one entry per PING
- * @param info the INFO fields, all sections merged
+ * @param info the INFO fields, all sections merged, and on a Cluster node its
+ * {@code cluster-node-timeout} (milliseconds) as {@link #CLUSTER_NODE_TIMEOUT} when
+ * {@code CONFIG GET} is allowed
  * @param save the {@code save} setting; empty when {@code CONFIG GET save} was refused
  */
 record RedisNodeFacts(String name, String host, List<Duration> roundTrips, Map<String, String> info,
@@ -40,6 +42,9 @@ record RedisNodeFacts(String name, String host, List<Duration> roundTrips, Map<S
 		roundTrips = List.copyOf(roundTrips);
 		info = Map.copyOf(info);
 	}
+
+	/** The key of {@code cluster-node-timeout} among the fields. */
+	static final String CLUSTER_NODE_TIMEOUT = "cluster-node-timeout";
 
 	/** The sections the checks read. */
 	static final List<String> SECTIONS = List.of("server", "memory", "persistence", "replication");

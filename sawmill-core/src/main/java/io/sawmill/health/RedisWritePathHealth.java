@@ -17,26 +17,44 @@ package io.sawmill.health;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.sawmill.metrics.RedisRoundTripProbe;
+import io.sawmill.redis.ReplicaShortfall;
+import io.sawmill.redis.ReplicaShortfalls;
 
 /**
  * Whether Redis answers on the writing path: one PING through the
  * {@link RedisRoundTripProbe}, which uses the writer's own Lettuce client (same endpoint,
  * TLS, credentials and event loop). Spring Data Redis' own {@code redis} health check
  * goes through a different, shared connection.
+ * <p>
+ * The masters short of replicas ({@link ReplicaShortfalls}) are listed under
+ * {@code replicaShortfalls} without changing the status: Redis answers, and a restart of
+ * Sawmill attaches no replica.
  */
 public final class RedisWritePathHealth {
 
 	private final RedisRoundTripProbe probe;
 
+	private final ReplicaShortfalls shortfalls;
+
 	public RedisWritePathHealth(RedisRoundTripProbe probe) {
+		this(probe, ReplicaShortfalls.none());
+	}
+
+	public RedisWritePathHealth(RedisRoundTripProbe probe, ReplicaShortfalls shortfalls) {
 		this.probe = probe;
+		this.shortfalls = shortfalls;
 	}
 
 	public HealthReport check() {
 		Map<String, Object> details = new LinkedHashMap<>();
+		List<ReplicaShortfall> masters = shortfalls.current();
+		if (!masters.isEmpty()) {
+			details.put("replicaShortfalls", masters.stream().map(ReplicaShortfall::details).toList());
+		}
 		try {
 			Duration rtt = probe.ping();
 			details.put("rttMillis", rtt.toNanos() / 1e6);

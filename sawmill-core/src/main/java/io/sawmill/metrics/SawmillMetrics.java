@@ -26,6 +26,8 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.sawmill.redis.ReplicaShortfall;
+import io.sawmill.redis.ReplicaShortfalls;
 
 /**
  * The per-batch meters of one consumer group. Timers publish a percentile histogram
@@ -225,6 +227,25 @@ public final class SawmillMetrics {
 			.tag("group", group)
 			.strongReference(true)
 			.register(registry);
+	}
+
+	/**
+	 * Registers the {@code sawmill.redis.replica.shortfall} gauges, one per state
+	 * ({@code waiting}, {@code proceeding}, {@code refusing}): how many Redis masters
+	 * have fewer replicas attached than {@code sawmill.pipeline.wait-for-replicas}.
+	 */
+	public void replicaShortfalls(ReplicaShortfalls shortfalls) {
+		for (ReplicaShortfall.State state : ReplicaShortfall.State.values()) {
+			Gauge
+				.builder("sawmill.redis.replica.shortfall",
+						() -> shortfalls.current().stream().filter(shortfall -> shortfall.state() == state).count())
+				.description("Redis masters with fewer replicas attached than sawmill.pipeline.wait-for-replicas, by "
+						+ "what batches do: waiting (refused during the grace), proceeding (with the replicas attached), "
+						+ "refusing")
+				.tags("group", group, "state", state.tag())
+				.strongReference(true)
+				.register(registry);
+		}
 	}
 
 	/** The batch timer, e.g. for a status line's recent P99. */

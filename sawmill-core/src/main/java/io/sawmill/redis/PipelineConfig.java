@@ -42,6 +42,20 @@ public final class PipelineConfig {
 	/** How long a batch waits for its replicas' confirmation, when it waits for any. */
 	public static final Duration DEFAULT_REPLICA_TIMEOUT = Duration.ofSeconds(1);
 
+	/**
+	 * After the grace, a master short of replicas takes writes with the replicas it has:
+	 * a stall is not safer, since Kafka deletes what stays unconsumed past its retention
+	 * (docs/reliability.md#replica-shortfall).
+	 */
+	public static final ReplicaShortfallPolicy DEFAULT_REPLICA_SHORTFALL = ReplicaShortfallPolicy.PROCEED;
+
+	/**
+	 * Twice Redis Cluster's default {@code cluster-node-timeout} (15 s): a master cut off
+	 * from the majority refuses writes by then, before a batch goes on without its
+	 * replicas.
+	 */
+	public static final Duration DEFAULT_REPLICA_SHORTFALL_GRACE = Duration.ofSeconds(30);
+
 	private final int maxCommandsPerChunk;
 
 	private final Duration timeout;
@@ -50,11 +64,17 @@ public final class PipelineConfig {
 
 	private final Duration replicaTimeout;
 
+	private final ReplicaShortfallPolicy replicaShortfall;
+
+	private final Duration replicaShortfallGrace;
+
 	private PipelineConfig(Builder builder) {
 		this.maxCommandsPerChunk = builder.maxCommandsPerChunk;
 		this.timeout = builder.timeout;
 		this.waitForReplicas = builder.waitForReplicas;
 		this.replicaTimeout = builder.replicaTimeout;
+		this.replicaShortfall = builder.replicaShortfall;
+		this.replicaShortfallGrace = builder.replicaShortfallGrace;
 	}
 
 	public static PipelineConfig ofDefaults() {
@@ -63,6 +83,16 @@ public final class PipelineConfig {
 
 	public static Builder custom() {
 		return new Builder();
+	}
+
+	/** A builder that starts from every setting of {@code base}. */
+	public static Builder from(PipelineConfig base) {
+		return new Builder().maxCommandsPerChunk(base.maxCommandsPerChunk)
+			.timeout(base.timeout)
+			.waitForReplicas(base.waitForReplicas)
+			.replicaTimeout(base.replicaTimeout)
+			.replicaShortfall(base.replicaShortfall)
+			.replicaShortfallGrace(base.replicaShortfallGrace);
 	}
 
 	/**
@@ -96,6 +126,24 @@ public final class PipelineConfig {
 		return replicaTimeout;
 	}
 
+	/**
+	 * What a batch does, once {@link #replicaShortfallGrace()} has passed, when a master
+	 * it writes to has fewer replicas attached than {@link #waitForReplicas()}.
+	 */
+	public ReplicaShortfallPolicy replicaShortfall() {
+		return replicaShortfall;
+	}
+
+	/**
+	 * How long batches are refused for a master short of replicas before
+	 * {@link #replicaShortfall()} decides: longer than the Redis Cluster's
+	 * {@code cluster-node-timeout}, so that a master cut off from the others refuses
+	 * writes itself before any batch goes on without its replicas.
+	 */
+	public Duration replicaShortfallGrace() {
+		return replicaShortfallGrace;
+	}
+
 	public static final class Builder {
 
 		private int maxCommandsPerChunk = DEFAULT_MAX_COMMANDS_PER_CHUNK;
@@ -105,6 +153,10 @@ public final class PipelineConfig {
 		private int waitForReplicas = DEFAULT_WAIT_FOR_REPLICAS;
 
 		private Duration replicaTimeout = DEFAULT_REPLICA_TIMEOUT;
+
+		private ReplicaShortfallPolicy replicaShortfall = DEFAULT_REPLICA_SHORTFALL;
+
+		private Duration replicaShortfallGrace = DEFAULT_REPLICA_SHORTFALL_GRACE;
 
 		private Builder() {
 		}
@@ -139,6 +191,23 @@ public final class PipelineConfig {
 				throw new IllegalArgumentException("replicaTimeout must be positive, but was " + replicaTimeout);
 			}
 			this.replicaTimeout = replicaTimeout;
+			return this;
+		}
+
+		public Builder replicaShortfall(ReplicaShortfallPolicy replicaShortfall) {
+			if (replicaShortfall == null) {
+				throw new IllegalArgumentException("replicaShortfall must be proceed or refuse, but was null");
+			}
+			this.replicaShortfall = replicaShortfall;
+			return this;
+		}
+
+		public Builder replicaShortfallGrace(Duration replicaShortfallGrace) {
+			if (replicaShortfallGrace == null || replicaShortfallGrace.isNegative()) {
+				throw new IllegalArgumentException(
+						"replicaShortfallGrace must be 0 or more, but was " + replicaShortfallGrace);
+			}
+			this.replicaShortfallGrace = replicaShortfallGrace;
 			return this;
 		}
 

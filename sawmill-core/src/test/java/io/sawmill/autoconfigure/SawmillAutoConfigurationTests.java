@@ -59,6 +59,7 @@ import io.sawmill.metrics.SawmillMetrics;
 import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.RedisBatchWriter;
+import io.sawmill.redis.ReplicaShortfalls;
 import io.sawmill.redis.internal.LettucePipelinedWriter;
 import io.sawmill.testkit.KafkaTestBroker;
 import io.sawmill.testkit.RedisClusterProcess;
@@ -172,6 +173,7 @@ class SawmillAutoConfigurationTests {
 					.hasSingleBean(PipelineConfig.class)
 					.hasSingleBean(RecordMapper.class)
 					.hasSingleBean(RedisBatchWriter.class)
+					.hasSingleBean(ReplicaShortfalls.class)
 					.hasSingleBean(SawmillMetrics.class)
 					.hasSingleBean(PartitionLagMonitor.class)
 					.hasSingleBean(StartupCheck.class)

@@ -31,6 +31,7 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 import io.sawmill.listener.Delivery;
 import io.sawmill.listener.ListenerConfig;
 import io.sawmill.redis.PipelineConfig;
+import io.sawmill.redis.ReplicaShortfallPolicy;
 
 class SawmillConfigAdapterTests {
 
@@ -125,6 +126,25 @@ class SawmillConfigAdapterTests {
 			.isThrownBy(() -> SawmillConfigAdapter.pipeline(properties))
 			.withMessage("Invalid sawmill.pipeline.*: replicaTimeout must be shorter than timeout (PT2S) so that a "
 					+ "batch can wait for its replicas, but was PT2S");
+	}
+
+	@Test
+	void shouldMapTheReplicaShortfallPolicyAndGraceAndRejectANegativeGrace() {
+		SawmillProperties properties = properties();
+		assertThat(SawmillConfigAdapter.pipeline(properties).replicaShortfall())
+			.isEqualTo(ReplicaShortfallPolicy.PROCEED);
+		assertThat(SawmillConfigAdapter.pipeline(properties).replicaShortfallGrace()).isEqualTo(Duration.ofSeconds(30));
+
+		properties.getPipeline().setReplicaShortfall(ReplicaShortfallPolicy.REFUSE);
+		properties.getPipeline().setReplicaShortfallGrace(Duration.ofMinutes(2));
+		PipelineConfig pipeline = SawmillConfigAdapter.pipeline(properties);
+
+		assertThat(pipeline.replicaShortfall()).isEqualTo(ReplicaShortfallPolicy.REFUSE);
+		assertThat(pipeline.replicaShortfallGrace()).isEqualTo(Duration.ofMinutes(2));
+		properties.getPipeline().setReplicaShortfallGrace(Duration.ofSeconds(-1));
+		assertThatExceptionOfType(SawmillConfigurationException.class)
+			.isThrownBy(() -> SawmillConfigAdapter.pipeline(properties))
+			.withMessage("Invalid sawmill.pipeline.*: replicaShortfallGrace must be 0 or more, but was PT-1S");
 	}
 
 	@Test

@@ -20,15 +20,19 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 
+import io.sawmill.admin.ReplicaShortfallView;
 import io.sawmill.deadletter.DeadLetter;
 import io.sawmill.deadletter.DeadLetterBrake;
 import io.sawmill.deadletter.DeadLetterBrakeConfig;
 import io.sawmill.deadletter.DeadLetterBrakeEngagedException;
+import io.sawmill.redis.PipelineConfig;
+import io.sawmill.redis.ReplicaShortfall;
 import io.sawmill.testkit.MutableClock;
 
 class SawmillEndpointTests {
@@ -61,6 +65,20 @@ class SawmillEndpointTests {
 		assertThat(brake.engaged()).isPresent();
 		assertThat(endpoint.read("doctor")).isNull();
 		assertThat(endpoint.act("doctor", "release", null, null, null, null)).isNull();
+	}
+
+	@Test
+	void shouldShowTheMastersShortOfReplicasAndThePolicyThatAppliesToThem() throws Exception {
+		ReplicaShortfall shortfall = new ReplicaShortfall("10.0.0.1:6379", 0, 1, Instant.parse("2030-01-01T00:00:00Z"),
+				ReplicaShortfall.State.PROCEEDING);
+		SawmillEndpoint withReplicas = new SawmillEndpoint(null, null, null,
+				new ReplicaShortfallView(() -> List.of(shortfall), PipelineConfig.ofDefaults()));
+
+		assertThat(withReplicas.read("replicas")).containsEntry("policy", "proceed")
+			.containsEntry("grace", "PT30S")
+			.containsEntry("shortfalls", List.of(Map.of("master", "10.0.0.1:6379", "attached", 0, "required", 1,
+					"since", "2030-01-01T00:00:00Z", "state", "proceeding")));
+		assertThat(endpoint.read("replicas")).as("without a writer").isNull();
 	}
 
 	private void engage() {

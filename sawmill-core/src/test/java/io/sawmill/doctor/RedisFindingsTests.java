@@ -34,6 +34,8 @@ import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+import io.sawmill.redis.PipelineConfig;
+import io.sawmill.redis.ReplicaShortfallPolicy;
 import io.sawmill.testkit.RedisClusterProcess;
 import io.sawmill.testkit.RedisSentinelProcess;
 import io.sawmill.testkit.RedisServerProcess;
@@ -140,14 +142,23 @@ class RedisFindingsTests {
 	}
 
 	@Test
-	void shouldFailWhenBatchesWaitForMoreReplicasThanAreConnected() {
-		Finding waiting = find(redisFindings(factory, DoctorConfig.custom().waitForReplicas(1)), RedisChecks.REPLICAS);
+	void shouldWarnWhenBatchesWaitForMoreReplicasThanAreConnectedAndFailWhenTheyKeepRefusing() {
+		Finding proceeding = find(redisFindings(factory, DoctorConfig.custom().waitForReplicas(1)),
+				RedisChecks.REPLICAS);
+		Finding refusing = find(
+				redisFindings(factory, DoctorConfig.custom()
+					.waitForReplicas(1)
+					.replicaShortfall(PipelineConfig.custom().replicaShortfall(ReplicaShortfallPolicy.REFUSE).build())),
+				RedisChecks.REPLICAS);
 		Finding notWaiting = find(redisFindings(factory, DoctorConfig.custom()), RedisChecks.REPLICAS);
 
-		assertThat(waiting.verdict()).isEqualTo(Verdict.FAIL);
-		assertThat(waiting.measured())
+		assertThat(proceeding.verdict()).isEqualTo(Verdict.WARN);
+		assertThat(proceeding.measured())
 			.endsWith("role master, 0 connected replica(s), sawmill.pipeline.wait-for-replicas 1");
-		assertThat(waiting.change()).contains("at most 0");
+		assertThat(proceeding.why()).contains("refused for PT30S", "replica-shortfall=proceed");
+		assertThat(proceeding.change()).contains("at most 0");
+		assertThat(refusing.verdict()).isEqualTo(Verdict.FAIL);
+		assertThat(refusing.why()).contains("replica-shortfall=refuse");
 		assertThat(notWaiting.verdict()).isEqualTo(Verdict.WARN);
 	}
 
@@ -180,8 +191,19 @@ class RedisFindingsTests {
 					cluster.ports().stream().map(port -> cluster.host() + ":" + port).toList()));
 			try {
 				List<Finding> findings = redisFindings(clusterFactory, DoctorConfig.custom());
+				List<Finding> shortGrace = redisFindings(clusterFactory, DoctorConfig.custom()
+					.replicaShortfall(PipelineConfig.custom().replicaShortfallGrace(Duration.ofSeconds(5)).build()));
 
 				assertThat(findings).filteredOn(f -> f.check().equals(RedisChecks.RTT)).hasSize(3);
+				assertThat(findings).filteredOn(f -> f.check().equals(RedisChecks.SHORTFALL_GRACE))
+					.hasSize(3)
+					.allSatisfy(f -> assertThat(f.measured())
+						.endsWith(": cluster-node-timeout PT5S, sawmill.pipeline.replica-shortfall-grace PT30S"))
+					.extracting(Finding::verdict)
+					.containsOnly(Verdict.OK);
+				assertThat(shortGrace).filteredOn(f -> f.check().equals(RedisChecks.SHORTFALL_GRACE))
+					.extracting(Finding::verdict)
+					.containsOnly(Verdict.WARN);
 				assertThat(findings).filteredOn(f -> f.check().equals(RedisChecks.EVICTION))
 					.extracting(Finding::verdict)
 					.containsOnly(Verdict.OK);

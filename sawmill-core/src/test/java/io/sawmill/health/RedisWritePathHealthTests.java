@@ -18,6 +18,8 @@ package io.sawmill.health;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -25,6 +27,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sawmill.metrics.RedisRoundTripProbe;
+import io.sawmill.redis.ReplicaShortfall;
 import io.sawmill.testkit.RedisServerProcess;
 
 /** Against a real redis-server, stopped half way. */
@@ -46,6 +49,25 @@ class RedisWritePathHealthTests {
 			HealthReport down = health.check();
 			assertThat(down.up()).isFalse();
 			assertThat(down.details().get("error")).asString().startsWith("Redis did not answer PING");
+		}
+		finally {
+			client.shutdown();
+			redis.close();
+		}
+	}
+
+	@Test
+	void shouldListTheMastersShortOfReplicasAndStayUpWhileRedisAnswers() {
+		ReplicaShortfall shortfall = new ReplicaShortfall("10.0.0.1:6379", 0, 1, Instant.parse("2030-01-01T00:00:00Z"),
+				ReplicaShortfall.State.WAITING);
+		RedisServerProcess redis = RedisServerProcess.startNew();
+		RedisClient client = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
+		try (RedisRoundTripProbe probe = new RedisRoundTripProbe(() -> client, new SimpleMeterRegistry(), "g1",
+				Duration.ofSeconds(5), Duration.ofSeconds(2))) {
+			HealthReport report = new RedisWritePathHealth(probe, () -> List.of(shortfall)).check();
+
+			assertThat(report.up()).isTrue();
+			assertThat(report.details()).containsEntry("replicaShortfalls", List.of(shortfall.details()));
 		}
 		finally {
 			client.shutdown();

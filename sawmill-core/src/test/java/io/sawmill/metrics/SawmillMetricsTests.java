@@ -19,6 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -26,6 +28,7 @@ import org.junit.jupiter.api.Test;
 
 import io.micrometer.core.instrument.distribution.CountAtBucket;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sawmill.redis.ReplicaShortfall;
 
 class SawmillMetricsTests {
 
@@ -69,6 +72,24 @@ class SawmillMetricsTests {
 		metrics.records("t", RecordOutcome.RETRIED, 7);
 
 		assertThat(metrics.recordsHandled()).isEqualTo(10);
+	}
+
+	@Test
+	void shouldGaugeTheMastersShortOfReplicasByWhatBatchesDo() {
+		SawmillMetrics metrics = new SawmillMetrics(registry, "g1");
+		List<ReplicaShortfall> shortfalls = new ArrayList<>();
+		metrics.replicaShortfalls(() -> List.copyOf(shortfalls));
+		assertThat(registry.get("sawmill.redis.replica.shortfall").gauges()).hasSize(3)
+			.allSatisfy(gauge -> assertThat(gauge.value()).isZero());
+
+		shortfalls.add(new ReplicaShortfall("10.0.0.1:6379", 0, 1, Instant.EPOCH, ReplicaShortfall.State.PROCEEDING));
+		shortfalls.add(new ReplicaShortfall("10.0.0.2:6379", 0, 1, Instant.EPOCH, ReplicaShortfall.State.PROCEEDING));
+
+		assertThat(registry.get("sawmill.redis.replica.shortfall")
+			.tags("group", "g1", "state", "proceeding")
+			.gauge()
+			.value()).isEqualTo(2);
+		assertThat(registry.get("sawmill.redis.replica.shortfall").tag("state", "waiting").gauge().value()).isZero();
 	}
 
 }

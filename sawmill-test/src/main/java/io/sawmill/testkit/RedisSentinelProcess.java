@@ -173,11 +173,21 @@ public final class RedisSentinelProcess implements AutoCloseable {
 	 * Sentinel has made it the new master's replica and it has synced.
 	 */
 	public void crashMaster() {
+		RedisServerProcess before = killMaster();
+		before.start();
+		await("the restarted node to replicate from the new master", () -> replica() == before && replicaInSync());
+	}
+
+	/**
+	 * SIGKILLs the master, as in a crash, and waits until the Sentinel has promoted the
+	 * replica, which is then a master without a replica: the killed node stays down.
+	 * @return the killed node
+	 */
+	public RedisServerProcess killMaster() {
 		RedisServerProcess before = master();
 		before.kill();
 		await("the Sentinel to promote the replica", () -> master() != before);
-		before.start();
-		await("the restarted node to replicate from the new master", () -> replica() == before && replicaInSync());
+		return before;
 	}
 
 	/**

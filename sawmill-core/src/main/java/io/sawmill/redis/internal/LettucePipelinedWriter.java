@@ -15,6 +15,7 @@
  */
 package io.sawmill.redis.internal;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -29,6 +30,7 @@ import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.TransactionalBatchWriter.Transaction;
 import io.sawmill.redis.RedisBatchWriter;
+import io.sawmill.redis.ReplicaShortfalls;
 import io.sawmill.redis.TransactionalBatchWriter;
 
 /**
@@ -79,6 +81,8 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 
 	private final FunctionLibraries functions;
 
+	private final AttachedReplicas attachedReplicas = new AttachedReplicas(Clock.systemUTC());
+
 	public LettucePipelinedWriter(Supplier<AbstractRedisClient> client, PipelineConfig config) {
 		this(client, config, false);
 	}
@@ -121,12 +125,7 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 		}
 		if (waitIfClusterReplicated && config.waitForReplicas() == 0
 				&& connections.ownOrIdle().get(0).everyMasterReplicated()) {
-			replicas = PipelineConfig.custom()
-				.maxCommandsPerChunk(config.maxCommandsPerChunk())
-				.timeout(config.timeout())
-				.replicaTimeout(config.replicaTimeout())
-				.waitForReplicas(1)
-				.build();
+			replicas = PipelineConfig.from(config).waitForReplicas(1).build();
 			log.info(
 					"Every master of the Redis Cluster has a replica: each batch waits for 1 replica on each master it "
 							+ "wrote to before its offsets are committed (sawmill.pipeline.wait-for-replicas)");
@@ -139,6 +138,14 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 	 */
 	public int waitForReplicas() {
 		return replicas.waitForReplicas();
+	}
+
+	/**
+	 * The masters found with fewer replicas attached than {@link #waitForReplicas()}
+	 * (sawmill.pipeline.replica-shortfall).
+	 */
+	public ReplicaShortfalls replicaShortfalls() {
+		return attachedReplicas;
 	}
 
 	@Override
@@ -193,8 +200,8 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 		long deadline = System.nanoTime() + config.timeout().toNanos();
 		Sent batch = send.apply(connection, deadline);
 		PipelineConfig waiting = replicas;
-		Sent sent = waiting.waitForReplicas() > 0 ? ReplicaWait.after(batch, connection, writes, waiting, deadline)
-				: batch;
+		Sent sent = waiting.waitForReplicas() > 0
+				? ReplicaWait.after(batch, connection, writes, waiting, attachedReplicas, deadline) : batch;
 		return new Sent() {
 			@Override
 			public PipelineResult await() {

@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +35,8 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
+import io.sawmill.redis.ReplicaShortfall;
+import io.sawmill.redis.ReplicaShortfallPolicy;
 import io.sawmill.redis.RedisBatchWriter.Sent;
 
 /**
@@ -50,6 +53,15 @@ import io.sawmill.redis.RedisBatchWriter.Sent;
  * Sentinel, or by the cluster's vote) stops replicating from the old master, so whatever
  * the old master acknowledges after that is never confirmed, and the old master drops it
  * when it becomes the new master's replica.
+ * <p>
+ * A share not confirmed by as many replicas as were asked for is followed by the master's
+ * {@code INFO replication}: with fewer replicas attached than
+ * {@link PipelineConfig#waitForReplicas()}, the master is short
+ * ({@link AttachedReplicas}), and its shares are refused for
+ * {@link PipelineConfig#replicaShortfallGrace()}, then confirmed by the replicas attached
+ * or still refused, as {@link PipelineConfig#replicaShortfall()} says. While a master is
+ * short, every {@code WAIT} on it is followed by its {@code INFO replication}, so the
+ * batch after a replica attached ends the shortfall.
  * <p>
  * On a cluster, a command is counted in the share of the master its slot was routed to
  * when the batch was sent. A command that a MOVED or ASK redirect sent on to another
@@ -68,7 +80,8 @@ final class ReplicaWait {
 	 * every write the connection sent before it). Called right after the batch was sent,
 	 * while the routing is the one its commands took.
 	 */
-	static Sent after(Sent sent, Link connection, List<RedisWrite> writes, PipelineConfig config, long deadline) {
+	static Sent after(Sent sent, Link connection, List<RedisWrite> writes, PipelineConfig config,
+			AttachedReplicas attached, long deadline) {
 		Shares shares = Shares.of(connection, writes);
 		AtomicLong waited = new AtomicLong();
 		return new Sent() {
@@ -76,7 +89,7 @@ final class ReplicaWait {
 			public PipelineResult await() {
 				PipelineResult result = sent.await();
 				long asked = System.nanoTime();
-				NotConfirmed[] causes = shares.confirm(connection, result, config, deadline);
+				NotConfirmed[] causes = shares.confirm(connection, result, config, attached, deadline);
 				waited.set(System.nanoTime() - asked);
 				return failUnconfirmed(result, writes, shares, causes);
 			}
@@ -171,43 +184,42 @@ final class ReplicaWait {
 		}
 
 		/**
-		 * Sends a {@code WAIT} for each share whose link did not fail, then reads their
-		 * replies.
+		 * Sends a {@code WAIT} for each share whose link did not fail, and an
+		 * {@code INFO replication} after it to each master known to be short of replicas,
+		 * then reads their replies.
 		 * @return per share, why it is not confirmed, or null when enough replicas
 		 * confirmed it
 		 */
-		@Nullable NotConfirmed[] confirm(Link connection, PipelineResult result, PipelineConfig config, long deadline) {
+		@Nullable NotConfirmed[] confirm(Link connection, PipelineResult result, PipelineConfig config, AttachedReplicas attached,
+				long deadline) {
 			NotConfirmed[] causes = new NotConfirmed[masters.size()];
 			boolean[] linkFailed = new boolean[masters.size()];
 			result.failures()
 				.forEach(failure -> linkFailed[of(failure.index())] |= ConnectionFailures
 					.isConnectionFailure(List.of(failure)));
-			List<RedisFuture<Long>> confirmed = new ArrayList<>(masters.size());
+			List<@Nullable Confirmation> confirmations = new ArrayList<>(masters.size());
 			try {
 				for (int share = 0; share < masters.size(); share++) {
 					RedisClusterNode master = masters.get(share);
+					confirmations.add(null);
 					if (linkFailed[share]) {
 						// the connection is replaced; what it wrote before it failed is
 						// not known to be replicated
 						causes[share] = new NotConfirmed(
 								"the connection" + to(master) + " failed before the batch could be confirmed", null);
-						confirmed.add(null);
 						continue;
 					}
 					if (master == null && shareOf != null) {
 						causes[share] = new NotConfirmed("no Redis master served the slot when the batch was sent",
 								null);
-						confirmed.add(null);
 						continue;
 					}
 					RedisClusterAsyncCommands<byte[], byte[]> commands = connection.commandsTo(master, deadline);
 					if (commands == null) {
 						causes[share] = new NotConfirmed("no connection" + to(master) + " to send WAIT on", null);
-						confirmed.add(null);
 						continue;
 					}
-					confirmed
-						.add(commands.waitForReplication(config.waitForReplicas(), config.replicaTimeout().toMillis()));
+					confirmations.set(share, Confirmation.send(commands, name(master), config, attached));
 				}
 				connection.flush();
 			}
@@ -217,51 +229,131 @@ final class ReplicaWait {
 				return causes;
 			}
 			for (int share = 0; share < masters.size(); share++) {
-				if (confirmed.get(share) != null) {
-					causes[share] = shortfall(confirmed.get(share), masters.get(share), config, deadline);
+				Confirmation confirmation = confirmations.get(share);
+				if (confirmation != null) {
+					causes[share] = confirmation.shortfall(connection, masters.get(share), config, attached, deadline);
 				}
 			}
 			return causes;
 		}
 
-		/** Why a share is not confirmed, or null when enough replicas confirmed it. */
-		private static @Nullable NotConfirmed shortfall(RedisFuture<Long> confirmed, @Nullable RedisClusterNode master,
-				PipelineConfig config, long deadline) {
+		/** How a master is named in the shortfalls: its address, or {@code master}. */
+		private static String name(@Nullable RedisClusterNode master) {
+			return master == null ? "master" : address(master);
+		}
+
+		static String to(@Nullable RedisClusterNode master) {
+			return master == null ? "" : " to Redis master " + address(master);
+		}
+
+		static String of(@Nullable RedisClusterNode master) {
+			return master == null ? "" : " of Redis master " + address(master);
+		}
+
+		static String on(@Nullable RedisClusterNode master) {
+			return master == null ? "" : " on Redis master " + address(master);
+		}
+
+		static String address(RedisClusterNode master) {
+			return master.getUri().getHost() + ":" + master.getUri().getPort();
+		}
+
+	}
+
+	/**
+	 * One share's {@code WAIT}, and the master's {@code INFO replication} when it is
+	 * known to be short of replicas, sent on the link that carried the share.
+	 */
+	private static final class Confirmation {
+
+		private final RedisClusterAsyncCommands<byte[], byte[]> commands;
+
+		private final String master;
+
+		private final int asked;
+
+		private final RedisFuture<Long> confirmed;
+
+		private @Nullable RedisFuture<String> replication;
+
+		private Confirmation(RedisClusterAsyncCommands<byte[], byte[]> commands, String master, int asked,
+				RedisFuture<Long> confirmed, @Nullable RedisFuture<String> replication) {
+			this.commands = commands;
+			this.master = master;
+			this.asked = asked;
+			this.confirmed = confirmed;
+			this.replication = replication;
+		}
+
+		/**
+		 * Queues {@code WAIT} for the replicas {@code attached} says to wait for on
+		 * {@code master}, and {@code INFO replication} after it while the master is short
+		 * of replicas, so that the batch sees a replica attach; not flushed.
+		 */
+		static Confirmation send(RedisClusterAsyncCommands<byte[], byte[]> commands, String master,
+				PipelineConfig config, AttachedReplicas attached) {
+			int asked = attached.toWaitFor(master, config);
+			RedisFuture<Long> confirmed = commands.waitForReplication(asked, config.replicaTimeout().toMillis());
+			return new Confirmation(commands, master, asked, confirmed,
+					attached.isShort(master) ? commands.info("replication") : null);
+		}
+
+		/**
+		 * Why the share is not confirmed, or null when enough replicas confirmed it: as
+		 * many as were asked for, or, for a master short of replicas past the grace with
+		 * {@code replica-shortfall=proceed}, as many as it has attached. When fewer
+		 * confirmed it than were asked for, the master is asked how many replicas it has
+		 * attached (on this path only, one more round trip).
+		 */
+		@Nullable NotConfirmed shortfall(Link connection, @Nullable RedisClusterNode node, PipelineConfig config,
+				AttachedReplicas attached, long deadline) {
+			long replicas;
+			int online;
 			try {
-				long replicas = confirmed.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-				return replicas >= config.waitForReplicas() ? null
-						: new NotConfirmed(replicas + " of " + config.waitForReplicas() + " replicas" + of(master)
-								+ " confirmed the batch within " + config.replicaTimeout()
-								+ " (sawmill.pipeline.wait-for-replicas, replica-timeout)", null);
+				replicas = confirmed.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+				if (replicas < asked && replication == null) {
+					replication = commands.info("replication");
+					connection.flush();
+				}
+				online = replication == null ? -1 : AttachedReplicas
+					.online(replication.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
 			}
 			catch (ExecutionException ex) {
-				return new NotConfirmed("WAIT failed" + on(master) + ": " + ex.getCause(), ex.getCause());
+				return new NotConfirmed("WAIT failed" + Shares.on(node) + ": " + ex.getCause(), ex.getCause());
 			}
 			catch (TimeoutException ex) {
-				return new NotConfirmed(
-						"no reply to WAIT" + on(master) + " within " + config.timeout() + " (sawmill.pipeline.timeout)",
-						ex);
+				return new NotConfirmed("no reply to WAIT" + Shares.on(node) + " within " + config.timeout()
+						+ " (sawmill.pipeline.timeout)", ex);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 				return new NotConfirmed("interrupted while waiting for WAIT", ex);
 			}
+			ReplicaShortfall shortfall = online < 0 ? null : attached.attached(master, online, config);
+			if (replicas >= asked || shortfall != null && shortfall.state() == ReplicaShortfall.State.PROCEEDING
+					&& replicas >= Math.min(online, config.waitForReplicas())) {
+				return null;
+			}
+			String notConfirmed = replicas + " of " + asked + " replicas" + Shares.of(node)
+					+ " confirmed the batch within " + config.replicaTimeout()
+					+ " (sawmill.pipeline.wait-for-replicas, replica-timeout)";
+			return new NotConfirmed(
+					shortfall == null ? notConfirmed : notConfirmed + "; " + describe(shortfall, config), null);
 		}
 
-		private static String to(@Nullable RedisClusterNode master) {
-			return master == null ? "" : " to Redis master " + address(master);
-		}
-
-		private static String of(@Nullable RedisClusterNode master) {
-			return master == null ? "" : " of Redis master " + address(master);
-		}
-
-		private static String on(@Nullable RedisClusterNode master) {
-			return master == null ? "" : " on Redis master " + address(master);
-		}
-
-		private static String address(RedisClusterNode master) {
-			return master.getUri().getHost() + ":" + master.getUri().getPort();
+		private static String describe(ReplicaShortfall shortfall, PipelineConfig config) {
+			String attachedNow = "it has " + shortfall.attached() + " replica(s) attached";
+			return switch (shortfall.state()) {
+				case WAITING -> attachedNow + ", short since " + shortfall.since() + ": refused for "
+						+ config.replicaShortfallGrace() + " (sawmill.pipeline.replica-shortfall-grace), then "
+						+ (config.replicaShortfall() == ReplicaShortfallPolicy.PROCEED
+								? "written with the replicas attached" : "still refused")
+						+ " (sawmill.pipeline.replica-shortfall="
+						+ config.replicaShortfall().name().toLowerCase(Locale.ROOT) + ")";
+				case REFUSING -> attachedNow + ", short since " + shortfall.since()
+						+ ": refused until a replica attaches (sawmill.pipeline.replica-shortfall=refuse)";
+				case PROCEEDING -> attachedNow + ", and fewer confirmed it";
+			};
 		}
 
 	}

@@ -16,6 +16,8 @@
 package io.sawmill.redis.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,6 +41,7 @@ import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.TransactionalBatchWriter.Transaction;
 import io.sawmill.redis.RedisBatchWriter;
+import io.sawmill.redis.ReplicaShortfall;
 import io.sawmill.testkit.RedisSentinelProcess;
 import io.sawmill.testkit.RedisServerProcess;
 
@@ -141,15 +144,51 @@ class LettucePipelinedWriterReplicaTests {
 		assertThat(result.failures()).hasSize(writes.size());
 		assertThat(result.failures()).allSatisfy(failure -> {
 			assertThat(failure.cause()).isInstanceOf(ReplicaWait.NotConfirmed.class)
-				.hasMessage("0 of 1 replicas confirmed the batch within PT0.2S "
-						+ "(sawmill.pipeline.wait-for-replicas, replica-timeout)");
+				.hasMessageStartingWith("0 of 1 replicas confirmed the batch within PT0.2S "
+						+ "(sawmill.pipeline.wait-for-replicas, replica-timeout); it has 0 replica(s) attached");
 			assertThat(FailureClass.of(failure.cause())).isEqualTo(FailureClass.TRANSIENT);
 		});
 		assertThat(result.failures()).extracting(PipelineResult.Failure::index)
 			.containsExactlyElementsOf(java.util.stream.IntStream.range(0, writes.size()).boxed().toList());
+		assertThat(writer.replicaShortfalls().current()).extracting(ReplicaShortfall::master, ReplicaShortfall::state)
+			.containsExactly(tuple("master", ReplicaShortfall.State.WAITING));
 		// the master applied the commands: they are written again, not lost, and not
 		// committed yet
 		assertThat(alone.command("HGET", prefix + "unconfirmed:7", "n")).isEqualTo("$1");
+	}
+
+	@Test
+	void shouldGoOnWithoutAReplicaPastTheGraceAndWaitForOneAgainOnceOneAttaches() {
+		RedisServerProcess master = RedisServerProcess.startNew();
+		RedisServerProcess replica = null;
+		RedisClient masterClient = writerClient(master);
+		try {
+			LettucePipelinedWriter writer = new LettucePipelinedWriter(() -> masterClient,
+					PipelineConfig.from(waitingForOne()).replicaShortfallGrace(Duration.ZERO).build());
+			writers.add(writer);
+
+			assertThat(writer.write(batch("alone")).failures()).as("written past the grace, with no replica").isEmpty();
+			assertThat(writer.replicaShortfalls().current()).extracting(ReplicaShortfall::state)
+				.containsExactly(ReplicaShortfall.State.PROCEEDING);
+
+			replica = RedisServerProcess.startNew("--replicaof", master.host(), Integer.toString(master.port()));
+			await().atMost(Duration.ofMinutes(1)).until(() -> {
+				writer.write(batch("attaching"));
+				return writer.replicaShortfalls().current().isEmpty();
+			});
+
+			assertThat(writer.write(batch("confirmed")).failures()).isEmpty();
+			// WAIT 1 again: the replica has the batch as soon as the write returns
+			assertThat(replica.command("HGET", prefix + "confirmed:" + (RECORDS - 1), "n"))
+				.isEqualTo("$" + Integer.toString(RECORDS - 1).length());
+		}
+		finally {
+			masterClient.shutdown();
+			master.close();
+			if (replica != null) {
+				replica.close();
+			}
+		}
 	}
 
 	@Test

@@ -48,7 +48,8 @@ class ChartScalingAndMonitoringTest {
 			// a scrape of the running app
 			"sawmill_redis_ping_duration_seconds_bucket", "sawmill_batch_records_sum", "sawmill_batch_records_count",
 			"sawmill_redis_commands_sum", "sawmill_redis_commands_count", "sawmill_cpu_periods_total",
-			"sawmill_cpu_throttled_periods_total", "sawmill_cpu_throttled_seconds_total", "sawmill_listener_paused");
+			"sawmill_cpu_throttled_periods_total", "sawmill_cpu_throttled_seconds_total", "sawmill_listener_paused",
+			"sawmill_redis_replica_shortfall");
 
 	private final SawmillChart.Manifests keda = render("keda");
 
