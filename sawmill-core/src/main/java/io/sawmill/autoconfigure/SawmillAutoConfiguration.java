@@ -284,7 +284,7 @@ public final class SawmillAutoConfiguration {
 	PartitionLagMonitor sawmillLagMonitor(Admin sawmillAdmin, ListenerConfig listener, SawmillMetrics metrics,
 			SawmillProperties properties, KafkaProperties kafka,
 			ObjectProvider<KafkaConnectionDetails> connectionDetails) {
-		return new PartitionLagMonitor(sawmillAdmin, listener.topics(), metrics,
+		return new PartitionLagMonitor(sawmillAdmin, listener.topics(), listener.topicPattern(), metrics,
 				properties.getMetrics().getLagInterval(),
 				ConsumerRecordTimestamps.of(consumerProperties(kafka, connectionDetails)), Clock.systemUTC());
 	}

@@ -106,8 +106,8 @@ public final class SawmillObservabilityAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = "sawmill.metrics.group-lag", matchIfMissing = true)
 	GroupLagExporter sawmillGroupLagExporter(Admin sawmillAdmin, ListenerConfig listener, SawmillMetrics metrics,
 			SawmillProperties properties) {
-		return new GroupLagExporter(sawmillAdmin, listener.topics(), metrics.registry(), metrics.group(),
-				properties.getMetrics().getLagInterval());
+		return new GroupLagExporter(sawmillAdmin, listener.topics(), listener.topicPattern(), metrics.registry(),
+				metrics.group(), properties.getMetrics().getLagInterval());
 	}
 
 	@Bean

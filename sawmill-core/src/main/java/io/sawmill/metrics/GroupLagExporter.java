@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -33,6 +34,7 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -71,6 +73,8 @@ public final class GroupLagExporter implements SmartLifecycle {
 
 	private final List<String> topics;
 
+	private final @Nullable Pattern pattern;
+
 	private final MeterRegistry registry;
 
 	private final String group;
@@ -90,14 +94,27 @@ public final class GroupLagExporter implements SmartLifecycle {
 	 * @param interval time between two reads, greater than 0
 	 */
 	public GroupLagExporter(Admin admin, List<String> topics, MeterRegistry registry, String group, Duration interval) {
+		this(admin, topics, null, registry, group, interval);
+	}
+
+	/**
+	 * @param topics the topics the group consumes by name
+	 * @param pattern the pattern the group subscribes with, which then names every topic
+	 * it consumes (those of {@code topics} too); null without one. The topics it matches
+	 * are listed again at every read, so a topic created later gets its series.
+	 * @param interval time between two reads, greater than 0
+	 */
+	public GroupLagExporter(Admin admin, List<String> topics, @Nullable Pattern pattern, MeterRegistry registry,
+			String group, Duration interval) {
 		if (interval == null || interval.isNegative() || interval.isZero()) {
 			throw new IllegalArgumentException("interval must be greater than 0, but was " + interval);
 		}
-		if (topics.isEmpty()) {
-			throw new IllegalArgumentException("topics must not be empty, but was " + topics);
+		if (topics.isEmpty() && pattern == null) {
+			throw new IllegalArgumentException("topics must not be empty without a pattern, but was " + topics);
 		}
 		this.admin = admin;
 		this.topics = List.copyOf(topics);
+		this.pattern = pattern;
 		this.registry = registry;
 		this.group = group;
 		this.timeout = interval.compareTo(Duration.ofSeconds(10)) < 0 ? Duration.ofSeconds(10) : interval;
@@ -132,7 +149,17 @@ public final class GroupLagExporter implements SmartLifecycle {
 	}
 
 	private Map<TopicPartition, Long> read() throws Exception {
-		Map<String, TopicDescription> descriptions = admin.describeTopics(topics)
+		Collection<String> names = pattern == null ? topics
+				: admin.listTopics()
+					.names()
+					.get(timeout.toMillis(), TimeUnit.MILLISECONDS)
+					.stream()
+					.filter(topic -> pattern.matcher(topic).matches())
+					.toList();
+		if (names.isEmpty()) {
+			return Map.of();
+		}
+		Map<String, TopicDescription> descriptions = admin.describeTopics(names)
 			.allTopicNames()
 			.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
 		List<TopicPartition> all = descriptions.values()

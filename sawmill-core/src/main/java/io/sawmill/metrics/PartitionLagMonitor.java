@@ -25,6 +25,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -34,6 +35,7 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -66,6 +68,8 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 
 	private final Set<String> topics;
 
+	private final @Nullable Pattern pattern;
+
 	private final SawmillMetrics metrics;
 
 	private final Duration interval;
@@ -96,11 +100,24 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 	 */
 	public PartitionLagMonitor(Admin admin, List<String> topics, SawmillMetrics metrics, Duration interval,
 			RecordTimestamps timestamps, Clock clock) {
+		this(admin, topics, null, metrics, interval, timestamps, clock);
+	}
+
+	/**
+	 * @param pattern the pattern the consumers subscribe with, which then names every
+	 * topic they consume (those of {@code topics} too); null without one
+	 * @param timestamps reads the oldest uncommitted record's timestamp; null to publish
+	 * no {@code sawmill.lag.seconds}
+	 * @param clock "now" of the lag in seconds
+	 */
+	public PartitionLagMonitor(Admin admin, List<String> topics, @Nullable Pattern pattern, SawmillMetrics metrics,
+			Duration interval, RecordTimestamps timestamps, Clock clock) {
 		if (interval.isNegative() || interval.isZero()) {
 			throw new IllegalArgumentException("interval must be greater than 0, but was " + interval);
 		}
 		this.admin = admin;
 		this.topics = Set.copyOf(topics);
+		this.pattern = pattern;
 		this.metrics = metrics;
 		this.interval = interval;
 		this.task = new PeriodicTask("sawmill-lag", PeriodicTask.warningOnFailure(this::refresh, log,
@@ -112,10 +129,14 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 
 	@Override
 	public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-		partitions.stream().filter(p -> topics.contains(p.topic())).forEach(assigned::add);
+		partitions.stream().filter(p -> consumes(p.topic())).forEach(assigned::add);
 		if (!partitions.isEmpty()) {
 			task.runNow();
 		}
+	}
+
+	private boolean consumes(String topic) {
+		return pattern != null ? pattern.matcher(topic).matches() : topics.contains(topic);
 	}
 
 	@Override

@@ -27,6 +27,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
@@ -111,6 +112,22 @@ class PartitionLagMonitorTests {
 		assertThat(lagRecords(P0)).isEqualTo(1000);
 		assertThat(registry.find("sawmill.lag.records").tag("partition", "1").gauge()).isNull();
 		assertThat(monitor.totalLag()).isEqualTo(1000);
+	}
+
+	@Test
+	void shouldReportThePartitionsOfEveryTopicARoutesPatternMatches() throws Exception {
+		TopicPartition eu = new TopicPartition("events-eu", 0);
+		TopicPartition other = new TopicPartition("audit", 0);
+		ends.put(eu, 70L);
+		starts.put(eu, 0L);
+		PartitionLagMonitor byPattern = new PartitionLagMonitor(admin, List.of(), Pattern.compile("events-.*"), metrics,
+				Duration.ofSeconds(15), null, clock);
+		byPattern.onPartitionsAssigned(List.of(eu, other));
+
+		byPattern.refresh();
+
+		assertThat(registry.find("sawmill.lag.records").tag("topic", "events-eu").gauge().value()).isEqualTo(70);
+		assertThat(registry.find("sawmill.lag.records").tag("topic", "audit").gauge()).isNull();
 	}
 
 	@Test

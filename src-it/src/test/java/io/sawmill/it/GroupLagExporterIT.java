@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -124,6 +125,27 @@ class GroupLagExporterIT {
 			assertThatException().isThrownBy(exporter::refresh);
 			assertThat(exporter.lags()).isEmpty();
 			assertThat(registry.find("sawmill.group.lag.records").gauges()).extracting(Gauge::getId).isEmpty();
+		}
+	}
+
+	@Test
+	void shouldReportEveryTopicAPatternMatchesAlsoOneCreatedLater() throws Exception {
+		kafka.createTopic("pattern-eu", 1);
+		TopicPartition eu = new TopicPartition("pattern-eu", 0);
+		TopicPartition us = new TopicPartition("pattern-us", 0);
+		produce(eu, 20);
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		try (Admin admin = Kafka.admin(kafka.bootstrapServers())) {
+			GroupLagExporter exporter = new GroupLagExporter(admin, List.of(), Pattern.compile("pattern-.*"), registry,
+					"pattern-group", Duration.ofSeconds(15));
+
+			exporter.refresh();
+			assertThat(exporter.lags()).isEqualTo(Map.of(eu, 20L));
+
+			kafka.createTopic("pattern-us", 1);
+			produce(us, 5);
+			exporter.refresh();
+			assertThat(exporter.lags()).isEqualTo(Map.of(eu, 20L, us, 5L));
 		}
 	}
 
