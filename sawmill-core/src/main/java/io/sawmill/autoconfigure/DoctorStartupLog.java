@@ -15,6 +15,9 @@
  */
 package io.sawmill.autoconfigure;
 
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -25,25 +28,66 @@ import io.sawmill.doctor.DoctorReport;
 import io.sawmill.doctor.Finding;
 
 /**
- * The doctor's report, condensed, once the application is ready: one INFO line per
- * finding that is not OK and one summary line. Runs on a thread of its own so that
- * readiness does not wait for it.
+ * The doctor's report, condensed, after start-up: one INFO line per finding that is not
+ * OK and one summary line. Runs on a thread of its own once the application is ready, and
+ * waits there until the listener has committed its first batch (at most
+ * {@link #FIRST_COMMIT_WAIT}, for a topic with nothing to consume): its host checks and
+ * its own Kafka and Redis connections are not needed to consume, so they do not compete
+ * with the first batch for the CPU.
  */
 final class DoctorStartupLog implements ApplicationListener<ApplicationReadyEvent> {
+
+	/** How long the report waits for the first committed batch. */
+	static final Duration FIRST_COMMIT_WAIT = Duration.ofSeconds(30);
+
+	private static final Duration POLL = Duration.ofMillis(50);
 
 	private static final Logger log = LoggerFactory.getLogger(Doctor.class);
 
 	private final Doctor doctor;
 
+	private final BooleanSupplier firstBatchCommitted;
+
+	private final Duration firstCommitWait;
+
+	/** Logs the report as soon as the application is ready. */
 	DoctorStartupLog(Doctor doctor) {
+		this(doctor, () -> true, Duration.ZERO);
+	}
+
+	/**
+	 * @param firstBatchCommitted whether the listener has committed a batch
+	 * @param firstCommitWait how long to wait for it at most
+	 */
+	DoctorStartupLog(Doctor doctor, BooleanSupplier firstBatchCommitted, Duration firstCommitWait) {
 		this.doctor = doctor;
+		this.firstBatchCommitted = firstBatchCommitted;
+		this.firstCommitWait = firstCommitWait;
 	}
 
 	@Override
 	public void onApplicationEvent(ApplicationReadyEvent event) {
-		Thread thread = new Thread(this::logReport, "sawmill-doctor-startup");
+		Thread thread = new Thread(() -> {
+			awaitFirstCommit();
+			logReport();
+		}, "sawmill-doctor-startup");
 		thread.setDaemon(true);
 		thread.start();
+	}
+
+	/**
+	 * Returns once the first batch is committed, or {@code firstCommitWait} has passed.
+	 */
+	void awaitFirstCommit() {
+		long deadline = System.nanoTime() + firstCommitWait.toNanos();
+		try {
+			while (!firstBatchCommitted.getAsBoolean() && System.nanoTime() - deadline < 0) {
+				Thread.sleep(POLL.toMillis());
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	void logReport() {

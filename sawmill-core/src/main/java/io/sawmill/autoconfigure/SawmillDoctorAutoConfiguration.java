@@ -38,6 +38,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 import io.sawmill.doctor.Doctor;
 import io.sawmill.listener.ListenerConfig;
+import io.sawmill.metrics.SawmillMetrics;
 import io.sawmill.redis.PipelineConfig;
 
 /**
@@ -76,10 +77,19 @@ public final class SawmillDoctorAutoConfiguration {
 			.build();
 	}
 
+	/**
+	 * The report in the log once the data path committed its first batch (at once when
+	 * there is no data path, as in the {@code doctor} command).
+	 */
 	@Bean
 	@ConditionalOnBooleanProperty(name = "sawmill.doctor.startup-log", matchIfMissing = true)
-	DoctorStartupLog sawmillDoctorStartupLog(Doctor doctor) {
-		return new DoctorStartupLog(doctor);
+	DoctorStartupLog sawmillDoctorStartupLog(Doctor doctor, ObjectProvider<SawmillMetrics> metrics) {
+		SawmillMetrics dataPath = metrics.getIfAvailable();
+		if (dataPath == null) {
+			return new DoctorStartupLog(doctor);
+		}
+		return new DoctorStartupLog(doctor, () -> dataPath.batchDuration().count() > 0,
+				DoctorStartupLog.FIRST_COMMIT_WAIT);
 	}
 
 	/**

@@ -20,7 +20,10 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -49,8 +52,8 @@ import io.sawmill.redis.RedisBatchWriter;
  * own asynchronous call, while the rest of the context (the web server, the actuator) is
  * still being built; {@link #start()} waits for it and judges it as if it were asked for
  * then, and asks again when the context is started again. Redis is checked in
- * {@link #start()} itself, on the calling thread: nothing is opened before the context
- * starts, so a context that fails before then leaves nothing to close.
+ * {@link #start()}, at the same time as Kafka, on a thread of its own: nothing is opened
+ * before the context starts, so a context that fails before then leaves nothing to close.
  */
 final class StartupCheck implements SmartLifecycle, InitializingBean {
 
@@ -61,6 +64,15 @@ final class StartupCheck implements SmartLifecycle, InitializingBean {
 	private static final Duration CALL_TIMEOUT_MARGIN = Duration.ofSeconds(1);
 
 	private static final Logger log = LoggerFactory.getLogger(StartupCheck.class);
+
+	/**
+	 * A thread of its own for each Redis check, so that it runs while Kafka is checked.
+	 */
+	private static final Executor REDIS_CHECK_THREAD = check -> {
+		Thread thread = new Thread(check, "sawmill-startup-redis");
+		thread.setDaemon(true);
+		thread.start();
+	};
 
 	private final Admin admin;
 
@@ -135,13 +147,33 @@ final class StartupCheck implements SmartLifecycle, InitializingBean {
 		topicList = listTopics();
 	}
 
+	/**
+	 * Checks Kafka on the calling thread and Redis on a thread of its own, at the same
+	 * time; returns when both passed. When both fail, Kafka's failure is the one thrown.
+	 */
 	@Override
 	public synchronized void start() {
+		long started = System.nanoTime();
 		Future<Set<String>> names = topicList != null ? topicList : listTopics();
 		topicList = null;
-		checkKafka(names);
-		checkRedis();
+		CompletableFuture<Void> redisChecked = CompletableFuture.runAsync(this::checkRedis, REDIS_CHECK_THREAD);
+		try {
+			checkKafka(names);
+		}
+		catch (RuntimeException ex) {
+			// nothing left opening connections behind a failed start
+			redisChecked.handle((ignored, failure) -> null).join();
+			throw ex;
+		}
+		try {
+			redisChecked.join();
+		}
+		catch (CompletionException ex) {
+			throw (ex.getCause() instanceof RuntimeException failure) ? failure : ex;
+		}
 		running = true;
+		log.info("Sawmill start-up checks passed in {} ms: Kafka at {} has the topics, {} answers on {} connection(s)",
+				TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), kafkaServers, redis.where(), connections);
 	}
 
 	private Future<Set<String>> listTopics() {

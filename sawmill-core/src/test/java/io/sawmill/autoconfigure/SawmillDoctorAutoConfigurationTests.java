@@ -19,9 +19,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -145,6 +147,15 @@ class SawmillDoctorAutoConfigurationTests {
 		assertThat(lines.get(1))
 			.startsWith("Sawmill doctor FAIL cpu.throttling: 3117 of 20816 periods throttled (15.0%)");
 		assertThat(lines.get(5)).startsWith("Sawmill doctor: FAIL (5 findings: 0 OK, 0 UNKNOWN, 4 WARN, 1 FAIL)");
+	}
+
+	@Test
+	void shouldWaitForTheFirstCommittedBatchAtMostAsLongAsItIsTold() {
+		Doctor doctor = Doctor.builder(DoctorConfig.custom().build()).build();
+		AtomicInteger asked = new AtomicInteger();
+		new DoctorStartupLog(doctor, () -> asked.incrementAndGet() > 0, Duration.ofDays(1)).awaitFirstCommit();
+		assertThat(asked).hasValue(1);
+		new DoctorStartupLog(doctor, () -> false, Duration.ZERO).awaitFirstCommit();
 	}
 
 }

@@ -56,36 +56,83 @@ record LaunchVariant(String name, List<String> arguments, String directory) {
 			List.of("-XX:AOTCache=sawmill-app.aot", "-jar", "sawmill-app.jar"), "{app}/sawmill-app");
 
 	/**
-	 * The container image's entry point: Jib's flags and its class path of plain jars (no
-	 * nested-jar launcher), with the processor count the chart sets for a one-CPU
-	 * request.
+	 * The container image's entry point, in its working directory, from the image
+	 * sawmill-app's build writes, unpacked ({@link ContainerImage}): its own runtime and
+	 * archive, with the processor count the chart sets for a one-CPU request. Resolved
+	 * once the image is unpacked ({@link #resolve}).
 	 */
-	static final LaunchVariant IMAGE = new LaunchVariant("image",
-			List.of("-XX:ActiveProcessorCount=1", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-cp",
-					"sawmill-app.jar", "io.sawmill.app.SawmillApplication"),
-			"{app}/sawmill-app");
+	static final LaunchVariant IMAGE = new LaunchVariant("image", List.of(), "{image}");
 
 	/**
-	 * jar, cds and image; and aot when the build wrote {@code sawmill-app.aot} and the
-	 * JVM is of Java 25 or later (Java 17 does not start with {@code -XX:AOTCache}).
+	 * The chart's {@code JAVA_TOOL_OPTIONS} for a pod that requests one CPU.
+	 */
+	static final List<String> CHART_JVM_OPTIONS = List.of("-XX:ActiveProcessorCount=1");
+
+	/**
+	 * The floor: a minimal Spring Boot application with one Spring Kafka batch listener
+	 * writing to Redis (sawmill-bench/minimal-app), {@code java -jar}.
+	 */
+	static LaunchVariant minimal(Path jar) {
+		return new LaunchVariant("minimal", List.of("-jar", jar.toAbsolutePath().toString()), null);
+	}
+
+	/**
+	 * jar, cds, image when the build wrote the image, aot when it wrote
+	 * {@code sawmill-app.aot} and the JVM is of Java 25 or later (Java 17 does not start
+	 * with {@code -XX:AOTCache}), and minimal when its jar was built.
 	 * @param javaFeature the feature release of the JVM the variants run on, 0 when not
 	 * known
 	 */
-	static List<LaunchVariant> defaults(Path app, int javaFeature) {
-		List<LaunchVariant> variants = new ArrayList<>(List.of(JAR, CDS, IMAGE));
+	static List<LaunchVariant> defaults(Path app, Path minimalJar, int javaFeature) {
+		List<LaunchVariant> variants = new ArrayList<>(List.of(JAR, CDS));
+		if (Files.isRegularFile(ContainerImage.checkImage(app))) {
+			variants.add(IMAGE);
+		}
 		if (javaFeature >= 25 && Files.isRegularFile(AOT.directory(app).resolve("sawmill-app.aot"))) {
 			variants.add(AOT);
+		}
+		if (Files.isRegularFile(minimalJar)) {
+			variants.add(minimal(minimalJar));
 		}
 		return List.copyOf(variants);
 	}
 
 	/**
-	 * {@code name=arguments…}, e.g. {@code c1=-XX:TieredStopAtLevel=1}, run in this
-	 * directory.
+	 * This variant: the image's entry point if it is {@link #IMAGE}; run in the image's
+	 * working directory, with {@code {image}} the unpacked image, if its arguments name
+	 * {@code {image}} (e.g. {@code {image}/opt/java/bin/java}).
 	 */
-	static LaunchVariant parse(String spec) {
+	LaunchVariant resolve(ContainerImage image) {
+		if (IMAGE.equals(this)) {
+			return new LaunchVariant(name, image.command(CHART_JVM_OPTIONS), image.directory().toString());
+		}
+		if (arguments.stream().anyMatch(argument -> argument.contains("{image}"))) {
+			return new LaunchVariant(name,
+					arguments.stream().map(argument -> argument.replace("{image}", image.root().toString())).toList(),
+					image.directory().toString());
+		}
+		return this;
+	}
+
+	/** Whether this variant needs the image unpacked. */
+	boolean usesImage() {
+		return IMAGE.equals(this) || arguments.stream().anyMatch(argument -> argument.contains("{image}"));
+	}
+
+	/**
+	 * {@code name=arguments…}, e.g. {@code c1=-XX:TieredStopAtLevel=1}, run in this
+	 * directory; or the name of one of {@code defaults} alone.
+	 */
+	static LaunchVariant parse(String spec, List<LaunchVariant> defaults) {
 		int equals = spec.indexOf('=');
-		if (equals <= 0) {
+		if (equals < 0) {
+			return defaults.stream()
+				.filter(variant -> variant.name().equals(spec))
+				.findFirst()
+				.orElseThrow(() -> new IllegalArgumentException("a variant is name=jvm-arguments or one of "
+						+ defaults.stream().map(LaunchVariant::name).toList() + ", but was " + spec));
+		}
+		if (equals == 0) {
 			throw new IllegalArgumentException("a variant is name=jvm-arguments, but was " + spec);
 		}
 		String arguments = spec.substring(equals + 1).trim();
@@ -113,6 +160,10 @@ record LaunchVariant(String name, List<String> arguments, String directory) {
 	}
 
 	String describe() {
+		if (IMAGE.equals(this)) {
+			return "the container image's entry point (sawmill-app/target/jib-image-check.tar, unpacked), with "
+					+ String.join(" ", CHART_JVM_OPTIONS);
+		}
 		return (directory != null ? "(in " + directory + ") " : "") + "java " + String.join(" ", arguments)
 				+ (arguments.contains("-jar") || arguments.contains("-cp") ? "" : " -jar sawmill-app-*-exec.jar");
 	}

@@ -50,6 +50,9 @@ final class ServiceLaunch {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(120);
 
+	/** What Sawmill logs when its start-up checks have passed. */
+	static final String STARTUP_CHECKS_PASSED = "Sawmill start-up checks passed";
+
 	/**
 	 * A JVM's unified-logging warning or error about its CDS archive or AOT cache, e.g.
 	 * "[warning][cds] … Unable to use shared archive" or, for a missing AOT cache, only
@@ -62,12 +65,16 @@ final class ServiceLaunch {
 	 * What one start took, in milliseconds from the fork; -1 when the log did not show
 	 * the milestone.
 	 *
+	 * @param startingMs when Spring logged "Starting": the JVM is up and the
+	 * application's main method runs
+	 * @param checkedMs when Sawmill logged that its start-up checks passed
 	 * @param cpuMs the CPU time (user + system, all threads) the service had used at its
 	 * first commit: unlike the wall times, it hardly depends on how busy the rest of the
 	 * machine is
 	 * @param allCommittedMs when the committed offsets covered every record of the topic
 	 */
-	record Timing(long firstCommitMs, long startedMs, long assignedMs, long cpuMs, long allCommittedMs) {
+	record Timing(long firstCommitMs, long startingMs, long checkedMs, long startedMs, long assignedMs, long cpuMs,
+			long allCommittedMs) {
 	}
 
 	private ServiceLaunch() {
@@ -97,7 +104,8 @@ final class ServiceLaunch {
 			long cpu = cpuMs(process.pid());
 			watcher.threadCpu = threadCpuMs(process.pid());
 			long allCommitted = awaitCommitted(process, admin, group, forked, records);
-			return new Timing(firstCommit, watcher.startedMs, watcher.assignedMs, cpu, allCommitted);
+			return new Timing(firstCommit, watcher.startingMs, watcher.checkedMs, watcher.startedMs, watcher.assignedMs,
+					cpu, allCommitted);
 		}
 		finally {
 			stop(process);
@@ -223,6 +231,10 @@ final class ServiceLaunch {
 
 		private final long forked;
 
+		private volatile long startingMs = -1;
+
+		private volatile long checkedMs = -1;
+
 		private volatile long startedMs = -1;
 
 		private volatile long assignedMs = -1;
@@ -244,6 +256,12 @@ final class ServiceLaunch {
 					new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
 				for (String line; (line = reader.readLine()) != null;) {
 					long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - forked);
+					if (startingMs < 0 && line.contains("Starting ") && line.contains(" using Java ")) {
+						startingMs = ms;
+					}
+					if (checkedMs < 0 && line.contains(STARTUP_CHECKS_PASSED)) {
+						checkedMs = ms;
+					}
 					if (startedMs < 0 && line.contains("Started ") && line.contains(" in ")) {
 						startedMs = ms;
 					}

@@ -28,20 +28,23 @@ import java.util.List;
  * @param app sawmill-app's build directory, holding the packaged jar
  * @param java the {@code java} launcher the service runs on
  * @param variants the ways of starting it, alternating run by run: by default
- * {@linkplain LaunchVariant#defaults jar, cds, image, and aot where the build and the JVM
- * allow it}
+ * {@linkplain LaunchVariant#defaults jar, cds, image, aot and minimal where the build and
+ * the JVM allow it}
  * @param logs where the children's output goes
  * @param records how many records the topic holds: each start is also timed until it has
  * committed them all, which with a large backlog shows how fast a new pod's consumer gets
  * up to speed
+ * @param minimal the minimal Spring Kafka application's jar
  */
-record StartupOptions(int runs, Path app, Path java, List<LaunchVariant> variants, Path logs, int records) {
+record StartupOptions(int runs, Path app, Path java, List<LaunchVariant> variants, Path logs, int records,
+		Path minimal) {
 
 	static StartupOptions parse(String... args) {
 		int runs = 5;
 		Path app = Path.of("sawmill-app", "target");
 		Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-		List<LaunchVariant> variants = new ArrayList<>();
+		List<String> variantSpecs = new ArrayList<>();
+		Path minimal = Path.of("sawmill-bench", "minimal-app", "target", "minimal-app.jar");
 		Path logs = Path.of("sawmill-bench", "target", "startup");
 		int records = 3_000;
 		for (int i = 0; i < args.length; i++) {
@@ -50,11 +53,12 @@ record StartupOptions(int runs, Path app, Path java, List<LaunchVariant> variant
 				case "--runs" -> runs = Integer.parseInt(required(args[i], value));
 				case "--app" -> app = Path.of(required(args[i], value));
 				case "--java" -> java = Path.of(required(args[i], value));
-				case "--variant" -> variants.add(LaunchVariant.parse(required(args[i], value)));
+				case "--variant" -> variantSpecs.add(required(args[i], value));
+				case "--minimal" -> minimal = Path.of(required(args[i], value));
 				case "--logs" -> logs = Path.of(required(args[i], value));
 				case "--records" -> records = Integer.parseInt(required(args[i], value));
 				default -> throw new IllegalArgumentException("unknown option " + args[i]
-						+ "; known: --runs N, --app DIR, --java PATH, --variant NAME=FLAGS (repeatable), --logs DIR, --records N");
+						+ "; known: --runs N, --app DIR, --java PATH, --variant NAME=FLAGS or NAME (repeatable), --logs DIR, --records N, --minimal JAR");
 			}
 			i++;
 		}
@@ -64,11 +68,15 @@ record StartupOptions(int runs, Path app, Path java, List<LaunchVariant> variant
 		if (records < 1) {
 			throw new IllegalArgumentException("--records must be at least 1, but was " + records);
 		}
+		List<LaunchVariant> variants = new ArrayList<>();
+		List<LaunchVariant> named = List.of(LaunchVariant.JAR, LaunchVariant.CDS, LaunchVariant.IMAGE,
+				LaunchVariant.AOT, LaunchVariant.minimal(minimal));
+		variantSpecs.forEach(spec -> variants.add(LaunchVariant.parse(spec, named)));
 		if (variants.isEmpty()) {
-			variants.addAll(LaunchVariant.defaults(app, featureVersion(java)));
+			variants.addAll(LaunchVariant.defaults(app, minimal, featureVersion(java)));
 		}
 		return new StartupOptions(runs, app.toAbsolutePath(), java, List.copyOf(variants), logs.toAbsolutePath(),
-				records);
+				records, minimal.toAbsolutePath());
 	}
 
 	/**

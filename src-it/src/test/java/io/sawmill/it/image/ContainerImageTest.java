@@ -38,9 +38,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The container image Jib builds of sawmill-app, read from the OCI tarball every build
  * makes on an empty base ({@code sawmill-app/target/jib-image-check.tar}; the released
- * image puts the same layers and settings on {@code eclipse-temurin:17-jre}): non-root,
- * JVM sized from the container, the app's port, and only production dependencies — never
- * the demo's embedded broker.
+ * image puts the same layers and settings on {@code debian:12-slim}): non-root, JVM sized
+ * from the container, started with its own runtime and the archive written for it, the
+ * app's port, and only production dependencies — never the demo's embedded broker.
  */
 class ContainerImageTest {
 
@@ -95,6 +95,18 @@ class ContainerImageTest {
 	}
 
 	@Test
+	void shouldStartWithItsOwnRuntimeAndTheArchiveWrittenForItOnItsClassPath() {
+		List<String> entrypoint = new ArrayList<>();
+		config.get("Entrypoint").forEach(arg -> entrypoint.add(arg.asString()));
+		assertThat(entrypoint).containsSubsequence("-cp", "@/app/sawmill-app.classpath")
+			.anyMatch(arg -> arg.equals("-XX:SharedArchiveFile=sawmill-app.jsa")
+					|| arg.equals("-XX:AOTCache=sawmill-app.aot"));
+		assertThat(config.get("WorkingDir").asString()).isEqualTo("/app");
+		assertThat(files).contains("opt/java/bin/java", "app/sawmill-app.classpath")
+			.containsAnyOf("app/sawmill-app.jsa", "app/sawmill-app.aot");
+	}
+
+	@Test
 	void shouldExposeTheHttpPort() {
 		assertThat(config.get("ExposedPorts").has("8080/tcp")).isTrue();
 	}
@@ -108,7 +120,7 @@ class ContainerImageTest {
 
 	@Test
 	void shouldHoldTheAppAndOnlyProductionDependencies() {
-		assertThat(files).anyMatch(f -> f.endsWith("app/classes/io/sawmill/app/SawmillApplication.class"))
+		assertThat(files).anyMatch(f -> f.matches(".*app/classpath/sawmill-app-[^/]*\\.jar"))
 			.anyMatch(f -> f.matches(".*app/libs/sawmill-core-[^/]*\\.jar"))
 			.anyMatch(f -> f.matches(".*app/libs/kafka-clients-[^/]*\\.jar"))
 			.anyMatch(f -> f.matches(".*app/libs/lettuce-core-[^/]*\\.jar"));
