@@ -48,7 +48,7 @@ import io.sawmill.metrics.RecordOutcome;
  * offsets read from the broker, lag in seconds from this instance's
  * {@code sawmill.lag.seconds} gauge (owned partitions only), and why a partition is
  * paused; per topic, this instance's records written, dead-lettered and (exactly-once)
- * fenced, and its partitions found reset below their watermark.
+ * fenced; and its partitions found reset below their watermark.
  */
 final class PartitionsView {
 
@@ -116,6 +116,7 @@ final class PartitionsView {
 		view.put("brake",
 				brake == null ? "off" : brake.engaged().map(trip -> "engaged: " + trip.describe()).orElse("released"));
 		view.put("operatorPaused", pauses.topics());
+		view.put("offsetResets", offsetResets());
 		List<Map<String, Object>> perTopic = new ArrayList<>();
 		for (String topic : topics) {
 			Map<String, Object> entry = new LinkedHashMap<>();
@@ -124,7 +125,6 @@ final class PartitionsView {
 			entry.put("deadLetters", (long) counted(topic, RecordOutcome.DEAD_LETTERED));
 			entry.put("written", (long) counted(topic, RecordOutcome.WRITTEN));
 			entry.put("fenced", (long) counted(topic, RecordOutcome.FENCED));
-			entry.put("offsetResets", offsetResets(topic));
 			List<Map<String, Object>> rows = new ArrayList<>();
 			for (TopicPartition partition : partitions.stream().filter(p -> p.topic().equals(topic)).toList()) {
 				OffsetAndMetadata done = committed.get(partition);
@@ -196,13 +196,13 @@ final class PartitionsView {
 	}
 
 	/**
-	 * Exactly-once: the partitions of {@code topic} found reset below their watermark, by
-	 * what Sawmill did ({@code replayed}, {@code refused}).
+	 * Exactly-once: the partitions found reset below their watermark, by what Sawmill did
+	 * ({@code replayed}, {@code refused}), as the {@code sawmill.offset.resets} counters
+	 * hold them.
 	 */
-	private Map<String, Long> offsetResets(String topic) {
+	private Map<String, Long> offsetResets() {
 		Map<String, Long> resets = new LinkedHashMap<>();
 		registry.find("sawmill.offset.resets")
-			.tag("topic", topic)
 			.counters()
 			.forEach(counter -> resets.merge(String.valueOf(counter.getId().getTag("action")), (long) counter.count(),
 					Long::sum));

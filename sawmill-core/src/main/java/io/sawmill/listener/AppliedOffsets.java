@@ -198,7 +198,7 @@ final class AppliedOffsets {
 	/** Reports a refused partition, once per assignment. */
 	private void refuse(TopicPartition partition, long from, String why) {
 		if (refused.add(partition)) {
-			metrics.offsetReset(partition.topic(), "refused");
+			metrics.offsetReset("refused");
 			log.error(
 					"{}: refused (sawmill.offset-reset=refuse). Reset the group's offsets to {} or later, or "
 							+ "delete the watermark key to replay from {}",
@@ -225,7 +225,7 @@ final class AppliedOffsets {
 		}
 		watermarks.put(partition, from);
 		started.add(partition);
-		metrics.offsetReset(partition.topic(), "replayed");
+		metrics.offsetReset("replayed");
 		log.warn("{}: replayed (sawmill.offset-reset=replay): the watermark is moved back to {}, and every record "
 				+ "from there on is written again", why, from);
 	}

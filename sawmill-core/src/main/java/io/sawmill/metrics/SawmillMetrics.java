@@ -41,6 +41,8 @@ import io.sawmill.redis.ReplicaShortfalls;
  */
 public final class SawmillMetrics {
 
+	private static final List<String> OFFSET_RESET_ACTIONS = List.of("replayed", "refused");
+
 	/** The top of the histogram buckets of the batch and pipeline timers. */
 	public static final Duration MAX_EXPECTED_BATCH = Duration.ofMinutes(5);
 
@@ -119,6 +121,7 @@ public final class SawmillMetrics {
 			.description("Batches not committed and polled again after a backoff")
 			.tag("group", group)
 			.register(registry);
+		OFFSET_RESET_ACTIONS.forEach(this::offsetResetCounter);
 		this.nonIdempotentRepeated = Counter.builder("sawmill.batch.non.idempotent.repeated")
 			.description("Batches holding non-idempotent writes that failed transiently and are polled again whole: "
 					+ "their writes may be applied more than once")
@@ -175,14 +178,18 @@ public final class SawmillMetrics {
 	/**
 	 * With exactly-once delivery, a newly assigned partition started below its watermark
 	 * in Redis from an offset Sawmill did not commit (a group reset, a re-created topic):
-	 * counted by what Sawmill did, {@code replayed} or {@code refused}.
+	 * counted by what Sawmill did, {@code replayed} or {@code refused}. Both counters
+	 * exist from the start, at 0.
 	 */
-	public void offsetReset(String topic, String action) {
-		Counter.builder("sawmill.offset.resets")
+	public void offsetReset(String action) {
+		offsetResetCounter(action).increment();
+	}
+
+	private Counter offsetResetCounter(String action) {
+		return Counter.builder("sawmill.offset.resets")
 			.description("Partitions found reset below their exactly-once watermark, by what Sawmill did")
-			.tags("topic", topic, "action", action, "group", group)
-			.register(registry)
-			.increment();
+			.tags("action", action, "group", group)
+			.register(registry);
 	}
 
 	/** Called once per pipelined round trip, successful or not. */
