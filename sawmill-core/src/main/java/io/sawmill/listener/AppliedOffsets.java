@@ -24,9 +24,10 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
-import java.util.function.Function;
 
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.jspecify.annotations.Nullable;
@@ -96,6 +97,35 @@ final class AppliedOffsets {
 	}
 
 	/**
+	 * What the reset check asks the broker, through the consumer that polled the batch.
+	 */
+	interface Broker {
+
+		/** The group's committed offsets of {@code partitions}; none where nothing is. */
+		Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions);
+
+		/** The end offsets of {@code partitions}. */
+		Map<TopicPartition, Long> endOffsets(Set<TopicPartition> partitions);
+
+		static Broker of(Consumer<?, ?> consumer) {
+			return new Broker() {
+				@Override
+				public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions) {
+					Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>(consumer.committed(partitions));
+					committed.values().removeIf(Objects::isNull);
+					return committed;
+				}
+
+				@Override
+				public Map<TopicPartition, Long> endOffsets(Set<TopicPartition> partitions) {
+					return consumer.endOffsets(partitions);
+				}
+			};
+		}
+
+	}
+
+	/**
 	 * The key of a partition's watermark:
 	 * {@code sawmill:applied:{<group>}:<topic>:<partition>}. The consumer group is part
 	 * of it, so two groups reading the same topic keep their own.
@@ -113,15 +143,17 @@ final class AppliedOffsets {
 	 * The records to write and those whose writes Redis applied before (their offset is
 	 * below their partition's watermark); reads the watermarks not cached first. A
 	 * partition seen for the first time since it was assigned whose records start below
-	 * its watermark is checked: when the offset it starts from was not committed by
-	 * Sawmill ({@code committed} has no Sawmill metadata for it, or nothing), its offsets
-	 * were reset, and it follows {@link ListenerConfig.OffsetReset}.
-	 * @param committed the consumer's committed offsets of the partitions given
+	 * its watermark is checked: its offsets were reset, and it follows
+	 * {@link ListenerConfig.OffsetReset}, when the offset it starts from was committed
+	 * without Sawmill's metadata (a group reset), or when nothing is committed and its
+	 * watermark is past the partition's end (a re-created topic). Nothing committed and a
+	 * watermark within the log is the previous owner's batch that applied but was never
+	 * committed: its records are duplicates.
+	 * @param broker the consumer's committed and end offsets
 	 * @throws RuntimeException when Redis does not answer, or a reset partition is
 	 * refused: nothing may be written
 	 */
-	Split split(List<MappedRecord> records,
-			Function<Set<TopicPartition>, Map<TopicPartition, OffsetAndMetadata>> committed) {
+	Split split(List<MappedRecord> records, Broker broker) {
 		Map<TopicPartition, Long> firstOffsets = new LinkedHashMap<>();
 		for (MappedRecord record : records) {
 			firstOffsets.putIfAbsent(PartitionTransactions.partitionOf(record.record()), record.record().offset());
@@ -140,16 +172,15 @@ final class AppliedOffsets {
 				watermarks.put(missing.get(i), parse(values.get(i), keys.get(i)));
 			}
 		}
-		checkStarts(firstOffsets, committed);
+		checkStarts(firstOffsets, broker);
 		return split(records, watermarks);
 	}
 
 	/**
 	 * Checks each partition not yet {@link #started} whose first record is below its
-	 * watermark, by the offset committed for it.
+	 * watermark, by the offset committed for it (and its end offset, when none is).
 	 */
-	private void checkStarts(Map<TopicPartition, Long> firstOffsets,
-			Function<Set<TopicPartition>, Map<TopicPartition, OffsetAndMetadata>> committed) {
+	private void checkStarts(Map<TopicPartition, Long> firstOffsets, Broker broker) {
 		Map<TopicPartition, Long> below = new LinkedHashMap<>();
 		firstOffsets.forEach((partition, first) -> {
 			if (!started.contains(partition)) {
@@ -164,12 +195,17 @@ final class AppliedOffsets {
 		if (below.isEmpty()) {
 			return;
 		}
-		Map<TopicPartition, OffsetAndMetadata> offsets = committed.apply(below.keySet());
+		Map<TopicPartition, OffsetAndMetadata> offsets = broker.committed(below.keySet());
+		Set<TopicPartition> uncommitted = new HashSet<>(below.keySet());
+		uncommitted.removeAll(offsets.keySet());
+		Map<TopicPartition, Long> ends = uncommitted.isEmpty() ? Map.of() : broker.endOffsets(uncommitted);
 		List<String> refusals = new ArrayList<>(0);
 		for (Map.Entry<TopicPartition, Long> start : below.entrySet()) {
 			TopicPartition partition = start.getKey();
 			OffsetAndMetadata offset = offsets.get(partition);
-			if (offset != null && OffsetCommits.METADATA.equals(offset.metadata())) {
+			boolean reset = offset != null ? !OffsetCommits.METADATA.equals(offset.metadata())
+					: watermarks.getOrDefault(partition, 0L) > ends.getOrDefault(partition, Long.MAX_VALUE);
+			if (!reset) {
 				started.add(partition);
 				continue;
 			}
@@ -191,7 +227,8 @@ final class AppliedOffsets {
 		return "partition " + partition + " starts at offset " + from + ", below its watermark "
 				+ watermarks.getOrDefault(partition, 0L) + " in Redis ("
 				+ new String(key(partition), StandardCharsets.UTF_8) + "), from "
-				+ (committed == null ? "no committed offset (a re-created topic, or the group's offsets deleted)"
+				+ (committed == null
+						? "no committed offset, and the watermark is past the partition's end (a re-created topic)"
 						: "an offset Sawmill did not commit (a group reset)");
 	}
 

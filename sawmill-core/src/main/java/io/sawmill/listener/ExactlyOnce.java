@@ -57,7 +57,7 @@ final class ExactlyOnce implements DeliveryMode {
 	 */
 	@Override
 	public void write(PolledBatch batch) {
-		BatchOutcomes written = pipeline.write(batch.toWrite(), applied, batch.consumer()::committed);
+		BatchOutcomes written = pipeline.write(batch.toWrite(), applied, AppliedOffsets.Broker.of(batch.consumer()));
 		commit.commit(batch, written);
 		applied.published(written.deadLetters());
 	}

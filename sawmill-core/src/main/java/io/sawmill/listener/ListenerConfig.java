@@ -66,10 +66,11 @@ public final class ListenerConfig {
 	/**
 	 * With {@link Delivery#EXACTLY_ONCE}: what a newly assigned partition does when it
 	 * starts below its watermark in Redis from an offset Sawmill did not commit (a group
-	 * reset with {@code kafka-consumer-groups --reset-offsets}, a re-created topic, a
-	 * group whose offsets were deleted). Sawmill tells by the metadata it commits with
-	 * every offset. Either way the reset is logged and counted
-	 * ({@code sawmill.offset.resets}); a record is never skipped silently.
+	 * reset with {@code kafka-consumer-groups --reset-offsets}: Sawmill tells by the
+	 * metadata it commits with every offset), or without a committed offset and with a
+	 * watermark past the partition's end (a re-created topic). Either way the reset is
+	 * logged and counted ({@code sawmill.offset.resets}); a record is never skipped
+	 * silently.
 	 */
 	public enum OffsetReset {
 

@@ -19,11 +19,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -90,7 +87,7 @@ final class TransactionalPipeline {
 	 * its watermark.
 	 * @param records the batch's records with writes, in poll order
 	 * @param applied the calling thread's watermarks
-	 * @param committed the consumer's committed offsets of the partitions given
+	 * @param broker the consumer's committed and end offsets, for the reset check
 	 * @return each record's outcome: the records skipped as duplicates, those Redis
 	 * rejected inside an applied transaction (this time or, not yet dead-lettered,
 	 * before) as dead letters, the stale ones
@@ -98,15 +95,14 @@ final class TransactionalPipeline {
 	 * is open, or a transaction did not apply or may not have: nothing of the batch may
 	 * be committed
 	 */
-	BatchOutcomes write(List<MappedRecord> records, AppliedOffsets applied,
-			Function<Set<TopicPartition>, Map<TopicPartition, OffsetAndMetadata>> committed) {
+	BatchOutcomes write(List<MappedRecord> records, AppliedOffsets applied, AppliedOffsets.Broker broker) {
 		BatchOutcomes written = new BatchOutcomes();
 		if (records.isEmpty()) {
 			return written;
 		}
 		AppliedOffsets.Split split;
 		try {
-			split = applied.split(records, committed);
+			split = applied.split(records, broker);
 		}
 		catch (RuntimeException ex) {
 			throw new BatchWriteFailedException("could not start from the partitions' watermarks in Redis: " + ex, ex);

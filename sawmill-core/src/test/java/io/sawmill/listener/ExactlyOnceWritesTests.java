@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -133,12 +134,10 @@ class ExactlyOnceWritesTests {
 	void shouldSkipEveryRecordOfABatchThatComesAgainAfterItsWritesApplied() {
 		List<MappedRecord> batch = batch("ok");
 
-		BatchOutcomes first = pipeline.write(batch, pipeline.newAppliedOffsets(),
-				ExactlyOnceWritesTests::committedBySawmill);
+		BatchOutcomes first = pipeline.write(batch, pipeline.newAppliedOffsets(), COMMITTED_BY_SAWMILL);
 		// as a restarted consumer thread: nothing cached, the watermarks are read from
 		// Redis
-		BatchOutcomes again = pipeline.write(batch, pipeline.newAppliedOffsets(),
-				ExactlyOnceWritesTests::committedBySawmill);
+		BatchOutcomes again = pipeline.write(batch, pipeline.newAppliedOffsets(), COMMITTED_BY_SAWMILL);
 
 		assertThat(withOutcome(batch, first, RecordOutcome.DUPLICATE)).isEmpty();
 		assertThat(withOutcome(batch, again, RecordOutcome.DUPLICATE)).hasSize(batch.size());
@@ -156,13 +155,13 @@ class ExactlyOnceWritesTests {
 		AppliedOffsets applied = pipeline.newAppliedOffsets();
 
 		BatchWriteFailedException failure = catchThrowableOfType(BatchWriteFailedException.class,
-				() -> pipeline.write(batch, applied, ExactlyOnceWritesTests::committedBySawmill));
+				() -> pipeline.write(batch, applied, COMMITTED_BY_SAWMILL));
 		assertThat(failure).hasMessageContaining("EXECABORT");
 		// partition 0's transaction applied; nothing of partition 1's did
 		assertThat(counters()).containsExactly(1L, 1L, 1L, 0L, 0L, 0L);
 
 		commands.aclSetuser("writer", AclSetuserArgs.Builder.allKeys());
-		BatchOutcomes again = pipeline.write(batch, applied, ExactlyOnceWritesTests::committedBySawmill);
+		BatchOutcomes again = pipeline.write(batch, applied, COMMITTED_BY_SAWMILL);
 
 		assertThat(withOutcome(batch, again, RecordOutcome.DUPLICATE)).extracting(ConsumerRecord::partition)
 			.containsExactly(0, 0, 0);
@@ -177,12 +176,12 @@ class ExactlyOnceWritesTests {
 		batch.add(new MappedRecord(new ConsumerRecord<>("t", 0, 3, null, new byte[0]), List.of(incr("ok:hash"))));
 		AppliedOffsets applied = pipeline.newAppliedOffsets();
 
-		BatchOutcomes first = pipeline.write(batch, applied, ExactlyOnceWritesTests::committedBySawmill);
+		BatchOutcomes first = pipeline.write(batch, applied, COMMITTED_BY_SAWMILL);
 		// its dead letter was not published (the batch was not committed): the batch
 		// comes again
-		BatchOutcomes again = pipeline.write(batch, applied, ExactlyOnceWritesTests::committedBySawmill);
+		BatchOutcomes again = pipeline.write(batch, applied, COMMITTED_BY_SAWMILL);
 		applied.published(again.deadLetters());
-		BatchOutcomes third = pipeline.write(batch, applied, ExactlyOnceWritesTests::committedBySawmill);
+		BatchOutcomes third = pipeline.write(batch, applied, COMMITTED_BY_SAWMILL);
 
 		assertThat(first.deadLetters()).singleElement()
 			.satisfies(deadLetter -> assertThat(deadLetter.reason()).contains("WRONGTYPE"));
@@ -200,14 +199,14 @@ class ExactlyOnceWritesTests {
 	void shouldFenceABatchWhoseWatermarkAnotherConsumerMovedMeanwhileAndSkipItWhenItComesAgain() {
 		List<MappedRecord> first = batch("ok");
 		AppliedOffsets stalled = pipeline.newAppliedOffsets();
-		pipeline.write(first, stalled, ExactlyOnceWritesTests::committedBySawmill);
+		pipeline.write(first, stalled, COMMITTED_BY_SAWMILL);
 		// the stalled consumer's partitions went to another, which applied the next batch
 		List<MappedRecord> next = shifted(first, 3);
-		pipeline.write(next, pipeline.newAppliedOffsets(), ExactlyOnceWritesTests::committedBySawmill);
+		pipeline.write(next, pipeline.newAppliedOffsets(), COMMITTED_BY_SAWMILL);
 
 		BatchWriteFailedException fenced = catchThrowableOfType(BatchWriteFailedException.class,
-				() -> pipeline.write(next, stalled, ExactlyOnceWritesTests::committedBySawmill));
-		BatchOutcomes again = pipeline.write(next, stalled, ExactlyOnceWritesTests::committedBySawmill);
+				() -> pipeline.write(next, stalled, COMMITTED_BY_SAWMILL));
+		BatchOutcomes again = pipeline.write(next, stalled, COMMITTED_BY_SAWMILL);
 
 		assertThat(fenced).isNotNull();
 		assertThat(fenced.getCause()).isInstanceOf(FencedException.class);
@@ -219,10 +218,9 @@ class ExactlyOnceWritesTests {
 	@Test
 	void shouldReplayAPartitionWhoseOffsetsSomeoneElseResetBelowItsWatermark() {
 		List<MappedRecord> batch = batch("ok");
-		pipeline.write(batch, pipeline.newAppliedOffsets(), ExactlyOnceWritesTests::committedBySawmill);
+		pipeline.write(batch, pipeline.newAppliedOffsets(), COMMITTED_BY_SAWMILL);
 
-		BatchOutcomes replayed = pipeline.write(batch, pipeline.newAppliedOffsets(),
-				ExactlyOnceWritesTests::resetByATool);
+		BatchOutcomes replayed = pipeline.write(batch, pipeline.newAppliedOffsets(), RESET_BY_A_TOOL);
 
 		assertThat(withOutcome(batch, replayed, RecordOutcome.DUPLICATE)).isEmpty();
 		assertThat(counters()).containsOnly(2L);
@@ -231,13 +229,24 @@ class ExactlyOnceWritesTests {
 	}
 
 	@Test
-	void shouldReplayAPartitionThatStartsBelowItsWatermarkWithoutACommittedOffset() {
+	void shouldReplayAPartitionWithoutACommittedOffsetWhoseWatermarkIsPastItsEndAsARecreatedTopic() {
 		List<MappedRecord> batch = batch("ok");
-		pipeline.write(batch, pipeline.newAppliedOffsets(), ExactlyOnceWritesTests::committedBySawmill);
+		pipeline.write(batch, pipeline.newAppliedOffsets(), COMMITTED_BY_SAWMILL);
 
-		pipeline.write(batch, pipeline.newAppliedOffsets(), partitions -> Map.of());
+		pipeline.write(batch, pipeline.newAppliedOffsets(), nothingCommitted(2));
 
 		assertThat(counters()).containsOnly(2L);
+	}
+
+	@Test
+	void shouldSkipWhatThePreviousOwnerAppliedButNeverCommittedAsDuplicates() {
+		List<MappedRecord> batch = batch("ok");
+		pipeline.write(batch, pipeline.newAppliedOffsets(), COMMITTED_BY_SAWMILL);
+
+		BatchOutcomes again = pipeline.write(batch, pipeline.newAppliedOffsets(), nothingCommitted(1_000));
+
+		assertThat(withOutcome(batch, again, RecordOutcome.DUPLICATE)).hasSize(batch.size());
+		assertThat(counters()).containsOnly(1L);
 	}
 
 	@Test
@@ -249,11 +258,11 @@ class ExactlyOnceWritesTests {
 			.offsetReset(ListenerConfig.OffsetReset.REFUSE)
 			.build());
 		List<MappedRecord> batch = batch("ok");
-		refusing.write(batch, refusing.newAppliedOffsets(), ExactlyOnceWritesTests::committedBySawmill);
+		refusing.write(batch, refusing.newAppliedOffsets(), COMMITTED_BY_SAWMILL);
 		AppliedOffsets reassigned = refusing.newAppliedOffsets();
 
 		for (int attempt = 0; attempt < 2; attempt++) {
-			assertThatThrownBy(() -> refusing.write(batch, reassigned, ExactlyOnceWritesTests::resetByATool))
+			assertThatThrownBy(() -> refusing.write(batch, reassigned, RESET_BY_A_TOOL))
 				.isInstanceOf(BatchWriteFailedException.class)
 				.hasMessageContaining("partition t-0 starts at offset 0, below its watermark 3")
 				.hasMessageContaining("refused");
@@ -263,21 +272,42 @@ class ExactlyOnceWritesTests {
 	}
 
 	/** As committed by Sawmill: each partition at its first record's offset. */
-	private static Map<TopicPartition, OffsetAndMetadata> committedBySawmill(Set<TopicPartition> partitions) {
-		Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>();
-		partitions.forEach(partition -> committed.put(partition,
-				new OffsetAndMetadata(partition.partition() * 100L, OffsetCommits.METADATA)));
-		return committed;
-	}
+	private static final AppliedOffsets.Broker COMMITTED_BY_SAWMILL = broker(
+			partition -> new OffsetAndMetadata(partition.partition() * 100L, OffsetCommits.METADATA), 1_000);
 
 	/**
 	 * As {@code kafka-consumer-groups --reset-offsets} commits: each partition at its
 	 * first record's offset, without metadata.
 	 */
-	private static Map<TopicPartition, OffsetAndMetadata> resetByATool(Set<TopicPartition> partitions) {
-		Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>();
-		partitions.forEach(partition -> committed.put(partition, new OffsetAndMetadata(partition.partition() * 100L)));
-		return committed;
+	private static final AppliedOffsets.Broker RESET_BY_A_TOOL = broker(
+			partition -> new OffsetAndMetadata(partition.partition() * 100L), 1_000);
+
+	/** Nothing committed; every partition's log ends at {@code end}. */
+	private static AppliedOffsets.Broker nothingCommitted(long end) {
+		return broker(partition -> null, end);
+	}
+
+	private static AppliedOffsets.Broker broker(Function<TopicPartition, OffsetAndMetadata> committed, long end) {
+		return new AppliedOffsets.Broker() {
+			@Override
+			public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions) {
+				Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+				partitions.forEach(partition -> {
+					OffsetAndMetadata offset = committed.apply(partition);
+					if (offset != null) {
+						offsets.put(partition, offset);
+					}
+				});
+				return offsets;
+			}
+
+			@Override
+			public Map<TopicPartition, Long> endOffsets(Set<TopicPartition> partitions) {
+				Map<TopicPartition, Long> ends = new HashMap<>();
+				partitions.forEach(partition -> ends.put(partition, end));
+				return ends;
+			}
+		};
 	}
 
 	/** The same records' writes at offsets {@code by} higher. */
