@@ -97,7 +97,7 @@ public final class KafkaDeadLetterPublisher implements DeadLetterPublisher, Auto
 
 	private volatile @Nullable Producer<byte[], byte[]> producer;
 
-	private final DeadLetterLog published;
+	private final DeadLetterLog deadLetterLog;
 
 	KafkaDeadLetterPublisher(Producer<byte[], byte[]> producer, DeadLetterConfig config) {
 		this(() -> producer, config);
@@ -106,7 +106,7 @@ public final class KafkaDeadLetterPublisher implements DeadLetterPublisher, Auto
 	private KafkaDeadLetterPublisher(Supplier<Producer<byte[], byte[]>> producerFactory, DeadLetterConfig config) {
 		this.producerFactory = producerFactory;
 		this.config = config;
-		this.published = new DeadLetterLog(Clock.systemUTC());
+		this.deadLetterLog = new DeadLetterLog(Clock.systemUTC());
 	}
 
 	/**
@@ -169,7 +169,7 @@ public final class KafkaDeadLetterPublisher implements DeadLetterPublisher, Auto
 		for (int attempt = 1; attempt <= config.maxAttempts(); attempt++) {
 			try {
 				sendAll(deadLetters);
-				published.published(deadLetters, config::topicFor);
+				deadLetterLog.published(deadLetters, config::topicFor);
 				return;
 			}
 			catch (InterruptedException ex) {

@@ -55,6 +55,10 @@ final class Elimination {
 		if (attempts == 1) {
 			othersWritten = attempt.anyWritten();
 		}
+		if (!attempt.hasTransientFailures()) {
+			suspects.clear();
+			return;
+		}
 		Map<MappedRecord, String> still = new IdentityHashMap<>();
 		for (int i = 0; i < attempt.retry().size(); i++) {
 			MappedRecord record = attempt.retry().get(i);
