@@ -40,6 +40,7 @@ import io.sawmill.mapping.json.JsonHashMapperConfig;
 import io.sawmill.mapping.route.RouteConfig;
 import io.sawmill.mapping.route.Routes;
 import io.sawmill.redis.PipelineConfig;
+import io.sawmill.share.ShareConfig;
 
 /**
  * The one place where {@code sawmill.*} properties become Sawmill's immutable configs. A
@@ -81,6 +82,26 @@ final class SawmillConfigAdapter {
 					.coalesceWrites(p.isCoalesceWrites())
 					.delivery(p.getDelivery())
 					.offsetReset(p.getOffsetReset())
+					.build());
+	}
+
+	/**
+	 * The share group's threads from the service's settings: its topics, batch size,
+	 * concurrency (threads in this process), max record size, redelivery backoff (the
+	 * wait after a round trip that released records) and shutdown timeout; the share
+	 * group id is {@code sawmill.consumption.share-group-id}, else the service's group
+	 * id.
+	 */
+	static ShareConfig share(SawmillProperties p, ListenerConfig listener) {
+		String shareGroupId = p.getConsumption().getShareGroupId();
+		return bind("sawmill.consumption.* / topics / concurrency / batch-size / redelivery.*",
+				() -> ShareConfig.custom(shareGroupId != null ? shareGroupId : listener.groupId(), listener.topics())
+					.threads(listener.concurrency())
+					.batchSize(listener.batchSize())
+					.maxRecordBytes(listener.maxRecordBytes())
+					.deliveryLimit(p.getConsumption().getDeliveryLimit())
+					.backoff(listener.redeliveryInitialBackoff(), listener.redeliveryMaxBackoff())
+					.shutdownTimeout(listener.shutdownTimeout())
 					.build());
 	}
 

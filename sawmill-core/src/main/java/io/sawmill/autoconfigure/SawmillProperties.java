@@ -86,6 +86,9 @@ public class SawmillProperties {
 	private ListenerConfig.OffsetReset offsetReset = ListenerConfig.DEFAULT_OFFSET_RESET;
 
 	@NestedConfigurationProperty
+	private final SawmillConsumptionProperties consumption = new SawmillConsumptionProperties();
+
+	@NestedConfigurationProperty
 	private final SawmillMappingProperties mapping = new SawmillMappingProperties();
 
 	/**
@@ -202,6 +205,10 @@ public class SawmillProperties {
 
 	public void setOffsetReset(ListenerConfig.OffsetReset offsetReset) {
 		this.offsetReset = offsetReset;
+	}
+
+	public SawmillConsumptionProperties getConsumption() {
+		return consumption;
 	}
 
 	public SawmillMappingProperties getMapping() {
