@@ -38,6 +38,7 @@ import io.sawmill.listener.ListenerConfig;
 import io.sawmill.mapping.RecordMapper;
 import io.sawmill.metrics.SawmillMetrics;
 import io.sawmill.redis.RedisBatchWriter;
+import io.sawmill.share.ShareBacklog;
 import io.sawmill.share.ShareConfig;
 import io.sawmill.share.ShareConsumers;
 import io.sawmill.share.ShareGroups;
@@ -88,6 +89,19 @@ public final class SawmillShareAutoConfiguration {
 		DeadLetterBrake deadLetterBrake = brake.getIfAvailable();
 		return ShareConsumers.of(config, consumer, mapper, writer,
 				deadLetterBrake != null ? deadLetterBrake.guard(deadLetters) : deadLetters, metrics, shareMetrics);
+	}
+
+	/**
+	 * The share group's backlog per partition, read from the broker every
+	 * {@code sawmill.metrics.lag-interval}; off with
+	 * {@code sawmill.metrics.group-lag=false}.
+	 */
+	@Bean
+	@ConditionalOnBooleanProperty(name = "sawmill.metrics.group-lag", matchIfMissing = true)
+	ShareBacklog sawmillShareBacklog(Admin sawmillAdmin, ShareConfig config, SawmillMetrics metrics,
+			SawmillProperties properties) {
+		return new ShareBacklog(sawmillAdmin, config.groupId(), metrics.registry(),
+				properties.getMetrics().getLagInterval());
 	}
 
 	/**

@@ -118,6 +118,16 @@ class ShareConsumersTests {
 					.isGreaterThanOrEqualTo(keys * versions);
 			});
 			assertThat(threads).as("every thread received records").hasSize(3);
+			try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+				ShareBacklog backlog = new ShareBacklog(admin, "spread-share", run.registry, Duration.ofSeconds(1));
+				await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+					backlog.refresh();
+					assertThat(run.registry.find("sawmill.share.backlog.records").gauges())
+						.as("both partitions, nothing left unacknowledged")
+						.hasSize(2)
+						.allSatisfy(gauge -> assertThat(gauge.value()).isZero());
+				});
+			}
 		}
 		finally {
 			run.stop();
