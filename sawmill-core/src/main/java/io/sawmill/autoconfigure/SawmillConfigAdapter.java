@@ -40,6 +40,7 @@ import io.sawmill.mapping.json.JsonHashMapperConfig;
 import io.sawmill.mapping.route.RouteConfig;
 import io.sawmill.mapping.route.Routes;
 import io.sawmill.redis.PipelineConfig;
+import io.sawmill.share.ConsumptionMode;
 import io.sawmill.share.ShareConfig;
 
 /**
@@ -204,9 +205,10 @@ final class SawmillConfigAdapter {
 
 	/**
 	 * @param clientRack the consumer's {@code client.rack}, or null
+	 * @param mode how the topics are read: a share group's consumers share partitions
 	 */
 	static DoctorConfig doctor(SawmillDoctorProperties d, ListenerConfig listener, PipelineConfig pipeline,
-			String clientRack) {
+			String clientRack, ConsumptionMode mode) {
 		return bind("sawmill.doctor.*",
 				() -> DoctorConfig.custom()
 					.hostRoot(Path.of(d.getHostRoot()))
@@ -216,6 +218,7 @@ final class SawmillConfigAdapter {
 					.replicas(d.getReplicas())
 					.topics(listener.topics())
 					.concurrency(listener.concurrency())
+					.sharedPartitions(mode == ConsumptionMode.SHARE)
 					.waitForReplicas(pipeline.waitForReplicas())
 					.replicaShortfall(pipeline)
 					.clientRack(clientRack)
