@@ -41,8 +41,8 @@ import io.micrometer.core.instrument.MeterRegistry;
  * partition the group has not yet acknowledged (Kafka's lag of the share-partition, from
  * {@link Admin#listShareGroupOffsets}), read every {@code interval} on a daemon thread of
  * its own. Every instance reports every partition: aggregate with
- * {@code max by (topic, partition)}. A partition the broker reports no lag for keeps its
- * last value; a failed read keeps every value and is logged.
+ * {@code max by (topic, partition)}. A partition the broker reports no lag for (yet)
+ * keeps its last value, or has none; a failed read keeps every value and is logged.
  */
 public final class ShareBacklog implements SmartLifecycle {
 
@@ -79,7 +79,12 @@ public final class ShareBacklog implements SmartLifecycle {
 			.listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec()))
 			.partitionsToOffsetInfo(group)
 			.get(Math.max(interval.toMillis(), 10_000), TimeUnit.MILLISECONDS);
-		offsets.forEach((partition, info) -> info.lag().ifPresent(lag -> gauge(partition).set(lag)));
+		offsets.forEach((partition, info) -> {
+			// a partition the group has not initialised yet comes without its offsets
+			if (info != null) {
+				info.lag().ifPresent(lag -> gauge(partition).set(lag));
+			}
+		});
 	}
 
 	private AtomicLong gauge(TopicPartition partition) {
@@ -107,8 +112,11 @@ public final class ShareBacklog implements SmartLifecycle {
 			try {
 				refresh();
 			}
+			catch (InterruptedException ex) {
+				// stop() interrupted the read: the executor ends
+				Thread.currentThread().interrupt();
+			}
 			catch (Exception ex) {
-				// InterruptedException included: stop() interrupts, and the executor ends
 				log.warn("Could not read the backlog of share group {}: {}", group, ex.toString());
 			}
 		}, 0, interval.toMillis(), TimeUnit.MILLISECONDS);

@@ -50,6 +50,7 @@ import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.internal.LettucePipelinedWriter;
 import io.sawmill.testkit.KafkaTestBroker;
 import io.sawmill.testkit.RedisServerProcess;
+import io.sawmill.testkit.ShareGroupFeature;
 
 /**
  * Share-group consumption against a real KRaft broker with share groups on and a real
@@ -92,12 +93,6 @@ class ShareConsumersTests {
 		kafka.createTopic("spread", 2);
 		int keys = 40;
 		int versions = 25;
-		for (int v = 1; v <= versions; v++) {
-			for (int k = 0; k < keys; k++) {
-				producer.send(new ProducerRecord<>("spread", "k" + k, "{\"v\":" + v + ",\"name\":\"n" + v + "\"}"));
-			}
-		}
-		producer.flush();
 		Set<String> threads = ConcurrentHashMap.newKeySet();
 		JsonHashMapper json = JsonHashMapper
 			.of(JsonHashMapperConfig.custom().keyTemplate("spread:{@key}").version("field:v").build());
@@ -108,6 +103,14 @@ class ShareConsumersTests {
 		Run run = start(ShareConfig.custom("spread-share", List.of("spread")).threads(3).batchSize(20).build(), mapper,
 				DeadLetterPublisher.loggingOnly());
 		try {
+			// every thread a member before the records exist: none drains them all alone
+			ShareGroupFeature.awaitMembers(kafka.bootstrapServers(), "spread-share", 3, Duration.ofSeconds(60));
+			for (int v = 1; v <= versions; v++) {
+				for (int k = 0; k < keys; k++) {
+					producer.send(new ProducerRecord<>("spread", "k" + k, "{\"v\":" + v + ",\"name\":\"n" + v + "\"}"));
+				}
+			}
+			producer.flush();
 			await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
 				for (int k = 0; k < keys; k++) {
 					assertThat(reader.sync().hgetall("spread:k" + k)).as("k" + k)

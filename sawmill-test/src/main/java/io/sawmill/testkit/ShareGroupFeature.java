@@ -16,8 +16,11 @@
 package io.sawmill.testkit;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -48,6 +51,44 @@ public final class ShareGroupFeature {
 		return Map.of("group.share.min.record.lock.duration.ms", "1000", "group.share.record.lock.duration.ms", lock,
 				"share.coordinator.state.topic.replication.factor", "1", "share.coordinator.state.topic.min.isr", "1",
 				"share.coordinator.state.topic.num.partitions", "3");
+	}
+
+	/**
+	 * Waits until the share group has {@code members} members, each assigned a partition:
+	 * records produced after that reach every member, rather than all going to the one
+	 * that joined first.
+	 * @throws IllegalStateException when that has not happened within {@code timeout}
+	 */
+	public static void awaitMembers(String bootstrapServers, String group, int members, Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+			int assigned = 0;
+			while (System.nanoTime() < deadline) {
+				try {
+					assigned = (int) admin.describeShareGroups(List.of(group))
+						.all()
+						.get(10, TimeUnit.SECONDS)
+						.get(group)
+						.members()
+						.stream()
+						.filter(member -> !member.assignment().topicPartitions().isEmpty())
+						.count();
+				}
+				catch (ExecutionException | TimeoutException notYet) {
+					assigned = 0;
+				}
+				if (assigned >= members) {
+					return;
+				}
+				Thread.sleep(100);
+			}
+			throw new IllegalStateException("share group " + group + " has " + assigned + " of " + members
+					+ " members with partitions after " + timeout);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	/** Finalizes {@value #FEATURE} at level 1 unless it already is. */

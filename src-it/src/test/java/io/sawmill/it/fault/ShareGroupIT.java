@@ -44,6 +44,7 @@ import io.sawmill.it.support.Kafka;
 import io.sawmill.mapping.VersionGuard;
 import io.sawmill.testkit.KafkaTestBroker;
 import io.sawmill.testkit.RedisServerProcess;
+import io.sawmill.testkit.ShareGroupFeature;
 
 /**
  * Share groups (KIP-932) end to end: two Sawmill processes with three consumer threads
@@ -83,18 +84,6 @@ class ShareGroupIT {
 	@Test
 	@Timeout(value = 3, unit = TimeUnit.MINUTES)
 	void shouldShareTwoPartitionsAmongSixThreadsAndLoseNothingWhenAProcessIsKilledMidDrain() throws Exception {
-		try (KafkaProducer<String, String> producer = new KafkaProducer<>(
-				Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), new StringSerializer(),
-				new StringSerializer())) {
-			for (int v = 1; v <= VERSIONS; v++) {
-				for (int k = 0; k < KEYS; k++) {
-					producer.send(new ProducerRecord<>(TOPIC, "k" + k, Integer.toString(v)));
-				}
-				if (v == VERSIONS / 2) {
-					producer.send(new ProducerRecord<>(TOPIC, "bad", "poison"));
-				}
-			}
-		}
 		Path logs = FaultAssertions.target("fault-logs");
 		RedisClient client = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
 		try (StatefulRedisConnection<String, String> connection = client.connect()) {
@@ -108,6 +97,21 @@ class ShareGroupIT {
 						logs.resolve("share-group-first.log"));
 				SawmillProcess second = SawmillProcess.startMain(ShareApp.class, properties(),
 						logs.resolve("share-group-second.log"))) {
+			// every thread a member before the records exist: no process drains them
+			// alone
+			ShareGroupFeature.awaitMembers(kafka.bootstrapServers(), TOPIC + "-share", 6, Duration.ofSeconds(90));
+			try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+					Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), new StringSerializer(),
+					new StringSerializer())) {
+				for (int v = 1; v <= VERSIONS; v++) {
+					for (int k = 0; k < KEYS; k++) {
+						producer.send(new ProducerRecord<>(TOPIC, "k" + k, Integer.toString(v)));
+					}
+					if (v == VERSIONS / 2) {
+						producer.send(new ProducerRecord<>(TOPIC, "bad", "poison"));
+					}
+				}
+			}
 			await("all six threads received records").atMost(Duration.ofSeconds(90))
 				.pollInterval(Duration.ofMillis(20))
 				.failFast("a Sawmill JVM exited", () -> !first.isAlive() || !second.isAlive())
