@@ -95,6 +95,8 @@ class SawmillShareAutoConfigurationTests {
 			.run(context -> {
 				assertThat(context).hasNotFailed().hasSingleBean(ShareConsumers.class);
 				assertThat(context.getBean(ShareConsumers.class).isRunning()).isTrue();
+				assertThat(context.getBean(ActiveSetup.class).toString())
+					.contains("reads topics users as share group users-share");
 				@SuppressWarnings("unchecked")
 				ConcurrentMessageListenerContainer<byte[], byte[]> container = context
 					.getBean(ConcurrentMessageListenerContainer.class);
