@@ -163,15 +163,6 @@ public final class SawmillAutoConfiguration {
 	@ConditionalOnMissingBean
 	RedisBatchWriter sawmillRedisWriter(LettuceConnectionFactory connectionFactory, PipelineConfig pipeline,
 			SawmillProperties properties) {
-		if (properties.getDelivery() == Delivery.EXACTLY_ONCE && connectionFactory.isClusterAware()) {
-			// a partition's share writes keys of any slot: one MULTI/EXEC cannot hold
-			// them on a Cluster
-			throw new SawmillConfigurationException("sawmill.delivery=exactly-once is not supported on a Redis Cluster "
-					+ "(spring.data.redis.cluster.nodes is set): a partition's writes and its watermark cannot go in one "
-					+ "transaction across the Cluster's masters",
-					"Remove sawmill.delivery (at-least-once) and write idempotently (HSET, or a version guard with "
-							+ "sawmill.mapping.version), or use a standalone or Sentinel-managed Redis.");
-		}
 		// unset on a Cluster: wait for one replica when every master has one (decided
 		// once connected)
 		boolean waitIfClusterReplicated = connectionFactory.isClusterAware()
