@@ -171,6 +171,30 @@ class ExactlyOnceClusterWritesTests {
 		assertThat(registry.get("sawmill.offset.resets").tag("action", "replayed").counter().count()).isEqualTo(2);
 	}
 
+	@Test
+	void shouldMissARecreatedTopicWhoseFirstBatchWritesToNoSlotWithAWatermarkPastItsEnd() {
+		List<MappedRecord> old = batch(0);
+		pipeline.write(old, pipeline.newAppliedOffsets(), Brokers.COMMITTED_BY_SAWMILL);
+		Set<Integer> oldSlots = new HashSet<>();
+		old.forEach(record -> oldSlots.add(Keyspace.slotOf(record.writes().get(0).key())));
+		String newKey = group + ":new";
+		for (int n = 0; oldSlots.contains(Keyspace.slotOf(newKey.getBytes(StandardCharsets.UTF_8))); n++) {
+			newKey = group + ":new" + n;
+		}
+		// the topic is re-created: nothing committed, two records so far; its first batch
+		// writes a key of a slot without a watermark, its next an old key
+		AppliedOffsets applied = pipeline.newAppliedOffsets();
+		MappedRecord first = new MappedRecord(new ConsumerRecord<>("t", 0, 0, null, new byte[0]),
+				List.of(incr(newKey)));
+		pipeline.write(List.of(first), applied, Brokers.nothingCommitted(2));
+		ConsumerRecord<byte[], byte[]> second = new ConsumerRecord<>("t", 0, 1, null, new byte[0]);
+		BatchOutcomes next = pipeline.write(List.of(new MappedRecord(second, List.of(incr(group + ":29")))), applied,
+				Brokers.nothingCommitted(2));
+
+		assertThat(next.of(second)).isEqualTo(RecordOutcome.DUPLICATE);
+		assertThat(registry.find("sawmill.offset.resets").tag("action", "replayed").counter().count()).isZero();
+	}
+
 	/**
 	 * {@link #RECORDS} records, half on partition 0 (offsets 0…) and half on partition 1
 	 * (100…), each incrementing its own counter, their offsets {@code by} higher.

@@ -191,6 +191,34 @@ class ExactlyOnceWritesTests {
 	}
 
 	@Test
+	void shouldSkipARecordRedisRejectedWhoseDeadLetterWasNotPublishedBeforeItsPartitionMoved() {
+		commands.hset(new String(key("ok:hash"), StandardCharsets.UTF_8), "f", "v");
+		List<MappedRecord> batch = batch("ok");
+		ConsumerRecord<byte[], byte[]> rejected = new ConsumerRecord<>("t", 0, 3, null, new byte[0]);
+		batch.add(new MappedRecord(rejected, List.of(incr("ok:hash"))));
+		pipeline.write(batch, pipeline.newAppliedOffsets(), Brokers.COMMITTED_BY_SAWMILL);
+
+		// the batch was not committed, and its partitions went to another consumer thread
+		BatchOutcomes again = pipeline.write(batch, pipeline.newAppliedOffsets(), Brokers.COMMITTED_BY_SAWMILL);
+
+		assertThat(again.deadLetters()).isEmpty();
+		assertThat(again.of(rejected)).isEqualTo(RecordOutcome.DUPLICATE);
+	}
+
+	@Test
+	void shouldCheckAPartitionForAResetOnlyInItsFirstBatchSinceItsAssignment() {
+		List<MappedRecord> batch = batch("ok");
+		AppliedOffsets applied = pipeline.newAppliedOffsets();
+		pipeline.write(batch, applied, Brokers.COMMITTED_BY_SAWMILL);
+
+		// the group's offsets moved back while this thread kept the partitions
+		BatchOutcomes again = pipeline.write(batch, applied, Brokers.RESET_BY_A_TOOL);
+
+		assertThat(withOutcome(batch, again, RecordOutcome.DUPLICATE)).hasSize(batch.size());
+		assertThat(counters()).containsOnly(1L);
+	}
+
+	@Test
 	void shouldFenceABatchWhoseWatermarkAnotherConsumerMovedMeanwhileAndSkipItWhenItComesAgain() {
 		List<MappedRecord> first = batch("ok");
 		AppliedOffsets stalled = pipeline.newAppliedOffsets();
