@@ -194,6 +194,7 @@ final class SawmillConfigAdapter {
 					.redisZonePattern(d.getRedisZonePattern())
 					.replicas(d.getReplicas())
 					.topics(listener.topics())
+					.topicPattern(listener.topicPattern())
 					.concurrency(listener.concurrency())
 					.waitForReplicas(pipeline.waitForReplicas())
 					.replicaShortfall(pipeline)
