@@ -295,8 +295,10 @@ public final class SawmillAutoConfiguration {
 			ObjectProvider<KafkaConnectionDetails> connectionDetails, ListenerConfig listener, PipelineConfig pipeline,
 			RecordMapper mapper, RedisBatchWriter writer, DeadLetterPublisher deadLetters, RedisCircuit circuit,
 			SawmillMetrics metrics, ListenerProgress progress, PartitionLagMonitor lagMonitor,
-			ObjectProvider<SawmillContainerCustomizer> customizers, ObjectProvider<DeadLetterBrake> brake) {
+			ObjectProvider<SawmillContainerCustomizer> customizers, ObjectProvider<DeadLetterBrake> brake,
+			SawmillProperties properties) {
 		Map<String, Object> consumer = consumerProperties(kafka, connectionDetails);
+		SawmillConfigAdapter.instanceId(properties, consumer);
 		SawmillConfigAdapter.checkPollInterval(listener, pipeline, consumer);
 		DeadLetterBrake deadLetterBrake = brake.getIfAvailable();
 		ConcurrentMessageListenerContainer<byte[], byte[]> container = SawmillContainers.create(consumer, listener,

@@ -355,6 +355,30 @@ final class SawmillConfigAdapter {
 	}
 
 	/**
+	 * Static membership: {@code sawmill.instance-id} as the listener consumers'
+	 * {@code group.instance.id}, refused beside a different one set through Spring
+	 * Kafka's consumer properties.
+	 */
+	static void instanceId(SawmillProperties p, Map<String, Object> consumer) {
+		String id = p.getInstanceId();
+		if (id == null) {
+			return;
+		}
+		if (id.isBlank()) {
+			throw new SawmillConfigurationException("sawmill.instance-id is blank",
+					"Set it to a name that survives a restart of this instance (e.g. a StatefulSet pod's name), "
+							+ "or remove it for dynamic membership.");
+		}
+		Object set = consumer.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+		if (set != null && !set.toString().equals(id)) {
+			throw new SawmillConfigurationException("sawmill.instance-id (" + id
+					+ ") and spring.kafka.consumer.properties[group.instance.id] (" + set + ") differ",
+					"Set one of them.");
+		}
+		consumer.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id);
+	}
+
+	/**
 	 * The longest one poll's batch can spend in the listener (every attempt timing out,
 	 * every backoff at its maximum) must stay below {@code max.poll.interval.ms}, or
 	 * Kafka would evict the consumer and rebalance while Redis is slow.
