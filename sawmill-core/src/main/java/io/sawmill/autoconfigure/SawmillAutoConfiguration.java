@@ -19,6 +19,7 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
@@ -285,8 +286,10 @@ public final class SawmillAutoConfiguration {
 			ObjectProvider<KafkaConnectionDetails> connectionDetails, ListenerConfig listener, PipelineConfig pipeline,
 			RecordMapper mapper, RedisBatchWriter writer, DeadLetterPublisher deadLetters, RedisCircuit circuit,
 			SawmillMetrics metrics, ListenerProgress progress, PartitionLagMonitor lagMonitor,
-			ObjectProvider<SawmillContainerCustomizer> customizers, ObjectProvider<DeadLetterBrake> brake) {
+			ObjectProvider<SawmillContainerCustomizer> customizers, ObjectProvider<DeadLetterBrake> brake,
+			SawmillProperties properties) {
 		Map<String, Object> consumer = consumerProperties(kafka, connectionDetails);
+		SawmillConfigAdapter.instanceId(properties, consumer);
 		SawmillConfigAdapter.checkPollInterval(listener, pipeline, consumer);
 		DeadLetterBrake deadLetterBrake = brake.getIfAvailable();
 		ConcurrentMessageListenerContainer<byte[], byte[]> container = SawmillContainers.create(consumer, listener,
@@ -322,13 +325,16 @@ public final class SawmillAutoConfiguration {
 				consumerProperties(kafka, connectionDetails), producer,
 				properties.getDeadLetter().getMaxRedriveRecords());
 		Map<String, List<String>> routes = new HashMap<>();
-		// a pattern route has no fixed topics to pause: its name is refused rather than
-		// pausing nothing
-		properties.getRoutes()
-			.stream()
-			.filter(route -> route.getName() != null && !route.getTopics().isEmpty())
-			.forEach(route -> routes.put(route.getName(), route.getTopics()));
-		operations.withRoutes(routes);
+		Map<String, Pattern> patternRoutes = new HashMap<>();
+		properties.getRoutes().stream().filter(route -> route.getName() != null).forEach(route -> {
+			if (!route.getTopics().isEmpty()) {
+				routes.put(route.getName(), route.getTopics());
+			}
+			else if (route.getTopicPattern() != null && !route.getTopicPattern().isBlank()) {
+				patternRoutes.put(route.getName(), Pattern.compile(route.getTopicPattern()));
+			}
+		});
+		operations.withRoutes(routes).withPatternRoutes(patternRoutes);
 		SawmillContainers.alsoNotifyOnRebalance(sawmillListenerContainer, operations);
 		return operations;
 	}

@@ -194,6 +194,7 @@ final class SawmillConfigAdapter {
 					.redisZonePattern(d.getRedisZonePattern())
 					.replicas(d.getReplicas())
 					.topics(listener.topics())
+					.topicPattern(listener.topicPattern())
 					.concurrency(listener.concurrency())
 					.waitForReplicas(pipeline.waitForReplicas())
 					.replicaShortfall(pipeline)
@@ -351,6 +352,30 @@ final class SawmillConfigAdapter {
 			}
 		}
 		return topics;
+	}
+
+	/**
+	 * Static membership: {@code sawmill.instance-id} as the listener consumers'
+	 * {@code group.instance.id}, refused beside a different one set through Spring
+	 * Kafka's consumer properties.
+	 */
+	static void instanceId(SawmillProperties p, Map<String, Object> consumer) {
+		String id = p.getInstanceId();
+		if (id == null) {
+			return;
+		}
+		if (id.isBlank()) {
+			throw new SawmillConfigurationException("sawmill.instance-id is blank",
+					"Set it to a name that survives a restart of this instance (e.g. a StatefulSet pod's name), "
+							+ "or remove it for dynamic membership.");
+		}
+		Object set = consumer.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+		if (set != null && !set.toString().equals(id)) {
+			throw new SawmillConfigurationException("sawmill.instance-id (" + id
+					+ ") and spring.kafka.consumer.properties[group.instance.id] (" + set + ") differ",
+					"Set one of them.");
+		}
+		consumer.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id);
 	}
 
 	/**
