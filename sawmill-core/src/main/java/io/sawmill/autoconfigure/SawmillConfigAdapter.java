@@ -37,6 +37,7 @@ import io.sawmill.doctor.DoctorConfig;
 import io.sawmill.listener.ListenerConfig;
 import io.sawmill.listener.RedisCircuit;
 import io.sawmill.mapping.json.JsonHashMapperConfig;
+import io.sawmill.mapping.registry.SchemaRegistryConfig;
 import io.sawmill.mapping.route.RouteConfig;
 import io.sawmill.mapping.route.Routes;
 import io.sawmill.redis.PipelineConfig;
@@ -250,6 +251,8 @@ final class SawmillConfigAdapter {
 						.avroSchema(r.getAvroSchema())
 						.valueDeserializer(r.getValueDeserializer())
 						.valueDeserializerProperties(r.getValueDeserializerProperties())
+						.keyFormat(r.getKeyFormat())
+						.schemaRegistry(schemaRegistry(r.getSchemaRegistry()))
 						.deadLetterTopic(r.getDeadLetterTopic())
 						.build()));
 		}
@@ -262,6 +265,30 @@ final class SawmillConfigAdapter {
 			}
 		}
 		return routes;
+	}
+
+	/**
+	 * A route's {@code schema-registry}, or null when it has no URL; its other settings
+	 * without a URL are refused, not ignored.
+	 */
+	private static SchemaRegistryConfig schemaRegistry(SawmillRouteProperties.SchemaRegistry r) {
+		if (r.getUrl() == null || r.getUrl().isBlank()) {
+			if (r.getUsername() != null || r.getPassword() != null) {
+				throw new IllegalArgumentException("schema-registry.username and password are set, but not "
+						+ "schema-registry.url; set the URL of the registry's Confluent-compatible API");
+			}
+			return null;
+		}
+		try {
+			return SchemaRegistryConfig.custom(r.getUrl())
+				.basicAuth(r.getUsername(), r.getPassword())
+				.requestTimeout(r.getRequestTimeout())
+				.cacheSize(r.getCacheSize())
+				.build();
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("schema-registry." + ex.getMessage(), ex);
+		}
 	}
 
 	/**
