@@ -66,8 +66,8 @@ final class MappedBatch {
 				writes = mapper.map(record);
 			}
 			catch (MappingUnavailableException ex) {
-				throw ex; // not the record's fault: the batch is polled again, never
-							// dead-lettered
+				// not the record's fault: the batch is polled again, never dead-lettered
+				throw ex;
 			}
 			catch (RuntimeException ex) {
 				batch.reject(record, String.valueOf(ex.getMessage()), ex);
