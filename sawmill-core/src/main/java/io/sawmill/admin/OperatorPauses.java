@@ -16,12 +16,15 @@
 package io.sawmill.admin;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 import org.apache.kafka.common.TopicPartition;
 import org.springframework.kafka.listener.MessageListenerContainer;
+
+import io.sawmill.admin.RoutedTopics.Selection;
 
 /**
  * The topics an operator paused on this instance. They are paused partition by partition
@@ -29,7 +32,8 @@ import org.springframework.kafka.listener.MessageListenerContainer;
  * dead-letter brake pause the whole container: the two never undo each other, so the
  * circuit closing does not resume a topic an operator paused, and an operator's resume
  * does not bypass an open circuit or an engaged brake. A container pauses only partitions
- * it owns, so {@link #apply} runs again after every assignment.
+ * it owns, so {@link #apply} runs again after every assignment; a route paused by its
+ * pattern thereby covers a topic it matches that was created after the pause.
  */
 final class OperatorPauses {
 
@@ -39,6 +43,9 @@ final class OperatorPauses {
 	private final MessageListenerContainer container;
 
 	private final Set<String> topics = ConcurrentHashMap.newKeySet();
+
+	/** Patterns of routes paused by name, by their regex. */
+	private final Map<String, Pattern> patterns = new ConcurrentHashMap<>();
 
 	OperatorPauses(MessageListenerContainer container) {
 		this.container = container;
@@ -50,14 +57,15 @@ final class OperatorPauses {
 	 * batch polled before may still be being written).
 	 * @return whether every owned partition of them was paused within {@code wait}
 	 */
-	boolean pause(Set<String> paused, Duration wait) throws InterruptedException {
-		topics.addAll(paused);
+	boolean pause(Selection paused, Duration wait) throws InterruptedException {
+		topics.addAll(paused.topics());
+		paused.patterns().forEach(pattern -> patterns.put(pattern.pattern(), pattern));
 		long deadline = System.nanoTime() + wait.toNanos();
 		while (true) {
 			apply();
 			boolean all = container.getAssignedPartitions()
 				.stream()
-				.filter(partition -> paused.contains(partition.topic()))
+				.filter(partition -> paused.covers(partition.topic()))
 				.allMatch(container::isPartitionPaused);
 			if (all || System.nanoTime() > deadline) {
 				return all;
@@ -66,10 +74,19 @@ final class OperatorPauses {
 		}
 	}
 
-	void resume(Set<String> resumed) {
-		topics.removeAll(resumed);
+	/**
+	 * Lifts the pauses named; a partition stays paused while another pause still covers
+	 * it (a topic of a route that stays paused).
+	 */
+	void resume(Selection resumed) {
+		if (resumed.everything()) {
+			topics.clear();
+			patterns.clear();
+		}
+		topics.removeAll(resumed.topics());
+		resumed.patterns().forEach(pattern -> patterns.remove(pattern.pattern()));
 		for (TopicPartition partition : container.getAssignedPartitions()) {
-			if (resumed.contains(partition.topic())) {
+			if (resumed.covers(partition.topic()) && !paused(partition.topic())) {
 				container.resumePartition(partition);
 			}
 		}
@@ -81,22 +98,23 @@ final class OperatorPauses {
 	 * through it).
 	 */
 	void apply() {
-		if (topics.isEmpty()) {
+		if (topics.isEmpty() && patterns.isEmpty()) {
 			return;
 		}
 		for (TopicPartition partition : container.getAssignedPartitions()) {
-			if (topics.contains(partition.topic()) && !container.isPartitionPaused(partition)) {
+			if (paused(partition.topic()) && !container.isPartitionPaused(partition)) {
 				container.pausePartition(partition);
 			}
 		}
 	}
 
 	boolean paused(String topic) {
-		return topics.contains(topic);
+		return topics.contains(topic) || patterns.values().stream().anyMatch(p -> p.matcher(topic).matches());
 	}
 
+	/** The topics paused by name, then each paused pattern. */
 	Set<String> topics() {
-		return new TreeSet<>(topics);
+		return new Selection(Set.copyOf(topics), Set.copyOf(patterns.values()), false).describe();
 	}
 
 }

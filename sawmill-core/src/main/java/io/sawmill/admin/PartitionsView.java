@@ -44,11 +44,11 @@ import io.sawmill.listener.RedisCircuit;
 import io.sawmill.metrics.RecordOutcome;
 
 /**
- * Every partition of Sawmill's topics, owned by this instance or not: committed and end
- * offsets read from the broker, lag in seconds from this instance's
- * {@code sawmill.lag.seconds} gauge (owned partitions only), and why a partition is
- * paused; per topic, this instance's records written, dead-lettered and (exactly-once)
- * fenced; and its partitions found reset below their watermark.
+ * Every partition of Sawmill's topics (those its routes' patterns match too), owned by
+ * this instance or not: committed and end offsets read from the broker, lag in seconds
+ * from this instance's {@code sawmill.lag.seconds} gauge (owned partitions only), and why
+ * a partition is paused; per topic, this instance's records written, dead-lettered and
+ * (exactly-once) fenced; and its partitions found reset below their watermark.
  */
 final class PartitionsView {
 
@@ -56,7 +56,7 @@ final class PartitionsView {
 
 	private final Admin admin;
 
-	private final List<String> topics;
+	private final RoutedTopics topics;
 
 	private final String group;
 
@@ -68,19 +68,16 @@ final class PartitionsView {
 
 	private final OperatorPauses pauses;
 
-	private final Map<String, List<String>> routesByName;
-
 	private final Duration timeout;
 
 	/**
 	 * @param brake null when the brake is off
-	 * @param routesByName route name to the topics it reads; read on each call, so routes
-	 * added later show
+	 * @param topics the topics and routes; read on each call, so routes added later show
 	 * @param timeout how long each read from the broker waits
 	 */
-	PartitionsView(MessageListenerContainer container, Admin admin, List<String> topics, String group,
+	PartitionsView(MessageListenerContainer container, Admin admin, RoutedTopics topics, String group,
 			RedisCircuit circuit, @Nullable DeadLetterBrake brake, MeterRegistry registry, OperatorPauses pauses,
-			Map<String, List<String>> routesByName, Duration timeout) {
+			Duration timeout) {
 		this.container = container;
 		this.admin = admin;
 		this.topics = topics;
@@ -89,12 +86,12 @@ final class PartitionsView {
 		this.brake = brake;
 		this.registry = registry;
 		this.pauses = pauses;
-		this.routesByName = routesByName;
 		this.timeout = timeout;
 	}
 
 	Map<String, Object> read() throws Exception {
 		long millis = timeout.toMillis();
+		List<String> topics = this.topics.current(admin, timeout);
 		Map<String, TopicDescription> described = admin.describeTopics(topics)
 			.allTopicNames()
 			.get(millis, TimeUnit.MILLISECONDS);
@@ -121,7 +118,7 @@ final class PartitionsView {
 		for (String topic : topics) {
 			Map<String, Object> entry = new LinkedHashMap<>();
 			entry.put("topic", topic);
-			entry.put("route", routeOf(topic));
+			entry.put("route", this.topics.routeOf(topic));
 			entry.put("deadLetters", (long) counted(topic, RecordOutcome.DEAD_LETTERED));
 			entry.put("written", (long) counted(topic, RecordOutcome.WRITTEN));
 			entry.put("fenced", (long) counted(topic, RecordOutcome.FENCED));
@@ -155,19 +152,6 @@ final class PartitionsView {
 		}
 		view.put("topics", perTopic);
 		return view;
-	}
-
-	/**
-	 * The name of the route that reads {@code topic}, or null when the service has no
-	 * routes.
-	 */
-	private @Nullable String routeOf(String topic) {
-		for (Map.Entry<String, List<String>> route : routesByName.entrySet()) {
-			if (route.getValue().contains(topic)) {
-				return route.getKey();
-			}
-		}
-		return null;
 	}
 
 	/**

@@ -20,10 +20,10 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -34,6 +34,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.kafka.listener.MessageListenerContainer;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sawmill.admin.RoutedTopics.Selection;
 import io.sawmill.deadletter.DeadLetterBrake;
 import io.sawmill.listener.RedisCircuit;
 
@@ -47,8 +48,8 @@ import io.sawmill.listener.RedisCircuit;
  * whether it is paused and why; the Redis circuit, the brake, dead letters per
  * topic;</li>
  * <li>{@link #pause} / {@link #resume}: an operator's pause of a topic, a route's topics
- * or all, on this instance; independent of the circuit's and the brake's pauses (each
- * must be lifted for records to flow);</li>
+ * (by name, or every topic its pattern matches) or all, on this instance; independent of
+ * the circuit's and the brake's pauses (each must be lifted for records to flow);</li>
  * <li>{@link #redrive}: a bounded range of a dead-letter topic produced again to the
  * records' original topic and partition, so the normal path writes them once their cause
  * is fixed.</li>
@@ -77,15 +78,13 @@ public final class SawmillOperations implements ConsumerRebalanceListener, AutoC
 
 	private static final Logger log = LoggerFactory.getLogger(SawmillOperations.class);
 
-	private final List<String> topics;
+	private final RoutedTopics topics;
 
 	private final RedisCircuit circuit;
 
 	private final @Nullable DeadLetterBrake brake;
 
 	private final OperatorPauses pauses;
-
-	private final Map<String, List<String>> routesByName = new java.util.concurrent.ConcurrentHashMap<>();
 
 	private final PartitionsView view;
 
@@ -108,14 +107,13 @@ public final class SawmillOperations implements ConsumerRebalanceListener, AutoC
 		if (maxRedriveRecords < 1) {
 			throw new IllegalArgumentException("maxRedriveRecords must be at least 1, but was " + maxRedriveRecords);
 		}
-		this.topics = List.copyOf(topics);
+		this.topics = new RoutedTopics(topics);
 		this.circuit = circuit;
 		this.brake = brake;
 		this.maxRedriveRecords = maxRedriveRecords;
 		this.pauses = new OperatorPauses(container);
-		this.view = new PartitionsView(container, admin, this.topics, group, circuit, brake, registry, pauses,
-				routesByName, TIMEOUT);
-		this.redrive = new Redrive(this.topics, consumerProperties, producerProperties, TIMEOUT);
+		this.view = new PartitionsView(container, admin, this.topics, group, circuit, brake, registry, pauses, TIMEOUT);
+		this.redrive = new Redrive(List.copyOf(topics), consumerProperties, producerProperties, TIMEOUT);
 		this.reapply = Executors.newSingleThreadScheduledExecutor(runnable -> {
 			Thread thread = new Thread(runnable, "sawmill-operator-pauses");
 			thread.setDaemon(true);
@@ -130,8 +128,19 @@ public final class SawmillOperations implements ConsumerRebalanceListener, AutoC
 	 * @param routes route name to the topics it reads
 	 */
 	public SawmillOperations withRoutes(Map<String, List<String>> routes) {
-		routes.forEach((name, routed) -> routed.forEach(topic -> chosen(topic)));
-		this.routesByName.putAll(routes);
+		routes.forEach((name, routed) -> routed.forEach(topic -> topics.select(topic)));
+		topics.addRoutes(routes);
+		return this;
+	}
+
+	/**
+	 * Lets {@link #pause} and {@link #resume} take the name of a route with a
+	 * {@code topic-pattern}: every topic it matches, including topics created after the
+	 * pause; and a topic it matches by its name.
+	 * @param routes route name to the pattern of the topics it reads
+	 */
+	public SawmillOperations withPatternRoutes(Map<String, Pattern> routes) {
+		topics.addPatternRoutes(routes);
 		return this;
 	}
 
@@ -151,9 +160,9 @@ public final class SawmillOperations implements ConsumerRebalanceListener, AutoC
 	 * @throws IllegalArgumentException when it is not one of the service's topics
 	 */
 	public Map<String, Object> pause(@Nullable String topic) throws InterruptedException {
-		Set<String> chosen = chosen(topic);
+		Selection chosen = topics.select(topic);
 		boolean confirmed = pauses.pause(chosen, TIMEOUT);
-		log.warn("Operator paused consumption of {} on this instance{}", chosen,
+		log.warn("Operator paused consumption of {} on this instance{}", chosen.describe(),
 				confirmed ? "" : " (not confirmed by every consumer within " + TIMEOUT + ")");
 		Map<String, Object> result = state("paused", chosen);
 		result.put("confirmed", confirmed);
@@ -165,9 +174,9 @@ public final class SawmillOperations implements ConsumerRebalanceListener, AutoC
 	 * Redis circuit or the dead-letter brake stays until they lift it.
 	 */
 	public Map<String, Object> resume(@Nullable String topic) {
-		Set<String> chosen = chosen(topic);
+		Selection chosen = topics.select(topic);
 		pauses.resume(chosen);
-		log.warn("Operator resumed consumption of {} on this instance", chosen);
+		log.warn("Operator resumed consumption of {} on this instance", chosen.describe());
 		return state("resumed", chosen);
 	}
 
@@ -195,24 +204,9 @@ public final class SawmillOperations implements ConsumerRebalanceListener, AutoC
 		return result;
 	}
 
-	private Set<String> chosen(@Nullable String topic) {
-		if (topic == null || topic.isBlank()) {
-			return Set.copyOf(topics);
-		}
-		if (topics.contains(topic)) {
-			return Set.of(topic);
-		}
-		if (routesByName.containsKey(topic)) {
-			return Set.copyOf(routesByName.get(topic));
-		}
-		throw new IllegalArgumentException("topic must be one of " + topics
-				+ (routesByName.isEmpty() ? "" : " or a route of " + new java.util.TreeSet<>(routesByName.keySet()))
-				+ ", but was '" + topic + "'");
-	}
-
-	private Map<String, Object> state(String done, Set<String> chosen) {
+	private Map<String, Object> state(String done, Selection chosen) {
 		Map<String, Object> result = new LinkedHashMap<>();
-		result.put(done, new java.util.TreeSet<>(chosen));
+		result.put(done, chosen.describe());
 		result.put("operatorPaused", pauses.topics());
 		result.put("circuit", circuit.state().name());
 		result.put("brakeEngaged", brake != null && brake.engaged().isPresent());

@@ -19,6 +19,7 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
@@ -163,15 +164,6 @@ public final class SawmillAutoConfiguration {
 	@ConditionalOnMissingBean
 	RedisBatchWriter sawmillRedisWriter(LettuceConnectionFactory connectionFactory, PipelineConfig pipeline,
 			SawmillProperties properties) {
-		if (properties.getDelivery() == Delivery.EXACTLY_ONCE && connectionFactory.isClusterAware()) {
-			// a partition's share writes keys of any slot: one MULTI/EXEC cannot hold
-			// them on a Cluster
-			throw new SawmillConfigurationException("sawmill.delivery=exactly-once is not supported on a Redis Cluster "
-					+ "(spring.data.redis.cluster.nodes is set): a partition's writes and its watermark cannot go in one "
-					+ "transaction across the Cluster's masters",
-					"Remove sawmill.delivery (at-least-once) and write idempotently (HSET, or a version guard with "
-							+ "sawmill.mapping.version), or use a standalone or Sentinel-managed Redis.");
-		}
 		// unset on a Cluster: wait for one replica when every master has one (decided
 		// once connected)
 		boolean waitIfClusterReplicated = connectionFactory.isClusterAware()
@@ -294,8 +286,10 @@ public final class SawmillAutoConfiguration {
 			ObjectProvider<KafkaConnectionDetails> connectionDetails, ListenerConfig listener, PipelineConfig pipeline,
 			RecordMapper mapper, RedisBatchWriter writer, DeadLetterPublisher deadLetters, RedisCircuit circuit,
 			SawmillMetrics metrics, ListenerProgress progress, PartitionLagMonitor lagMonitor,
-			ObjectProvider<SawmillContainerCustomizer> customizers, ObjectProvider<DeadLetterBrake> brake) {
+			ObjectProvider<SawmillContainerCustomizer> customizers, ObjectProvider<DeadLetterBrake> brake,
+			SawmillProperties properties) {
 		Map<String, Object> consumer = consumerProperties(kafka, connectionDetails);
+		SawmillConfigAdapter.instanceId(properties, consumer);
 		SawmillConfigAdapter.checkPollInterval(listener, pipeline, consumer);
 		DeadLetterBrake deadLetterBrake = brake.getIfAvailable();
 		ConcurrentMessageListenerContainer<byte[], byte[]> container = SawmillContainers.create(consumer, listener,
@@ -331,13 +325,16 @@ public final class SawmillAutoConfiguration {
 				consumerProperties(kafka, connectionDetails), producer,
 				properties.getDeadLetter().getMaxRedriveRecords());
 		Map<String, List<String>> routes = new HashMap<>();
-		// a pattern route has no fixed topics to pause: its name is refused rather than
-		// pausing nothing
-		properties.getRoutes()
-			.stream()
-			.filter(route -> route.getName() != null && !route.getTopics().isEmpty())
-			.forEach(route -> routes.put(route.getName(), route.getTopics()));
-		operations.withRoutes(routes);
+		Map<String, Pattern> patternRoutes = new HashMap<>();
+		properties.getRoutes().stream().filter(route -> route.getName() != null).forEach(route -> {
+			if (!route.getTopics().isEmpty()) {
+				routes.put(route.getName(), route.getTopics());
+			}
+			else if (route.getTopicPattern() != null && !route.getTopicPattern().isBlank()) {
+				patternRoutes.put(route.getName(), Pattern.compile(route.getTopicPattern()));
+			}
+		});
+		operations.withRoutes(routes).withPatternRoutes(patternRoutes);
 		SawmillContainers.alsoNotifyOnRebalance(sawmillListenerContainer, operations);
 		return operations;
 	}

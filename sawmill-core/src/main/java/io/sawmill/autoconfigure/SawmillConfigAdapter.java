@@ -37,6 +37,7 @@ import io.sawmill.doctor.DoctorConfig;
 import io.sawmill.listener.ListenerConfig;
 import io.sawmill.listener.RedisCircuit;
 import io.sawmill.mapping.json.JsonHashMapperConfig;
+import io.sawmill.mapping.registry.SchemaRegistryConfig;
 import io.sawmill.mapping.route.RouteConfig;
 import io.sawmill.mapping.route.Routes;
 import io.sawmill.redis.PipelineConfig;
@@ -217,6 +218,7 @@ final class SawmillConfigAdapter {
 					.redisZonePattern(d.getRedisZonePattern())
 					.replicas(d.getReplicas())
 					.topics(listener.topics())
+					.topicPattern(listener.topicPattern())
 					.concurrency(listener.concurrency())
 					.sharedPartitions(mode == ConsumptionMode.SHARE)
 					.waitForReplicas(pipeline.waitForReplicas())
@@ -273,6 +275,8 @@ final class SawmillConfigAdapter {
 						.avroSchema(r.getAvroSchema())
 						.valueDeserializer(r.getValueDeserializer())
 						.valueDeserializerProperties(r.getValueDeserializerProperties())
+						.keyFormat(r.getKeyFormat())
+						.schemaRegistry(schemaRegistry(r.getSchemaRegistry()))
 						.deadLetterTopic(r.getDeadLetterTopic())
 						.build()));
 		}
@@ -285,6 +289,30 @@ final class SawmillConfigAdapter {
 			}
 		}
 		return routes;
+	}
+
+	/**
+	 * A route's {@code schema-registry}, or null when it has no URL; its other settings
+	 * without a URL are refused, not ignored.
+	 */
+	private static SchemaRegistryConfig schemaRegistry(SawmillRouteProperties.SchemaRegistry r) {
+		if (r.getUrl() == null || r.getUrl().isBlank()) {
+			if (r.getUsername() != null || r.getPassword() != null) {
+				throw new IllegalArgumentException("schema-registry.username and password are set, but not "
+						+ "schema-registry.url; set the URL of the registry's Confluent-compatible API");
+			}
+			return null;
+		}
+		try {
+			return SchemaRegistryConfig.custom(r.getUrl())
+				.basicAuth(r.getUsername(), r.getPassword())
+				.requestTimeout(r.getRequestTimeout())
+				.cacheSize(r.getCacheSize())
+				.build();
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("schema-registry." + ex.getMessage(), ex);
+		}
 	}
 
 	/**
@@ -375,6 +403,30 @@ final class SawmillConfigAdapter {
 			}
 		}
 		return topics;
+	}
+
+	/**
+	 * Static membership: {@code sawmill.instance-id} as the listener consumers'
+	 * {@code group.instance.id}, refused beside a different one set through Spring
+	 * Kafka's consumer properties.
+	 */
+	static void instanceId(SawmillProperties p, Map<String, Object> consumer) {
+		String id = p.getInstanceId();
+		if (id == null) {
+			return;
+		}
+		if (id.isBlank()) {
+			throw new SawmillConfigurationException("sawmill.instance-id is blank",
+					"Set it to a name that survives a restart of this instance (e.g. a StatefulSet pod's name), "
+							+ "or remove it for dynamic membership.");
+		}
+		Object set = consumer.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+		if (set != null && !set.toString().equals(id)) {
+			throw new SawmillConfigurationException("sawmill.instance-id (" + id
+					+ ") and spring.kafka.consumer.properties[group.instance.id] (" + set + ") differ",
+					"Set one of them.");
+		}
+		consumer.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, id);
 	}
 
 	/**

@@ -65,6 +65,13 @@ public class SawmillDoctorProperties {
 	/** How long the Redis and the Kafka part of an examination may take each. */
 	private Duration timeout = DoctorConfig.DEFAULT_TIMEOUT;
 
+	/**
+	 * Whether this run of the application is the doctor command: Sawmill's data path and
+	 * the web server stay off, the report is printed and the application exits with 0 (no
+	 * FAIL finding), 1 (a FAIL finding) or 2 (the doctor could not run).
+	 */
+	private boolean command;
+
 	public boolean isEnabled() {
 		return enabled;
 	}
@@ -135,6 +142,14 @@ public class SawmillDoctorProperties {
 
 	public void setTimeout(Duration timeout) {
 		this.timeout = timeout;
+	}
+
+	public boolean isCommand() {
+		return command;
+	}
+
+	public void setCommand(boolean command) {
+		this.command = command;
 	}
 
 }

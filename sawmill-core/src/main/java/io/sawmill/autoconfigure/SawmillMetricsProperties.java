@@ -22,7 +22,10 @@ import java.util.List;
 /** Sawmill's own metrics ({@code sawmill.metrics.*}). */
 public class SawmillMetricsProperties {
 
-	/** How often lag per partition is read from Kafka. */
+	/**
+	 * How often lag per partition is read from Kafka between scrapes; a scrape reads this
+	 * instance's lag again when the last read is over a second old.
+	 */
 	private Duration lagInterval = Duration.ofSeconds(15);
 
 	/**

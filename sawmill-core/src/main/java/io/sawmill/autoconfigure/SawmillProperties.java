@@ -85,6 +85,14 @@ public class SawmillProperties {
 	 */
 	private ListenerConfig.OffsetReset offsetReset = ListenerConfig.DEFAULT_OFFSET_RESET;
 
+	/**
+	 * This instance's stable identity in the consumer group (Kafka static membership,
+	 * group.instance.id; each consumer thread adds -n), e.g. a StatefulSet pod's name:
+	 * restarted under it, the instance gets its partitions back without waiting for the
+	 * session timeout. Only where it survives a restart and no two instances share it.
+	 */
+	private @Nullable String instanceId;
+
 	@NestedConfigurationProperty
 	private final SawmillConsumptionProperties consumption = new SawmillConsumptionProperties();
 
@@ -197,6 +205,14 @@ public class SawmillProperties {
 
 	public void setDelivery(Delivery delivery) {
 		this.delivery = delivery;
+	}
+
+	public @Nullable String getInstanceId() {
+		return instanceId;
+	}
+
+	public void setInstanceId(@Nullable String instanceId) {
+		this.instanceId = instanceId;
 	}
 
 	public ListenerConfig.OffsetReset getOffsetReset() {

@@ -15,12 +15,15 @@
  */
 package io.sawmill.autoconfigure;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.sawmill.mapping.registry.SchemaRegistryConfig;
 import io.sawmill.mapping.route.HashUpdate;
+import io.sawmill.mapping.route.KeyFormat;
 import io.sawmill.mapping.route.ListEnd;
 import io.sawmill.mapping.route.NullFields;
 import io.sawmill.mapping.route.RedisType;
@@ -79,10 +82,12 @@ public class SawmillRouteProperties extends SawmillMappingProperties {
 	/** Cap of a LIST (LTRIM) or STREAM (XADD MAXLEN ~); 0 means none. */
 	private long maxLength = 0;
 
-	/** How values are read: JSON, STRING, AVRO or DESERIALIZER. */
+	/** How values are read: JSON, STRING, AVRO, PROTOBUF, JSON_SCHEMA or DESERIALIZER. */
 	private ValueFormat valueFormat = ValueFormat.JSON;
 
-	/** The Avro schema (JSON) of AVRO values. */
+	/**
+	 * The Avro schema (JSON) of unframed AVRO values; unset reads registry-framed Avro.
+	 */
 	private String avroSchema;
 
 	/** The Kafka Deserializer class of DESERIALIZER values. */
@@ -93,6 +98,15 @@ public class SawmillRouteProperties extends SawmillMappingProperties {
 	 * schema.registry.url.
 	 */
 	private Map<String, String> valueDeserializerProperties = new LinkedHashMap<>();
+
+	/**
+	 * How the Kafka key ({key}) is read: RAW, or registry-framed AVRO, PROTOBUF or
+	 * JSON_SCHEMA.
+	 */
+	private KeyFormat keyFormat = KeyFormat.RAW;
+
+	/** The schema registry of registry-framed values and keys. */
+	private final SchemaRegistry schemaRegistry = new SchemaRegistry();
 
 	/**
 	 * This route's dead-letter topic; unset uses '<source topic>' +
@@ -236,12 +250,92 @@ public class SawmillRouteProperties extends SawmillMappingProperties {
 		this.valueDeserializerProperties = valueDeserializerProperties;
 	}
 
+	public KeyFormat getKeyFormat() {
+		return keyFormat;
+	}
+
+	public void setKeyFormat(KeyFormat keyFormat) {
+		this.keyFormat = keyFormat;
+	}
+
+	public SchemaRegistry getSchemaRegistry() {
+		return schemaRegistry;
+	}
+
 	public String getDeadLetterTopic() {
 		return deadLetterTopic;
 	}
 
 	public void setDeadLetterTopic(String deadLetterTopic) {
 		this.deadLetterTopic = deadLetterTopic;
+	}
+
+	/** A route's schema registry: its Confluent-compatible API and how to call it. */
+	public static class SchemaRegistry {
+
+		/**
+		 * Base URL of the registry's Confluent-compatible API, e.g. http://registry:8081
+		 * or Apicurio's http://registry:8080/apis/ccompat/v7.
+		 */
+		private String url;
+
+		/** User of HTTP basic authentication; set together with password. */
+		private String username;
+
+		/** Password of HTTP basic authentication. */
+		private String password;
+
+		/**
+		 * How long one schema lookup may take; past it the registry counts as unreachable
+		 * and the batch is polled again.
+		 */
+		private Duration requestTimeout = SchemaRegistryConfig.DEFAULT_REQUEST_TIMEOUT;
+
+		/**
+		 * How many parsed schemas the route keeps (by id; least recently used dropped).
+		 */
+		private int cacheSize = SchemaRegistryConfig.DEFAULT_CACHE_SIZE;
+
+		public String getUrl() {
+			return url;
+		}
+
+		public void setUrl(String url) {
+			this.url = url;
+		}
+
+		public String getUsername() {
+			return username;
+		}
+
+		public void setUsername(String username) {
+			this.username = username;
+		}
+
+		public String getPassword() {
+			return password;
+		}
+
+		public void setPassword(String password) {
+			this.password = password;
+		}
+
+		public Duration getRequestTimeout() {
+			return requestTimeout;
+		}
+
+		public void setRequestTimeout(Duration requestTimeout) {
+			this.requestTimeout = requestTimeout;
+		}
+
+		public int getCacheSize() {
+			return cacheSize;
+		}
+
+		public void setCacheSize(int cacheSize) {
+			this.cacheSize = cacheSize;
+		}
+
 	}
 
 }

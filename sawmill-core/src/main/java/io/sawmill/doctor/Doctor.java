@@ -26,6 +26,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -97,18 +98,22 @@ public final class Doctor {
 	}
 
 	private Finding kafkaPartitions() {
-		if (config.topics().isEmpty()) {
+		if (config.topics().isEmpty() && config.topicPattern().isEmpty()) {
 			return Finding.unknown(KafkaChecks.PARTITIONS, "no topics configured", "", "Set sawmill.topics.");
 		}
 		Map<String, Object> properties = new HashMap<>(kafkaAdmin);
 		properties.putIfAbsent("client.id", "sawmill-doctor");
 		Admin admin = Admin.create(properties);
 		try {
-			Map<String, TopicDescription> described = admin.describeTopics(config.topics())
+			List<String> topics = topics(admin);
+			if (topics.isEmpty()) {
+				return KafkaChecks.noTopicMatches(config.topicPattern().get());
+			}
+			Map<String, TopicDescription> described = admin.describeTopics(topics)
 				.allTopicNames()
 				.get(config.timeout().toMillis(), TimeUnit.MILLISECONDS);
 			Map<String, Integer> partitions = new LinkedHashMap<>();
-			config.topics().forEach(topic -> partitions.put(topic, described.get(topic).partitions().size()));
+			topics.forEach(topic -> partitions.put(topic, described.get(topic).partitions().size()));
 			return KafkaChecks.partitions(partitions, config);
 		}
 		catch (InterruptedException ex) {
@@ -124,6 +129,24 @@ public final class Doctor {
 			// default.api.timeout.ms
 			admin.close(Duration.ofSeconds(1));
 		}
+	}
+
+	/**
+	 * The topics named, or with a topic pattern every topic on the broker that it matches
+	 * (the pattern covers the named ones).
+	 */
+	private List<String> topics(Admin admin) throws InterruptedException, ExecutionException, TimeoutException {
+		if (config.topicPattern().isEmpty()) {
+			return config.topics();
+		}
+		Pattern pattern = config.topicPattern().get();
+		return admin.listTopics()
+			.names()
+			.get(config.timeout().toMillis(), TimeUnit.MILLISECONDS)
+			.stream()
+			.filter(topic -> pattern.matcher(topic).matches())
+			.sorted()
+			.toList();
 	}
 
 	private <T> T bounded(Supplier<T> task) {

@@ -57,6 +57,8 @@ public final class DoctorConfig {
 
 	private final List<String> topics;
 
+	private final Pattern topicPattern;
+
 	private final int concurrency;
 
 	private final boolean sharedPartitions;
@@ -80,6 +82,7 @@ public final class DoctorConfig {
 		this.redisZonePattern = b.redisZonePattern;
 		this.replicas = b.replicas;
 		this.topics = b.topics;
+		this.topicPattern = b.topicPattern;
 		this.concurrency = b.concurrency;
 		this.sharedPartitions = b.sharedPartitions;
 		this.waitForReplicas = b.waitForReplicas;
@@ -131,6 +134,14 @@ public final class DoctorConfig {
 
 	public List<String> topics() {
 		return topics;
+	}
+
+	/**
+	 * The pattern the service subscribes with when a route has {@code topic-pattern}: the
+	 * topics it matches are consumed too (it covers {@link #topics()}).
+	 */
+	public Optional<Pattern> topicPattern() {
+		return Optional.ofNullable(topicPattern);
 	}
 
 	/** Listener threads per instance ({@code sawmill.concurrency}). */
@@ -193,6 +204,8 @@ public final class DoctorConfig {
 		private Integer replicas;
 
 		private List<String> topics = List.of();
+
+		private Pattern topicPattern;
 
 		private int concurrency = 1;
 
@@ -270,6 +283,12 @@ public final class DoctorConfig {
 
 		public Builder topics(List<String> topics) {
 			this.topics = List.copyOf(topics);
+			return this;
+		}
+
+		/** The subscription pattern of topic-pattern routes; null without one. */
+		public Builder topicPattern(Pattern topicPattern) {
+			this.topicPattern = topicPattern;
 			return this;
 		}
 

@@ -17,11 +17,13 @@ package io.sawmill.doctor;
 
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * The Kafka findings: partitions of the topics vs the consumers of the group (listener
- * threads times replicas), and whether the consumer sets {@code client.rack}.
+ * The Kafka findings: partitions of the topics (those a route's pattern matches too) vs
+ * the consumers of the group (listener threads times replicas), and whether the consumer
+ * sets {@code client.rack}.
  */
 final class KafkaChecks {
 
@@ -81,6 +83,12 @@ final class KafkaChecks {
 					"Set spring.kafka.consumer.properties[client.rack] to this pod's zone.");
 		}
 		return Finding.ok(RACK, "client.rack " + rack, why);
+	}
+
+	static Finding noTopicMatches(Pattern pattern) {
+		return new Finding(PARTITIONS, Verdict.WARN, "no topic matches topic-pattern " + pattern.pattern(),
+				"a route's pattern that matches no topic consumes nothing until such a topic is created",
+				"Check the routes' topic-pattern against the topics the broker has (kafka-topics --list).");
 	}
 
 	static Finding unreachable(String reason) {

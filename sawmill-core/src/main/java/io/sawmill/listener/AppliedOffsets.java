@@ -20,286 +20,304 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 
-import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import io.sawmill.deadletter.DeadLetter;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.metrics.SawmillMetrics;
 import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.TransactionalBatchWriter;
+import io.sawmill.redis.TransactionalBatchWriter.Keyspace;
 import io.sawmill.redis.TransactionalBatchWriter.Transaction;
 
 /**
  * What one consumer thread knows of its partitions' progress in Redis with
- * {@link Delivery#EXACTLY_ONCE}: each partition's watermark, the offset after the last
- * record whose writes Redis applied, kept in Redis under {@link #key} and cached here;
- * and the records whose transaction applied but whose own write failed, until their dead
- * letters are published.
+ * {@link Delivery#EXACTLY_ONCE}: the watermark of each {@link Fence}, the offset after
+ * the last record whose writes Redis applied, kept in Redis under the fence's key and
+ * cached here; and the records whose transaction applied but whose own write failed,
+ * until their dead letters are published ({@link UnpublishedDeadLetters}).
  * <p>
- * A partition's watermark is read from Redis (one {@code MGET} for all partitions of a
- * batch that have none cached) on the thread's own connection, after every batch it sent
- * there: when the thread first sees the partition, and after a batch of the partition
- * failed, whose transaction may or may not have applied ({@link #forget}). Revoked and
- * lost partitions are forgotten too ({@link #revoked}): the next owner may move their
- * watermarks. A partition whose offsets someone else reset below its watermark is found
- * when it is first seen after its assignment, and replayed or refused
- * ({@link ListenerConfig.OffsetReset}), never skipped silently.
+ * A watermark is read from Redis (one read for every fence of a batch that has none
+ * cached) on the thread's own connection, after every batch it sent there: when the
+ * thread first meets the fence, and after a batch of its partition failed, whose
+ * transaction may or may not have applied ({@link #forget}). Revoked and lost partitions
+ * are forgotten too ({@link #revoked}): the next owner may move their watermarks. A
+ * partition whose offsets someone else reset is found when it is first seen after its
+ * assignment ({@link OffsetResets}), and replayed or refused, never skipped silently.
+ * <p>
+ * On a Redis Cluster every write of a record must lie in one hash slot, the slot of its
+ * fence: a record whose writes span slots cannot be applied exactly once and is
+ * dead-lettered with the reason.
  * <p>
  * Thread-confined: owned by one consumer thread's {@link ExactlyOnce}.
  */
 final class AppliedOffsets {
 
-	private static final Logger log = LoggerFactory.getLogger(AppliedOffsets.class);
-
 	private final String group;
 
 	private final TransactionalBatchWriter writer;
 
-	private final ListenerConfig.OffsetReset onReset;
+	private final OffsetResets resets;
 
-	private final SawmillMetrics metrics;
+	private final Map<Fence, Long> watermarks = new HashMap<>();
 
-	private final Map<TopicPartition, Long> watermarks = new HashMap<>();
+	/** Each partition's generation, on a Redis Cluster ({@link Fence.OfSlot}). */
+	private final Map<TopicPartition, Long> generations = new HashMap<>();
 
-	/**
-	 * Partitions whose start was checked against their watermark since they were assigned
-	 * ({@link #split}).
-	 */
-	private final Set<TopicPartition> started = new HashSet<>();
-
-	/** Partitions refused since they were assigned, so each is reported once. */
-	private final Set<TopicPartition> refused = new HashSet<>();
-
-	/**
-	 * Records Redis rejected inside an applied transaction, by partition and offset,
-	 * until published.
-	 */
-	private final Map<TopicPartition, Map<Long, DeadLetter>> unpublished = new HashMap<>();
+	private final UnpublishedDeadLetters unpublished = new UnpublishedDeadLetters();
 
 	AppliedOffsets(String group, TransactionalBatchWriter writer, ListenerConfig.OffsetReset onReset,
 			SawmillMetrics metrics) {
 		this.group = group;
 		this.writer = writer;
-		this.onReset = onReset;
-		this.metrics = metrics;
+		this.resets = new OffsetResets(onReset, metrics);
 	}
 
 	/**
-	 * What the reset check asks the broker, through the consumer that polled the batch.
-	 */
-	interface Broker {
-
-		/** The group's committed offsets of {@code partitions}; none where nothing is. */
-		Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions);
-
-		/** The end offsets of {@code partitions}. */
-		Map<TopicPartition, Long> endOffsets(Set<TopicPartition> partitions);
-
-		static Broker of(Consumer<?, ?> consumer) {
-			return new Broker() {
-				@Override
-				public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions) {
-					Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>(consumer.committed(partitions));
-					committed.values().removeIf(Objects::isNull);
-					return committed;
-				}
-
-				@Override
-				public Map<TopicPartition, Long> endOffsets(Set<TopicPartition> partitions) {
-					return consumer.endOffsets(partitions);
-				}
-			};
-		}
-
-	}
-
-	/**
-	 * The key of a partition's watermark:
+	 * The key of a partition's watermark on one server:
 	 * {@code sawmill:applied:{<group>}:<topic>:<partition>}. The consumer group is part
 	 * of it, so two groups reading the same topic keep their own.
 	 */
 	static byte[] key(String group, TopicPartition partition) {
-		return ("sawmill:applied:{" + group + "}:" + partition.topic() + ":" + partition.partition())
-			.getBytes(StandardCharsets.UTF_8);
+		return new Fence.OfPartition(partition).key(group);
 	}
 
-	byte[] key(TopicPartition partition) {
-		return key(group, partition);
+	byte[] key(Fence fence) {
+		return fence.key(group);
+	}
+
+	/**
+	 * The fence of a record's writes: its partition's, or on a Redis Cluster its
+	 * partition's in the slot of its writes.
+	 * @throws IllegalArgumentException when its writes span slots of a Redis Cluster
+	 */
+	Fence fenceOf(MappedRecord record) {
+		TopicPartition partition = PartitionTransactions.partitionOf(record.record());
+		if (writer.keyspace() == Keyspace.ONE_SERVER) {
+			return new Fence.OfPartition(partition);
+		}
+		int slot = Keyspace.slotOf(record.writes().get(0).key());
+		for (RedisWrite write : record.writes()) {
+			if (Keyspace.slotOf(write.key()) != slot) {
+				throw new IllegalArgumentException("exactly-once on a Redis Cluster applies a record's writes in one "
+						+ "transaction, which holds keys of one hash slot only, but this record's writes go to "
+						+ "slots " + slot + " and " + Keyspace.slotOf(write.key())
+						+ ": give its keys one hash tag (e.g. {user:42}:profile and {user:42}:score)");
+			}
+		}
+		return new Fence.OfSlot(partition, slot, generations.getOrDefault(partition, 0L));
 	}
 
 	/**
 	 * The records to write and those whose writes Redis applied before (their offset is
-	 * below their partition's watermark); reads the watermarks not cached first. A
-	 * partition seen for the first time since it was assigned whose records start below
-	 * its watermark is checked: its offsets were reset, and it follows
-	 * {@link ListenerConfig.OffsetReset}, when the offset it starts from was committed
-	 * without Sawmill's metadata (a group reset), or when nothing is committed and its
-	 * watermark is past the partition's end (a re-created topic). Nothing committed and a
-	 * watermark within the log is the previous owner's batch that applied but was never
-	 * committed: its records are duplicates.
+	 * below their fence's watermark); reads the watermarks not cached first, and replays
+	 * or refuses the partitions whose offsets someone else reset ({@link OffsetResets}).
 	 * @param broker the consumer's committed and end offsets
 	 * @throws RuntimeException when Redis does not answer, or a reset partition is
 	 * refused: nothing may be written
 	 */
-	Split split(List<MappedRecord> records, Broker broker) {
-		Map<TopicPartition, Long> firstOffsets = new LinkedHashMap<>();
+	Split split(List<MappedRecord> records, OffsetResets.Broker broker) {
+		Keyspace keyspace = writer.keyspace();
+		if (keyspace == Keyspace.CLUSTER) {
+			readGenerations(records);
+		}
+		List<MappedRecord> fenced = new ArrayList<>(records.size());
+		List<DeadLetter> unfenced = new ArrayList<>(0);
 		for (MappedRecord record : records) {
-			firstOffsets.putIfAbsent(PartitionTransactions.partitionOf(record.record()), record.record().offset());
-		}
-		List<TopicPartition> missing = new ArrayList<>();
-		firstOffsets.keySet().forEach(partition -> {
-			if (!watermarks.containsKey(partition)) {
-				missing.add(partition);
+			try {
+				fenceOf(record);
+				fenced.add(record);
 			}
-		});
-		if (!missing.isEmpty()) {
-			List<byte[]> keys = new ArrayList<>(missing.size());
-			missing.forEach(partition -> keys.add(key(partition)));
-			List<byte[]> values = writer.read(keys);
-			for (int i = 0; i < missing.size(); i++) {
-				watermarks.put(missing.get(i), parse(values.get(i), keys.get(i)));
+			catch (IllegalArgumentException ex) {
+				unfenced.add(new DeadLetter(record.record(), String.valueOf(ex.getMessage()), ex));
 			}
 		}
-		checkStarts(firstOffsets, broker);
-		return split(records, watermarks);
-	}
-
-	/**
-	 * Checks each partition not yet {@link #started} whose first record is below its
-	 * watermark, by the offset committed for it (and its end offset, when none is).
-	 */
-	private void checkStarts(Map<TopicPartition, Long> firstOffsets, Broker broker) {
-		Map<TopicPartition, Long> below = new LinkedHashMap<>();
-		firstOffsets.forEach((partition, first) -> {
-			if (!started.contains(partition)) {
-				if (first < watermarks.getOrDefault(partition, 0L)) {
-					below.put(partition, first);
-				}
-				else {
-					started.add(partition);
-				}
-			}
-		});
-		if (below.isEmpty()) {
-			return;
-		}
-		Map<TopicPartition, OffsetAndMetadata> offsets = broker.committed(below.keySet());
-		Set<TopicPartition> uncommitted = new HashSet<>(below.keySet());
-		uncommitted.removeAll(offsets.keySet());
-		Map<TopicPartition, Long> ends = uncommitted.isEmpty() ? Map.of() : broker.endOffsets(uncommitted);
+		readWatermarks(fenced);
+		List<OffsetResets.Reset> reset = resets.check(starts(fenced), broker, keyspace, resetKeys(fenced, keyspace));
 		List<String> refusals = new ArrayList<>(0);
-		for (Map.Entry<TopicPartition, Long> start : below.entrySet()) {
-			TopicPartition partition = start.getKey();
-			OffsetAndMetadata offset = offsets.get(partition);
-			boolean reset = offset != null ? !OffsetCommits.METADATA.equals(offset.metadata())
-					: watermarks.getOrDefault(partition, 0L) > ends.getOrDefault(partition, Long.MAX_VALUE);
-			if (!reset) {
-				started.add(partition);
-				continue;
-			}
-			String why = resetReason(partition, start.getValue(), offset);
-			if (onReset == ListenerConfig.OffsetReset.REPLAY) {
-				replay(partition, start.getValue(), why);
+		for (OffsetResets.Reset each : reset) {
+			if (resets.policy() == ListenerConfig.OffsetReset.REPLAY) {
+				replay(each, keyspace);
 			}
 			else {
-				refuse(partition, start.getValue(), why);
-				refusals.add(why);
+				resets.refused(each, keyspace == Keyspace.ONE_SERVER
+						? "Reset the group's offsets to its watermark or later, or delete the watermark key to replay "
+								+ "from " + each.from()
+						: "Set sawmill.offset-reset=replay to write the partition again from " + each.from());
+				refusals.add(each.why());
 			}
 		}
 		if (!refusals.isEmpty()) {
 			throw new IllegalStateException(String.join("; ", refusals) + ": refused (sawmill.offset-reset=refuse)");
 		}
-	}
-
-	private String resetReason(TopicPartition partition, long from, @Nullable OffsetAndMetadata committed) {
-		return "partition " + partition + " starts at offset " + from + ", below its watermark "
-				+ watermarks.getOrDefault(partition, 0L) + " in Redis ("
-				+ new String(key(partition), StandardCharsets.UTF_8) + "), from "
-				+ (committed == null
-						? "no committed offset, and the watermark is past the partition's end (a re-created topic)"
-						: "an offset Sawmill did not commit (a group reset)");
-	}
-
-	/** Reports a refused partition, once per assignment. */
-	private void refuse(TopicPartition partition, long from, String why) {
-		if (refused.add(partition)) {
-			metrics.offsetReset("refused");
-			log.error(
-					"{}: refused (sawmill.offset-reset=refuse). Reset the group's offsets to {} or later, or "
-							+ "delete the watermark key to replay from {}",
-					why, watermarks.getOrDefault(partition, 0L), from);
+		if (!reset.isEmpty()) {
+			readWatermarks(fenced);
 		}
+		Split split = split(fenced, this::fenceOf, watermarks);
+		return new Split(split.fresh(), split.duplicates(), unfenced);
 	}
 
 	/**
-	 * Moves the watermark of {@code partition}, reset by others, back to {@code from}, so
-	 * its records are written again.
+	 * Reads the generation of each partition of a Redis Cluster met for the first time.
 	 */
-	private void replay(TopicPartition partition, long from, String why) {
-		long watermark = watermarks.getOrDefault(partition, 0L);
-		byte[] key = key(partition);
+	private void readGenerations(List<MappedRecord> records) {
+		List<TopicPartition> missing = new ArrayList<>(0);
+		for (MappedRecord record : records) {
+			TopicPartition partition = PartitionTransactions.partitionOf(record.record());
+			if (!generations.containsKey(partition) && !missing.contains(partition)) {
+				missing.add(partition);
+			}
+		}
+		if (missing.isEmpty()) {
+			return;
+		}
+		List<byte[]> keys = new ArrayList<>(missing.size());
+		missing.forEach(partition -> keys.add(Fence.OfSlot.generationKey(group, partition)));
+		List<byte[]> values = writer.read(keys);
+		for (int i = 0; i < missing.size(); i++) {
+			generations.put(missing.get(i), parse(values.get(i), keys.get(i)));
+		}
+	}
+
+	/** Reads the watermarks of the records' fences not cached. */
+	private void readWatermarks(List<MappedRecord> records) {
+		Set<Fence> missing = new LinkedHashSet<>();
+		for (MappedRecord record : records) {
+			Fence fence = fenceOf(record);
+			if (!watermarks.containsKey(fence)) {
+				missing.add(fence);
+			}
+		}
+		if (missing.isEmpty()) {
+			return;
+		}
+		List<Fence> fences = List.copyOf(missing);
+		List<byte[]> keys = new ArrayList<>(fences.size());
+		fences.forEach(fence -> keys.add(key(fence)));
+		List<byte[]> values = writer.read(keys);
+		for (int i = 0; i < fences.size(); i++) {
+			watermarks.put(fences.get(i), parse(values.get(i), keys.get(i)));
+		}
+	}
+
+	/** How each partition of the records starts against its watermarks. */
+	private Map<TopicPartition, OffsetResets.Start> starts(List<MappedRecord> records) {
+		Map<TopicPartition, OffsetResets.Start> starts = new LinkedHashMap<>();
+		for (MappedRecord record : records) {
+			TopicPartition partition = PartitionTransactions.partitionOf(record.record());
+			if (resets.started(partition)) {
+				continue;
+			}
+			long watermark = watermarks.getOrDefault(fenceOf(record), 0L);
+			long offset = record.record().offset();
+			OffsetResets.Start start = starts.get(partition);
+			starts.put(partition,
+					start == null ? new OffsetResets.Start(offset, offset < watermark, watermark)
+							: new OffsetResets.Start(start.first(), start.below() || offset < watermark,
+									Math.max(start.highest(), watermark)));
+		}
+		return starts;
+	}
+
+	/** Where each partition's watermark is, for the log. */
+	private Map<TopicPartition, String> resetKeys(List<MappedRecord> records, Keyspace keyspace) {
+		Map<TopicPartition, String> keys = new HashMap<>();
+		for (MappedRecord record : records) {
+			TopicPartition partition = PartitionTransactions.partitionOf(record.record());
+			keys.computeIfAbsent(partition,
+					p -> keyspace == Keyspace.ONE_SERVER
+							? new String(key(new Fence.OfPartition(p)), StandardCharsets.UTF_8)
+							: "a watermark of one of its slots, generation " + generations.getOrDefault(p, 0L) + " of "
+									+ new String(Fence.OfSlot.generationKey(group, p), StandardCharsets.UTF_8));
+		}
+		return keys;
+	}
+
+	/**
+	 * Replays a partition reset by others: on one server its watermark is moved back to
+	 * where it starts; on a Redis Cluster it starts a new generation, whose watermarks
+	 * are empty. Either by a fenced {@code SET}, so that a concurrent writer's move fails
+	 * it.
+	 */
+	private void replay(OffsetResets.Reset reset, Keyspace keyspace) {
+		TopicPartition partition = reset.partition();
+		byte[] key;
+		long expected;
+		long next;
+		if (keyspace == Keyspace.ONE_SERVER) {
+			Fence fence = new Fence.OfPartition(partition);
+			key = key(fence);
+			expected = watermarks.getOrDefault(fence, 0L);
+			next = reset.from();
+		}
+		else {
+			key = Fence.OfSlot.generationKey(group, partition);
+			expected = generations.getOrDefault(partition, 0L);
+			next = expected + 1;
+		}
 		PipelineResult result = writer
-			.sendTransactions(List.of(new Transaction(key, watermark,
-					List.of(RedisWrite.command("SET", key, Long.toString(from).getBytes(StandardCharsets.US_ASCII))))))
+			.sendTransactions(List.of(new Transaction(key, expected,
+					List.of(RedisWrite.command("SET", key, Long.toString(next).getBytes(StandardCharsets.US_ASCII))))))
 			.await();
+		forget(List.of(partition));
 		if (!result.succeeded()) {
-			watermarks.remove(partition);
+			generations.remove(partition);
 			throw new IllegalStateException(
-					why + ": its watermark could not be moved back: " + result.failures().get(0).cause(),
+					reset.why() + ": it could not be replayed: " + result.failures().get(0).cause(),
 					result.failures().get(0).cause());
 		}
-		watermarks.put(partition, from);
-		started.add(partition);
-		metrics.offsetReset("replayed");
-		log.warn("{}: replayed (sawmill.offset-reset=replay): the watermark is moved back to {}, and every record "
-				+ "from there on is written again", why, from);
+		if (keyspace == Keyspace.ONE_SERVER) {
+			watermarks.put(new Fence.OfPartition(partition), next);
+			resets.replayed(reset, "its watermark is moved back to " + next);
+		}
+		else {
+			generations.put(partition, next);
+			resets.replayed(reset, "it starts generation " + next + " of its watermarks");
+		}
 	}
 
 	/**
-	 * Splits {@code records} by {@code watermarks} (a partition without one has had
-	 * nothing applied).
+	 * Splits {@code records} by the watermarks of their fences (a fence without one has
+	 * had nothing applied).
 	 */
-	static Split split(List<MappedRecord> records, Map<TopicPartition, Long> watermarks) {
+	static Split split(List<MappedRecord> records, Function<MappedRecord, Fence> fenceOf, Map<Fence, Long> watermarks) {
 		List<MappedRecord> fresh = new ArrayList<>(records.size());
 		List<MappedRecord> duplicates = new ArrayList<>(0);
 		for (MappedRecord record : records) {
-			Long next = watermarks.get(PartitionTransactions.partitionOf(record.record()));
+			Long next = watermarks.get(fenceOf.apply(record));
 			(next != null && record.record().offset() < next ? duplicates : fresh).add(record);
 		}
-		return new Split(fresh, duplicates);
+		return new Split(fresh, duplicates, List.of());
 	}
 
 	/**
-	 * Records split by their partition's watermark.
+	 * Records split by their fences' watermarks.
 	 *
 	 * @param fresh the records to write, in poll order
 	 * @param duplicates the records whose writes Redis applied before
+	 * @param unfenced the records that cannot be written exactly once (their writes span
+	 * slots of a Redis Cluster), as dead letters
 	 */
-	record Split(List<MappedRecord> fresh, List<MappedRecord> duplicates) {
+	record Split(List<MappedRecord> fresh, List<MappedRecord> duplicates, List<DeadLetter> unfenced) {
 	}
 
 	/**
-	 * The watermarks known, by partition: every partition of the records {@link #split}
-	 * last saw is among them.
+	 * The watermarks known, by fence: every fence of the records {@link #split} last saw
+	 * is among them.
 	 */
-	Map<TopicPartition, Long> watermarks() {
+	Map<Fence, Long> watermarks() {
 		return Collections.unmodifiableMap(watermarks);
 	}
 
-	/** Transactions applied: these partitions' watermarks are now as given. */
-	void applied(Map<TopicPartition, Long> next) {
+	/** Transactions applied: these fences' watermarks are now as given. */
+	void applied(Map<Fence, Long> next) {
 		watermarks.putAll(next);
 	}
 
@@ -308,7 +326,7 @@ final class AppliedOffsets {
 	 * before writing.
 	 */
 	void forget(Collection<TopicPartition> partitions) {
-		watermarks.keySet().removeAll(partitions);
+		watermarks.keySet().removeIf(fence -> partitions.contains(fence.partition()));
 	}
 
 	/**
@@ -318,53 +336,18 @@ final class AppliedOffsets {
 	 * (docs/reliability.md).
 	 */
 	void revoked(Collection<TopicPartition> partitions) {
-		watermarks.keySet().removeAll(partitions);
-		started.removeAll(partitions);
-		refused.removeAll(partitions);
-		unpublished.keySet().removeAll(partitions);
+		forget(partitions);
+		generations.keySet().removeAll(partitions);
+		resets.revoked(partitions);
+		unpublished.revoked(partitions);
 	}
 
 	/**
-	 * Records Redis rejected inside applied transactions: kept until {@link #published},
-	 * since they are skipped if they come again.
+	 * The records Redis rejected inside applied transactions whose dead letters are not
+	 * published yet.
 	 */
-	void rejected(List<DeadLetter> deadLetters) {
-		for (DeadLetter deadLetter : deadLetters) {
-			unpublished.computeIfAbsent(PartitionTransactions.partitionOf(deadLetter.record()), p -> new HashMap<>())
-				.put(deadLetter.record().offset(), deadLetter);
-		}
-	}
-
-	/**
-	 * The dead letters kept by {@link #rejected} for records among {@code duplicates}: to
-	 * be published again.
-	 */
-	List<DeadLetter> rejectedAmong(List<MappedRecord> duplicates) {
-		if (unpublished.isEmpty()) {
-			return List.of();
-		}
-		List<DeadLetter> again = new ArrayList<>(0);
-		for (MappedRecord record : duplicates) {
-			Map<Long, DeadLetter> partition = unpublished.get(PartitionTransactions.partitionOf(record.record()));
-			DeadLetter deadLetter = partition != null ? partition.get(record.record().offset()) : null;
-			if (deadLetter != null) {
-				again.add(new DeadLetter(record.record(), deadLetter.reason(), deadLetter.cause()));
-			}
-		}
-		return again;
-	}
-
-	/** The batch holding these dead letters was committed: they need not be kept. */
-	void published(List<DeadLetter> deadLetters) {
-		for (DeadLetter deadLetter : deadLetters) {
-			Map<Long, DeadLetter> partition = unpublished.get(PartitionTransactions.partitionOf(deadLetter.record()));
-			if (partition != null) {
-				partition.remove(deadLetter.record().offset());
-				if (partition.isEmpty()) {
-					unpublished.remove(PartitionTransactions.partitionOf(deadLetter.record()));
-				}
-			}
-		}
+	UnpublishedDeadLetters unpublished() {
+		return unpublished;
 	}
 
 	private static long parse(byte[] value, byte[] key) {

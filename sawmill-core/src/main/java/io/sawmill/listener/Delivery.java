@@ -47,9 +47,9 @@ public enum Delivery {
 	 * safe. It costs throughput: every batch is finished before the next is sent, a
 	 * transient failure fails the whole batch (it is polled again, never retried record
 	 * by record), and the watermark is read from Redis after a partition is assigned and
-	 * after a failed batch. Standalone and Sentinel-managed Redis only; start-up refuses
-	 * it on a Redis Cluster, where one transaction cannot span the keys of a partition's
-	 * share.
+	 * after a failed batch. On a Redis Cluster, where a transaction's keys share one hash
+	 * slot, a partition has a watermark per slot and a transaction per slot, which costs
+	 * more commands per record, and a record whose writes span slots is dead-lettered.
 	 */
 	EXACTLY_ONCE
 

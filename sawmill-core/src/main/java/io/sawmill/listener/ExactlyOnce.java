@@ -57,9 +57,9 @@ final class ExactlyOnce implements DeliveryMode {
 	 */
 	@Override
 	public void write(PolledBatch batch) {
-		BatchOutcomes written = pipeline.write(batch.toWrite(), applied, AppliedOffsets.Broker.of(batch.consumer()));
+		BatchOutcomes written = pipeline.write(batch.toWrite(), applied, OffsetResets.Broker.of(batch.consumer()));
 		commit.commit(batch, written);
-		applied.published(written.deadLetters());
+		applied.unpublished().published(written.deadLetters());
 	}
 
 	@Override

@@ -26,6 +26,7 @@ import org.slf4j.LoggerFactory;
 import org.jspecify.annotations.Nullable;
 
 import io.sawmill.deadletter.DeadLetter;
+import io.sawmill.mapping.MappingUnavailableException;
 import io.sawmill.mapping.RecordMapper;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.metrics.RecordOutcome;
@@ -35,7 +36,8 @@ import io.sawmill.metrics.SawmillMetrics;
  * The map step of one batch: which records have writes (in poll order, so per partition
  * in offset order), which are skipped, and which cannot be written at all — rejected by
  * the mapper, or larger than {@code sawmill.max-record-size} — with their reason. Once
- * the batch is committed, {@link #report} counts each record's outcome.
+ * the batch is committed, {@link #report} counts each record's outcome. A mapper that
+ * cannot map a record now ({@link MappingUnavailableException}) fails the whole batch.
  */
 public final class MappedBatch {
 
@@ -63,6 +65,10 @@ public final class MappedBatch {
 			List<RedisWrite> writes;
 			try {
 				writes = mapper.map(record);
+			}
+			catch (MappingUnavailableException ex) {
+				// not the record's fault: the batch is polled again, never dead-lettered
+				throw ex;
 			}
 			catch (RuntimeException ex) {
 				batch.reject(record, String.valueOf(ex.getMessage()), ex);

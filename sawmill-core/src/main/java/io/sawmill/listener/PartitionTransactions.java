@@ -37,10 +37,11 @@ import io.sawmill.redis.TransactionalBatchWriter.Transaction;
  * The write plan of one round trip with {@link Delivery#EXACTLY_ONCE}, and what its
  * replies did to each record: pure functions, without a network.
  * <p>
- * {@link #plan} groups the records by partition (in offset order within each) and makes
- * each partition's share one transaction: its writes (coalesced per share when
- * configured), then {@code SET <watermark key> <last offset + 1>}, the transaction's last
- * write ({@link WritePlan#endsTransaction}), which carries every record of the share. The
+ * {@link #plan} groups the records by {@link Fence} (in offset order within each: a
+ * partition, or on a Redis Cluster a partition's records in one hash slot) and makes each
+ * fence's share one transaction: its writes (coalesced per share when configured), then
+ * {@code SET <watermark key> <last offset + 1>}, the transaction's last write
+ * ({@link WritePlan#endsTransaction}), which carries every record of the share. The
  * transaction is fenced by the watermark the thread knows ({@link Transaction}): it
  * applies only while Redis holds that watermark, so a share another writer applied first
  * applies nothing. {@link Outcomes#of} reads the replies: the watermark's {@code SET}
@@ -51,62 +52,63 @@ import io.sawmill.redis.TransactionalBatchWriter.Transaction;
  * @param plan every share's writes and watermark, concatenated, with the records each
  * carries
  * @param transactions each share's fenced transaction, in the order of {@code shares}
- * @param shares each partition's share: its partition, its watermark to be, and where its
- * writes are in {@code plan}
+ * @param shares each fence's share: its fence, its watermark to be, and where its writes
+ * are in {@code plan}
  * @param coalesced how many of the records' writes are not sent as commands of their own
  * ({@link WritePlan#coalesced()} of each share)
  */
 record PartitionTransactions(WritePlan plan, List<Transaction> transactions, List<Share> shares, int coalesced) {
 
 	/**
-	 * One partition's share.
+	 * One fence's share.
 	 *
-	 * @param partition the partition
+	 * @param fence the fence: the partition, or the partition in one hash slot
 	 * @param next the offset after the share's last record: its watermark once the
 	 * transaction applied
 	 * @param watermarkWrite the position of the watermark's {@code SET} in the plan's
 	 * writes
 	 */
-	record Share(TopicPartition partition, long next, int watermarkWrite) {
+	record Share(Fence fence, long next, int watermarkWrite) {
 	}
 
 	/**
 	 * @param records the records to write, in poll order (so per partition in offset
 	 * order)
-	 * @param watermarkKey the key of a partition's watermark
+	 * @param fenceOf the fence of a record
+	 * @param watermarkKey the key of a fence's watermark
 	 * @param coalesce whether each share's writes are coalesced ({@link Coalescer})
 	 */
-	static PartitionTransactions plan(List<MappedRecord> records, Function<TopicPartition, byte[]> watermarkKey,
-			boolean coalesce) {
-		return plan(records, List.of(), Map.of(), watermarkKey, coalesce);
+	static PartitionTransactions plan(List<MappedRecord> records, Function<MappedRecord, Fence> fenceOf,
+			Function<Fence, byte[]> watermarkKey, boolean coalesce) {
+		return plan(records, List.of(), fenceOf, Map.of(), watermarkKey, coalesce);
 	}
 
 	/**
-	 * As above, with the records that came again below their partition's watermark: a
-	 * partition that has only such records gets a share of its own that sets its
-	 * watermark again (to {@code watermarks}' value, so nothing changes). A batch of
-	 * duplicates alone is then committed only after a round trip that the writer
-	 * confirmed as it confirms any ({@code wait-for-replicas}): replicas apply writes in
-	 * order, so one that has this {@code SET} has the transaction that moved the
-	 * watermark, too. The watermark's {@code SET} carries the partition's duplicates, so
-	 * they fail with it.
-	 * @param duplicates the records below their partition's watermark, in poll order
-	 * @param watermarks the watermark the thread knows of each partition (a partition
-	 * without one has had nothing applied): the fence of its transaction; every partition
-	 * of {@code duplicates} has one
+	 * As above, with the records that came again below their fence's watermark: a fence
+	 * that has only such records gets a share of its own that sets its watermark again
+	 * (to {@code watermarks}' value, so nothing changes). A batch of duplicates alone is
+	 * then committed only after a round trip that the writer confirmed as it confirms any
+	 * ({@code wait-for-replicas}): replicas apply writes in order, so one that has this
+	 * {@code SET} has the transaction that moved the watermark, too. The watermark's
+	 * {@code SET} carries the partition's duplicates, so they fail with it.
+	 * @param duplicates the records below their fence's watermark, in poll order
+	 * @param watermarks the watermark the thread knows of each fence (a fence without one
+	 * has had nothing applied): what its transaction expects; every fence of
+	 * {@code duplicates} has one
 	 */
 	static PartitionTransactions plan(List<MappedRecord> records, List<MappedRecord> duplicates,
-			Map<TopicPartition, Long> watermarks, Function<TopicPartition, byte[]> watermarkKey, boolean coalesce) {
-		Map<TopicPartition, List<MappedRecord>> byPartition = byPartition(records);
-		Map<TopicPartition, List<MappedRecord>> duplicated = byPartition(duplicates);
-		duplicated.keySet().forEach(partition -> byPartition.putIfAbsent(partition, List.of()));
+			Function<MappedRecord, Fence> fenceOf, Map<Fence, Long> watermarks, Function<Fence, byte[]> watermarkKey,
+			boolean coalesce) {
+		Map<Fence, List<MappedRecord>> byFence = byFence(records, fenceOf);
+		Map<Fence, List<MappedRecord>> duplicated = byFence(duplicates, fenceOf);
+		duplicated.keySet().forEach(fence -> byFence.putIfAbsent(fence, List.of()));
 		List<MappedRecord> all = new ArrayList<>(records.size() + duplicates.size());
-		List<RedisWrite> writes = new ArrayList<>(records.size() * 2 + byPartition.size());
-		List<int[]> carried = new ArrayList<>(records.size() * 2 + byPartition.size());
-		List<Transaction> transactions = new ArrayList<>(byPartition.size());
-		List<Share> shares = new ArrayList<>(byPartition.size());
+		List<RedisWrite> writes = new ArrayList<>(records.size() * 2 + byFence.size());
+		List<int[]> carried = new ArrayList<>(records.size() * 2 + byFence.size());
+		List<Transaction> transactions = new ArrayList<>(byFence.size());
+		List<Share> shares = new ArrayList<>(byFence.size());
 		int[] coalesced = { 0 };
-		byPartition.forEach((partition, share) -> {
+		byFence.forEach((fence, share) -> {
 			int base = all.size();
 			WritePlan own = coalesce ? Coalescer.plan(share) : WritePlan.oneToOne(share);
 			coalesced[0] += own.coalesced();
@@ -121,10 +123,10 @@ record PartitionTransactions(WritePlan plan, List<Transaction> transactions, Lis
 				carried.add(shifted);
 			}
 			all.addAll(share);
-			all.addAll(duplicated.getOrDefault(partition, List.of()));
-			long next = share.isEmpty() ? Objects.requireNonNull(watermarks.get(partition), "a duplicate's watermark")
+			all.addAll(duplicated.getOrDefault(fence, List.of()));
+			long next = share.isEmpty() ? Objects.requireNonNull(watermarks.get(fence), "a duplicate's watermark")
 					: share.get(share.size() - 1).record().offset() + 1;
-			byte[] key = watermarkKey.apply(partition);
+			byte[] key = watermarkKey.apply(fence);
 			transaction.add(RedisWrite.command("SET", key, Long.toString(next).getBytes(StandardCharsets.US_ASCII)));
 			int[] everyRecord = new int[all.size() - base];
 			for (int i = 0; i < everyRecord.length; i++) {
@@ -132,29 +134,30 @@ record PartitionTransactions(WritePlan plan, List<Transaction> transactions, Lis
 			}
 			carried.add(everyRecord);
 			writes.addAll(transaction);
-			transactions.add(new Transaction(key, watermarks.getOrDefault(partition, 0L), transaction));
-			shares.add(new Share(partition, next, writes.size() - 1));
+			transactions.add(new Transaction(key, watermarks.getOrDefault(fence, 0L), transaction));
+			shares.add(new Share(fence, next, writes.size() - 1));
 		});
 		int[] ends = shares.stream().mapToInt(Share::watermarkWrite).toArray();
 		return new PartitionTransactions(new WritePlan(all, writes, carried, ends), transactions, shares, coalesced[0]);
 	}
 
-	private static Map<TopicPartition, List<MappedRecord>> byPartition(List<MappedRecord> records) {
-		Map<TopicPartition, List<MappedRecord>> byPartition = new LinkedHashMap<>();
+	private static Map<Fence, List<MappedRecord>> byFence(List<MappedRecord> records,
+			Function<MappedRecord, Fence> fenceOf) {
+		Map<Fence, List<MappedRecord>> byFence = new LinkedHashMap<>();
 		for (MappedRecord record : records) {
-			byPartition.computeIfAbsent(partitionOf(record.record()), p -> new ArrayList<>()).add(record);
+			byFence.computeIfAbsent(fenceOf.apply(record), p -> new ArrayList<>()).add(record);
 		}
-		return byPartition;
+		return byFence;
 	}
 
 	/** The watermark of every share whose transaction applied. */
-	Map<TopicPartition, Long> applied(PipelineResult result) {
-		Map<TopicPartition, Long> applied = new HashMap<>();
+	Map<Fence, Long> applied(PipelineResult result) {
+		Map<Fence, Long> applied = new HashMap<>();
 		Set<Integer> failed = new HashSet<>();
 		result.failures().forEach(failure -> failed.add(failure.index()));
 		for (Share share : shares) {
 			if (!failed.contains(share.watermarkWrite())) {
-				applied.put(share.partition(), share.next());
+				applied.put(share.fence(), share.next());
 			}
 		}
 		return applied;

@@ -34,9 +34,10 @@ import io.sawmill.redis.TransactionalBatchWriter;
 /**
  * The write step with {@link Delivery#EXACTLY_ONCE}: a batch's records whose writes Redis
  * applied before are skipped ({@link AppliedOffsets}); the others go in one pipelined
- * round trip, one {@code MULTI}/{@code EXEC} transaction per partition that also moves
- * the partition's watermark ({@link PartitionTransactions}). Nothing is retried record by
- * record: when a transaction did not apply, or may not have, the batch fails whole
+ * round trip, one {@code MULTI}/{@code EXEC} transaction per {@link Fence} (a partition,
+ * or on a Redis Cluster a partition's records in one hash slot) that also moves the
+ * fence's watermark ({@link PartitionTransactions}). Nothing is retried record by record:
+ * when a transaction did not apply, or may not have, the batch fails whole
  * ({@link BatchWriteFailedException}), its partitions' watermarks are read again before
  * it is written again, and what did apply is then skipped. Each transaction is fenced by
  * the watermark this thread knows: when another writer moved it (a consumer that took the
@@ -95,7 +96,7 @@ final class TransactionalPipeline {
 	 * is open, or a transaction did not apply or may not have: nothing of the batch may
 	 * be committed
 	 */
-	BatchOutcomes write(List<MappedRecord> records, AppliedOffsets applied, AppliedOffsets.Broker broker) {
+	BatchOutcomes write(List<MappedRecord> records, AppliedOffsets applied, OffsetResets.Broker broker) {
 		BatchOutcomes written = new BatchOutcomes();
 		if (records.isEmpty()) {
 			return written;
@@ -108,7 +109,11 @@ final class TransactionalPipeline {
 			throw new BatchWriteFailedException("could not start from the partitions' watermarks in Redis: " + ex, ex);
 		}
 		split.duplicates().forEach(record -> written.duplicate(record.record()));
-		applied.rejectedAmong(split.duplicates()).forEach(written::deadLetter);
+		applied.unpublished().among(split.duplicates()).forEach(written::deadLetter);
+		split.unfenced().forEach(written::deadLetter);
+		if (split.fresh().isEmpty() && split.duplicates().isEmpty()) {
+			return written;
+		}
 		try {
 			circuit.acquirePermission();
 		}
@@ -118,7 +123,7 @@ final class TransactionalPipeline {
 		// a partition with duplicates only sets its watermark again: confirmed like any
 		// write before its commit
 		PartitionTransactions transactions = PartitionTransactions.plan(split.fresh(), split.duplicates(),
-				applied.watermarks(), applied::key, coalesce);
+				applied::fenceOf, applied.watermarks(), applied::key, coalesce);
 		long started = System.nanoTime();
 		PipelineResult result;
 		try {
@@ -135,7 +140,7 @@ final class TransactionalPipeline {
 		Outcomes outcomes = Outcomes.of(transactions.plan(), result);
 		circuit.onReplies(took, outcomes);
 		applied.applied(transactions.applied(result));
-		applied.rejected(outcomes.permanent());
+		applied.unpublished().keep(outcomes.permanent());
 		if (outcomes.fenced() > 0) {
 			fenced(outcomes);
 		}

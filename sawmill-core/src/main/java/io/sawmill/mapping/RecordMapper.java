@@ -28,7 +28,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * committed like the others and counted as {@code skipped}. Throwing
  * {@link RecordMappingException} marks the record invalid: it is not written, it is
  * logged with its topic, partition and offset and counted, and the rest of the batch
- * proceeds.
+ * proceeds. Throwing {@link MappingUnavailableException} (something the mapping needs
+ * cannot be reached) fails the whole batch instead: nothing of it is committed, and it is
+ * polled again after a backoff.
  * <p>
  * Delivery is at-least-once: the writes of a record may be applied more than once (a
  * batch polled again after a failure, a restart or rebalance before its commit). Return
@@ -47,6 +49,8 @@ public interface RecordMapper {
 	 * {@code null}
 	 * @throws RecordMappingException when the record cannot be mapped (its reason is
 	 * logged)
+	 * @throws MappingUnavailableException when the record cannot be mapped now, but may
+	 * be later
 	 */
 	List<RedisWrite> map(ConsumerRecord<byte[], byte[]> record) throws RecordMappingException;
 

@@ -24,7 +24,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * The lag gauges of one partition and the values behind them. Written by the lag
- * monitor's thread, read by scrapes.
+ * monitor's thread, read by scrapes (which may have the monitor read them again first).
  */
 final class PartitionLag {
 
@@ -46,16 +46,27 @@ final class PartitionLag {
 
 	volatile long oldestTimestamp = CAUGHT_UP;
 
-	PartitionLag(SawmillMetrics metrics, TopicPartition partition, boolean withSeconds, Clock clock) {
+	/**
+	 * @param beforeRead run by each gauge read before it takes the value, to have the
+	 * values read again when they are old
+	 */
+	PartitionLag(SawmillMetrics metrics, TopicPartition partition, boolean withSeconds, Clock clock,
+			Runnable beforeRead) {
 		this.clock = clock;
 		String[] tags = { "topic", partition.topic(), "partition", Integer.toString(partition.partition()), "group",
 				metrics.group() };
-		this.recordsGauge = Gauge.builder("sawmill.lag.records", this, PartitionLag::records)
+		this.recordsGauge = Gauge.builder("sawmill.lag.records", this, lag -> {
+			beforeRead.run();
+			return lag.records();
+		})
 			.description("Records behind: log-end offset minus committed offset")
 			.tags(tags)
 			.baseUnit("records")
 			.register(metrics.registry());
-		this.secondsGauge = withSeconds ? Gauge.builder("sawmill.lag.seconds", this, PartitionLag::seconds)
+		this.secondsGauge = withSeconds ? Gauge.builder("sawmill.lag.seconds", this, lag -> {
+			beforeRead.run();
+			return lag.seconds();
+		})
 			.description("Age of the oldest record not yet committed; 0 when caught up")
 			.tags(tags)
 			.baseUnit("seconds")

@@ -42,7 +42,9 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Lag of every partition assigned to this instance, read through an {@link Admin} client
- * every {@code interval} and right after each assignment:
+ * every {@code interval}, right after each assignment, and whenever a gauge is read
+ * (scraped) while the last read is more than a second old, so that a scrape sees the lag
+ * as it is, not as it was up to an interval ago ({@link ReadOnScrape}):
  * <ul>
  * <li>{@code sawmill.lag.records}: log-end offset minus the group's committed offset
  * (minus the log-start offset where the group has committed nothing);</li>
@@ -88,6 +90,8 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 
 	private final PeriodicTask task;
 
+	private final ReadOnScrape fresh;
+
 	/** Lag in records only, no lag in seconds. */
 	public PartitionLagMonitor(Admin admin, List<String> topics, SawmillMetrics metrics, Duration interval) {
 		this(admin, topics, metrics, interval, null, Clock.systemUTC());
@@ -125,6 +129,7 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 		this.timeout = interval.compareTo(Duration.ofSeconds(10)) < 0 ? Duration.ofSeconds(10) : interval;
 		this.timestamps = timestamps;
 		this.clock = clock;
+		this.fresh = new ReadOnScrape(task, clock);
 	}
 
 	@Override
@@ -156,6 +161,7 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 	 */
 	public void refresh() throws Exception {
 		synchronized (refreshing) {
+			fresh.reading();
 			List<TopicPartition> partitions = List.copyOf(assigned);
 			lags.keySet().stream().filter(p -> !assigned.contains(p)).toList().forEach(this::forget);
 			if (partitions.isEmpty()) {
@@ -230,7 +236,8 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 	}
 
 	private PartitionLag state(TopicPartition partition) {
-		return lags.computeIfAbsent(partition, p -> new PartitionLag(metrics, p, timestamps != null, clock));
+		return lags.computeIfAbsent(partition,
+				p -> new PartitionLag(metrics, p, timestamps != null, clock, fresh::freshen));
 	}
 
 	private void forget(TopicPartition partition) {
@@ -240,16 +247,21 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 		}
 	}
 
-	/** The sum of the last lag read over this instance's partitions. */
+	/**
+	 * The sum of the lag over this instance's partitions, read again first when the last
+	 * read is older than a second.
+	 */
 	public long totalLag() {
+		fresh.freshen();
 		return lags.values().stream().mapToLong(PartitionLag::records).sum();
 	}
 
 	/**
 	 * The largest lag in seconds over this instance's partitions; 0 when caught up or not
-	 * measured.
+	 * measured; read again first when the last read is older than a second.
 	 */
 	public double maxLagSeconds() {
+		fresh.freshen();
 		return lags.values().stream().mapToDouble(PartitionLag::seconds).filter(s -> !Double.isNaN(s)).max().orElse(0);
 	}
 

@@ -17,10 +17,13 @@ package io.sawmill.metrics;
 
 import java.time.Duration;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 
 /**
@@ -83,9 +86,23 @@ final class PeriodicTask {
 
 	/** Runs the task once more now, on the task's thread, if it is running. */
 	void runNow() {
+		submit();
+	}
+
+	/**
+	 * Runs the task once more now, on the task's thread.
+	 * @return the run, to wait for; null when the task is not running
+	 */
+	@Nullable Future<?> submit() {
 		ScheduledExecutorService executor = scheduler;
-		if (executor != null) {
-			executor.execute(task);
+		if (executor == null) {
+			return null;
+		}
+		try {
+			return executor.submit(task);
+		}
+		catch (RejectedExecutionException ex) {
+			return null; // stopped meanwhile
 		}
 	}
 

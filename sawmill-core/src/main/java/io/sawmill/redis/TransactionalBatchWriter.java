@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import io.lettuce.core.RedisException;
+import io.lettuce.core.cluster.SlotHash;
 import io.sawmill.mapping.RedisWrite;
 
 /**
@@ -30,6 +31,65 @@ import io.sawmill.mapping.RedisWrite;
  * Called from listener threads, like {@link RedisBatchWriter}.
  */
 public interface TransactionalBatchWriter extends RedisBatchWriter {
+
+	/**
+	 * Which keys one transaction may hold, by the Redis the writer writes to.
+	 */
+	enum Keyspace {
+
+		/**
+		 * A standalone or Sentinel-managed server: a transaction may hold any keys, so a
+		 * partition's share of a batch is one transaction with one watermark.
+		 */
+		ONE_SERVER,
+
+		/**
+		 * A Redis Cluster: a transaction's keys must lie in one hash slot, the one its
+		 * master serves. Each transaction goes to its slot's master; a partition's share
+		 * of a batch is one transaction per slot, each with a watermark of that slot.
+		 */
+		CLUSTER;
+
+		private static final int SLOTS = SlotHash.SLOT_COUNT;
+
+		/** The hash slot of {@code key} on a Redis Cluster (its hash tag's, if any). */
+		public static int slotOf(byte[] key) {
+			return SlotHash.getSlot(key);
+		}
+
+		/**
+		 * A short hash tag whose slot is {@code slot}: a key holding {@code {tag}} lies
+		 * in that slot.
+		 */
+		public static String tagOf(int slot) {
+			if (slot < 0 || slot >= SLOTS) {
+				throw new IllegalArgumentException("slot must be between 0 and " + (SLOTS - 1) + ", but was " + slot);
+			}
+			return Tags.TAGS[slot];
+		}
+
+		/** The smallest decimal number in each slot, computed on first use. */
+		private static final class Tags {
+
+			private static final String[] TAGS = compute();
+
+			private static String[] compute() {
+				String[] tags = new String[SLOTS];
+				int found = 0;
+				for (int n = 0; found < SLOTS; n++) {
+					String tag = Integer.toString(n);
+					int slot = SlotHash.getSlot(tag);
+					if (tags[slot] == null) {
+						tags[slot] = tag;
+						found++;
+					}
+				}
+				return tags;
+			}
+
+		}
+
+	}
 
 	/**
 	 * Writes Redis applies whole or not at all, and only while the key {@code fence}
@@ -87,16 +147,26 @@ public interface TransactionalBatchWriter extends RedisBatchWriter {
 	 * when the transaction ran (e.g. {@code WRONGTYPE}); the other writes of that
 	 * transaction applied. So a transaction whose last write cannot fail when it runs
 	 * ({@code SET}) applied exactly when that write succeeded.
+	 * <p>
+	 * On a Redis Cluster ({@link Keyspace#CLUSTER}) every key of a transaction, its fence
+	 * included, must lie in one hash slot: each transaction goes to the master that
+	 * serves its fence's slot, the transactions of one master in list order. A
+	 * transaction whose slot moved applies nothing, and its writes fail with the
+	 * redirect.
 	 * @param transactions the transactions, in the order they must be applied
-	 * @throws UnsupportedOperationException when the writer or its Redis cannot (a Redis
-	 * Cluster)
 	 */
 	Sent sendTransactions(List<Transaction> transactions);
 
 	/**
-	 * Reads string values with {@code MGET} on the calling thread's connection and waits
-	 * for the reply. The read goes after everything the thread sent on that connection,
-	 * so it sees their effect once their replies arrived.
+	 * Which keys one transaction may hold: known once the writer is open.
+	 */
+	Keyspace keyspace();
+
+	/**
+	 * Reads string values with {@code MGET} on the calling thread's connection (on a
+	 * Redis Cluster, one {@code MGET} per slot, each on its master's link) and waits for
+	 * the replies. The read goes after everything the thread sent on that connection, so
+	 * it sees their effect once their replies arrived.
 	 * @param keys the keys to read
 	 * @return each key's value, in order, null where the key does not exist
 	 * @throws RuntimeException when Redis does not answer within the writer's timeout

@@ -34,6 +34,7 @@ import org.slf4j.LoggerFactory;
 
 import io.sawmill.deadletter.DeadLetter;
 import io.sawmill.deadletter.DeadLetterPublisher;
+import io.sawmill.mapping.MappingUnavailableException;
 import io.sawmill.mapping.RecordMapper;
 import io.sawmill.metrics.RecordOutcome;
 import io.sawmill.metrics.SawmillMetrics;
@@ -144,7 +145,18 @@ final class ShareLane implements Runnable {
 	 */
 	private boolean handle(List<ConsumerRecord<byte[], byte[]>> records) {
 		long start = System.nanoTime();
-		ShareBatch batch = ShareBatch.map(records, mapper, config.maxRecordBytes());
+		ShareBatch batch;
+		try {
+			batch = ShareBatch.map(records, mapper, config.maxRecordBytes());
+		}
+		catch (MappingUnavailableException ex) {
+			// not the records' fault (e.g. a schema registry that does not answer): they
+			// come back, never dead-lettered for it
+			log.warn("The mapping is unavailable, the poll's {} record(s) are released: {}", records.size(),
+					ex.getMessage());
+			releaseAll(records);
+			return false;
+		}
 		PipelineResult result = writer.write(batch.writes());
 		metrics.pipelineCompleted(Duration.ofNanos(System.nanoTime() - start), batch.writes().size());
 		List<Decision> decisions = batch.decide(result, config.deliveryLimit());
@@ -160,6 +172,15 @@ final class ShareLane implements Runnable {
 		metrics.batchCommitted(Duration.ofNanos(System.nanoTime() - start), records.size());
 		consecutiveReleases = released ? consecutiveReleases + 1 : 0;
 		return !released;
+	}
+
+	private void releaseAll(List<ConsumerRecord<byte[], byte[]>> records) {
+		for (ConsumerRecord<byte[], byte[]> record : records) {
+			consumer.acknowledge(record, AcknowledgeType.RELEASE);
+			shareMetrics.acknowledged(AcknowledgeType.RELEASE);
+			metrics.records(record.topic(), RecordOutcome.RETRIED, 1);
+		}
+		consecutiveReleases++;
 	}
 
 	/**

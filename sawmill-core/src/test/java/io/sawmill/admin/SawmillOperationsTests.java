@@ -20,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -81,6 +82,20 @@ class SawmillOperationsTests {
 		assertThat(operations.resume("scores").get("operatorPaused")).asString().isEqualTo("[]");
 		assertThatIllegalArgumentException().isThrownBy(() -> operations.pause("payments"))
 			.withMessage("topic must be one of [orders, users] or a route of [scores], but was 'payments'");
+	}
+
+	@Test
+	void shouldPauseAPatternRouteByNameAsEveryTopicItMatchesAndAcceptATopicItMatches() throws Exception {
+		operations.withPatternRoutes(Map.of("clicks", Pattern.compile("clicks-.*")));
+		assertThat(operations.pause("clicks").get("operatorPaused")).asString()
+			.isEqualTo("[topics matching clicks-.*]");
+		assertThat(operations.pause("clicks-eu").get("operatorPaused")).asString()
+			.isEqualTo("[clicks-eu, topics matching clicks-.*]");
+		assertThat(operations.resume("clicks").get("operatorPaused")).asString().isEqualTo("[clicks-eu]");
+		assertThat(operations.resume(null).get("operatorPaused")).asString().isEqualTo("[]");
+		assertThatIllegalArgumentException().isThrownBy(() -> operations.pause("payments"))
+			.withMessage("topic must be one of [orders, users] or match one of [clicks-.*] or a route of [clicks], "
+					+ "but was 'payments'");
 	}
 
 	@Test

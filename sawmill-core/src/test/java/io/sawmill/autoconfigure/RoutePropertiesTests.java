@@ -18,6 +18,7 @@ package io.sawmill.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,10 +28,13 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
+import io.sawmill.mapping.registry.SchemaRegistryConfig;
 import io.sawmill.mapping.route.HashUpdate;
+import io.sawmill.mapping.route.KeyFormat;
 import io.sawmill.mapping.route.RedisType;
 import io.sawmill.mapping.route.RouteConfig;
 import io.sawmill.mapping.route.Routes;
+import io.sawmill.mapping.route.ValueFormat;
 
 class RoutePropertiesTests {
 
@@ -127,6 +131,44 @@ class RoutePropertiesTests {
 			.isThrownBy(() -> SawmillConfigAdapter.routeMapper(bind(properties)))
 			.withMessage("Invalid sawmill.routes[1]: route 'scores': score-field must be set for type SORTED_SET, "
 					+ "e.g. 'score', but was null");
+	}
+
+	@Test
+	void aRegistryRouteBindsItsSchemaRegistryAndKeyFormat() {
+		Map<String, String> properties = twoRoutes();
+		properties.put("sawmill.routes[0].value-format", "protobuf");
+		properties.put("sawmill.routes[0].key-format", "avro");
+		properties.put("sawmill.routes[0].schema-registry.url", "http://registry:8080/apis/ccompat/v7");
+		properties.put("sawmill.routes[0].schema-registry.username", "sawmill");
+		properties.put("sawmill.routes[0].schema-registry.password", "secret");
+		properties.put("sawmill.routes[0].schema-registry.request-timeout", "2s");
+
+		RouteConfig route = SawmillConfigAdapter.routeMapper(bind(properties)).routes().get(0);
+
+		assertThat(route.valueFormat()).isEqualTo(ValueFormat.PROTOBUF);
+		assertThat(route.keyFormat()).isEqualTo(KeyFormat.AVRO);
+		assertThat(route.schemaRegistry().url()).hasToString("http://registry:8080/apis/ccompat/v7");
+		assertThat(route.schemaRegistry().username()).isEqualTo("sawmill");
+		assertThat(route.schemaRegistry().requestTimeout()).isEqualTo(Duration.ofSeconds(2));
+		assertThat(route.schemaRegistry().cacheSize()).isEqualTo(SchemaRegistryConfig.DEFAULT_CACHE_SIZE);
+	}
+
+	@Test
+	void aBadSchemaRegistryFailsStartUpNamingTheProperty() {
+		Map<String, String> badUrl = twoRoutes();
+		badUrl.put("sawmill.routes[0].value-format", "avro");
+		badUrl.put("sawmill.routes[0].schema-registry.url", "registry:8081");
+		assertThatExceptionOfType(SawmillConfigurationException.class)
+			.isThrownBy(() -> SawmillConfigAdapter.routeMapper(bind(badUrl)))
+			.withMessageStartingWith("Invalid sawmill.routes[0]: schema-registry.url must be an http or https URL");
+
+		Map<String, String> noUrl = twoRoutes();
+		noUrl.put("sawmill.routes[0].schema-registry.username", "sawmill");
+		noUrl.put("sawmill.routes[0].schema-registry.password", "secret");
+		assertThatExceptionOfType(SawmillConfigurationException.class)
+			.isThrownBy(() -> SawmillConfigAdapter.routeMapper(bind(noUrl)))
+			.withMessageStartingWith("Invalid sawmill.routes[0]: schema-registry.username and password are set, "
+					+ "but not schema-registry.url");
 	}
 
 	@Test

@@ -20,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -175,6 +176,28 @@ class SawmillConfigAdapterTests {
 			.satisfies(ex -> assertThat(ex.action()).contains("above 40000"));
 		assertThatNoException().isThrownBy(() -> SawmillConfigAdapter.checkPollInterval(listener, pipeline,
 				Map.of(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, 40_001)));
+	}
+
+	@Test
+	void shouldMakeTheInstanceIdTheGroupInstanceIdAndRefuseADifferentOne() {
+		SawmillProperties properties = properties();
+		Map<String, Object> consumer = new HashMap<>();
+		SawmillConfigAdapter.instanceId(properties, consumer);
+		assertThat(consumer).doesNotContainKey(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+
+		properties.setInstanceId("sawmill-0");
+		SawmillConfigAdapter.instanceId(properties, consumer);
+		assertThat(consumer).containsEntry(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "sawmill-0");
+
+		Map<String, Object> other = new HashMap<>(Map.of(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "pod-1"));
+		assertThatExceptionOfType(SawmillConfigurationException.class)
+			.isThrownBy(() -> SawmillConfigAdapter.instanceId(properties, other))
+			.withMessage("sawmill.instance-id (sawmill-0) and spring.kafka.consumer.properties[group.instance.id] "
+					+ "(pod-1) differ");
+		properties.setInstanceId(" ");
+		assertThatExceptionOfType(SawmillConfigurationException.class)
+			.isThrownBy(() -> SawmillConfigAdapter.instanceId(properties, new HashMap<>()))
+			.withMessage("sawmill.instance-id is blank");
 	}
 
 }

@@ -44,6 +44,7 @@ import io.sawmill.mapping.RedisWrite;
 import io.sawmill.metrics.SawmillMetrics;
 import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.TransactionalBatchWriter;
+import io.sawmill.redis.TransactionalBatchWriter.Keyspace;
 import io.sawmill.redis.TransactionalBatchWriter.Transaction;
 
 /**
@@ -176,6 +177,11 @@ class ExactlyOnceLaneTests {
 				values.add(watermark == null ? null : watermark.getBytes(StandardCharsets.US_ASCII));
 			}
 			return values;
+		}
+
+		@Override
+		public Keyspace keyspace() {
+			return Keyspace.ONE_SERVER;
 		}
 
 		@Override

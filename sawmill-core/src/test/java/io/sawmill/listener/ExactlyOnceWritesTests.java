@@ -22,16 +22,11 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
-import java.util.function.Function;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -134,10 +129,10 @@ class ExactlyOnceWritesTests {
 	void shouldSkipEveryRecordOfABatchThatComesAgainAfterItsWritesApplied() {
 		List<MappedRecord> batch = batch("ok");
 
-		BatchOutcomes first = pipeline.write(batch, pipeline.newAppliedOffsets(), COMMITTED_BY_SAWMILL);
+		BatchOutcomes first = pipeline.write(batch, pipeline.newAppliedOffsets(), Brokers.COMMITTED_BY_SAWMILL);
 		// as a restarted consumer thread: nothing cached, the watermarks are read from
 		// Redis
-		BatchOutcomes again = pipeline.write(batch, pipeline.newAppliedOffsets(), COMMITTED_BY_SAWMILL);
+		BatchOutcomes again = pipeline.write(batch, pipeline.newAppliedOffsets(), Brokers.COMMITTED_BY_SAWMILL);
 
 		assertThat(withOutcome(batch, first, RecordOutcome.DUPLICATE)).isEmpty();
 		assertThat(withOutcome(batch, again, RecordOutcome.DUPLICATE)).hasSize(batch.size());
@@ -155,13 +150,13 @@ class ExactlyOnceWritesTests {
 		AppliedOffsets applied = pipeline.newAppliedOffsets();
 
 		BatchWriteFailedException failure = catchThrowableOfType(BatchWriteFailedException.class,
-				() -> pipeline.write(batch, applied, COMMITTED_BY_SAWMILL));
+				() -> pipeline.write(batch, applied, Brokers.COMMITTED_BY_SAWMILL));
 		assertThat(failure).hasMessageContaining("EXECABORT");
 		// partition 0's transaction applied; nothing of partition 1's did
 		assertThat(counters()).containsExactly(1L, 1L, 1L, 0L, 0L, 0L);
 
 		commands.aclSetuser("writer", AclSetuserArgs.Builder.allKeys());
-		BatchOutcomes again = pipeline.write(batch, applied, COMMITTED_BY_SAWMILL);
+		BatchOutcomes again = pipeline.write(batch, applied, Brokers.COMMITTED_BY_SAWMILL);
 
 		assertThat(withOutcome(batch, again, RecordOutcome.DUPLICATE)).extracting(ConsumerRecord::partition)
 			.containsExactly(0, 0, 0);
@@ -176,12 +171,12 @@ class ExactlyOnceWritesTests {
 		batch.add(new MappedRecord(new ConsumerRecord<>("t", 0, 3, null, new byte[0]), List.of(incr("ok:hash"))));
 		AppliedOffsets applied = pipeline.newAppliedOffsets();
 
-		BatchOutcomes first = pipeline.write(batch, applied, COMMITTED_BY_SAWMILL);
+		BatchOutcomes first = pipeline.write(batch, applied, Brokers.COMMITTED_BY_SAWMILL);
 		// its dead letter was not published (the batch was not committed): the batch
 		// comes again
-		BatchOutcomes again = pipeline.write(batch, applied, COMMITTED_BY_SAWMILL);
-		applied.published(again.deadLetters());
-		BatchOutcomes third = pipeline.write(batch, applied, COMMITTED_BY_SAWMILL);
+		BatchOutcomes again = pipeline.write(batch, applied, Brokers.COMMITTED_BY_SAWMILL);
+		applied.unpublished().published(again.deadLetters());
+		BatchOutcomes third = pipeline.write(batch, applied, Brokers.COMMITTED_BY_SAWMILL);
 
 		assertThat(first.deadLetters()).singleElement()
 			.satisfies(deadLetter -> assertThat(deadLetter.reason()).contains("WRONGTYPE"));
@@ -196,17 +191,45 @@ class ExactlyOnceWritesTests {
 	}
 
 	@Test
+	void shouldSkipARecordRedisRejectedWhoseDeadLetterWasNotPublishedBeforeItsPartitionMoved() {
+		commands.hset(new String(key("ok:hash"), StandardCharsets.UTF_8), "f", "v");
+		List<MappedRecord> batch = batch("ok");
+		ConsumerRecord<byte[], byte[]> rejected = new ConsumerRecord<>("t", 0, 3, null, new byte[0]);
+		batch.add(new MappedRecord(rejected, List.of(incr("ok:hash"))));
+		pipeline.write(batch, pipeline.newAppliedOffsets(), Brokers.COMMITTED_BY_SAWMILL);
+
+		// the batch was not committed, and its partitions went to another consumer thread
+		BatchOutcomes again = pipeline.write(batch, pipeline.newAppliedOffsets(), Brokers.COMMITTED_BY_SAWMILL);
+
+		assertThat(again.deadLetters()).isEmpty();
+		assertThat(again.of(rejected)).isEqualTo(RecordOutcome.DUPLICATE);
+	}
+
+	@Test
+	void shouldCheckAPartitionForAResetOnlyInItsFirstBatchSinceItsAssignment() {
+		List<MappedRecord> batch = batch("ok");
+		AppliedOffsets applied = pipeline.newAppliedOffsets();
+		pipeline.write(batch, applied, Brokers.COMMITTED_BY_SAWMILL);
+
+		// the group's offsets moved back while this thread kept the partitions
+		BatchOutcomes again = pipeline.write(batch, applied, Brokers.RESET_BY_A_TOOL);
+
+		assertThat(withOutcome(batch, again, RecordOutcome.DUPLICATE)).hasSize(batch.size());
+		assertThat(counters()).containsOnly(1L);
+	}
+
+	@Test
 	void shouldFenceABatchWhoseWatermarkAnotherConsumerMovedMeanwhileAndSkipItWhenItComesAgain() {
 		List<MappedRecord> first = batch("ok");
 		AppliedOffsets stalled = pipeline.newAppliedOffsets();
-		pipeline.write(first, stalled, COMMITTED_BY_SAWMILL);
+		pipeline.write(first, stalled, Brokers.COMMITTED_BY_SAWMILL);
 		// the stalled consumer's partitions went to another, which applied the next batch
 		List<MappedRecord> next = shifted(first, 3);
-		pipeline.write(next, pipeline.newAppliedOffsets(), COMMITTED_BY_SAWMILL);
+		pipeline.write(next, pipeline.newAppliedOffsets(), Brokers.COMMITTED_BY_SAWMILL);
 
 		BatchWriteFailedException fenced = catchThrowableOfType(BatchWriteFailedException.class,
-				() -> pipeline.write(next, stalled, COMMITTED_BY_SAWMILL));
-		BatchOutcomes again = pipeline.write(next, stalled, COMMITTED_BY_SAWMILL);
+				() -> pipeline.write(next, stalled, Brokers.COMMITTED_BY_SAWMILL));
+		BatchOutcomes again = pipeline.write(next, stalled, Brokers.COMMITTED_BY_SAWMILL);
 
 		assertThat(fenced).isNotNull();
 		assertThat(fenced.getCause()).isInstanceOf(FencedException.class);
@@ -218,9 +241,9 @@ class ExactlyOnceWritesTests {
 	@Test
 	void shouldReplayAPartitionWhoseOffsetsSomeoneElseResetBelowItsWatermark() {
 		List<MappedRecord> batch = batch("ok");
-		pipeline.write(batch, pipeline.newAppliedOffsets(), COMMITTED_BY_SAWMILL);
+		pipeline.write(batch, pipeline.newAppliedOffsets(), Brokers.COMMITTED_BY_SAWMILL);
 
-		BatchOutcomes replayed = pipeline.write(batch, pipeline.newAppliedOffsets(), RESET_BY_A_TOOL);
+		BatchOutcomes replayed = pipeline.write(batch, pipeline.newAppliedOffsets(), Brokers.RESET_BY_A_TOOL);
 
 		assertThat(withOutcome(batch, replayed, RecordOutcome.DUPLICATE)).isEmpty();
 		assertThat(counters()).containsOnly(2L);
@@ -231,9 +254,9 @@ class ExactlyOnceWritesTests {
 	@Test
 	void shouldReplayAPartitionWithoutACommittedOffsetWhoseWatermarkIsPastItsEndAsARecreatedTopic() {
 		List<MappedRecord> batch = batch("ok");
-		pipeline.write(batch, pipeline.newAppliedOffsets(), COMMITTED_BY_SAWMILL);
+		pipeline.write(batch, pipeline.newAppliedOffsets(), Brokers.COMMITTED_BY_SAWMILL);
 
-		pipeline.write(batch, pipeline.newAppliedOffsets(), nothingCommitted(2));
+		pipeline.write(batch, pipeline.newAppliedOffsets(), Brokers.nothingCommitted(2));
 
 		assertThat(counters()).containsOnly(2L);
 	}
@@ -241,9 +264,9 @@ class ExactlyOnceWritesTests {
 	@Test
 	void shouldSkipWhatThePreviousOwnerAppliedButNeverCommittedAsDuplicates() {
 		List<MappedRecord> batch = batch("ok");
-		pipeline.write(batch, pipeline.newAppliedOffsets(), COMMITTED_BY_SAWMILL);
+		pipeline.write(batch, pipeline.newAppliedOffsets(), Brokers.COMMITTED_BY_SAWMILL);
 
-		BatchOutcomes again = pipeline.write(batch, pipeline.newAppliedOffsets(), nothingCommitted(1_000));
+		BatchOutcomes again = pipeline.write(batch, pipeline.newAppliedOffsets(), Brokers.nothingCommitted(1_000));
 
 		assertThat(withOutcome(batch, again, RecordOutcome.DUPLICATE)).hasSize(batch.size());
 		assertThat(counters()).containsOnly(1L);
@@ -258,56 +281,17 @@ class ExactlyOnceWritesTests {
 			.offsetReset(ListenerConfig.OffsetReset.REFUSE)
 			.build());
 		List<MappedRecord> batch = batch("ok");
-		refusing.write(batch, refusing.newAppliedOffsets(), COMMITTED_BY_SAWMILL);
+		refusing.write(batch, refusing.newAppliedOffsets(), Brokers.COMMITTED_BY_SAWMILL);
 		AppliedOffsets reassigned = refusing.newAppliedOffsets();
 
 		for (int attempt = 0; attempt < 2; attempt++) {
-			assertThatThrownBy(() -> refusing.write(batch, reassigned, RESET_BY_A_TOOL))
+			assertThatThrownBy(() -> refusing.write(batch, reassigned, Brokers.RESET_BY_A_TOOL))
 				.isInstanceOf(BatchWriteFailedException.class)
 				.hasMessageContaining("partition t-0 starts at offset 0, below its watermark 3")
 				.hasMessageContaining("refused");
 		}
 		assertThat(counters()).containsOnly(1L);
 		assertThat(registry.get("sawmill.offset.resets").tag("action", "refused").counter().count()).isEqualTo(2);
-	}
-
-	/** As committed by Sawmill: each partition at its first record's offset. */
-	private static final AppliedOffsets.Broker COMMITTED_BY_SAWMILL = broker(
-			partition -> new OffsetAndMetadata(partition.partition() * 100L, OffsetCommits.METADATA), 1_000);
-
-	/**
-	 * As {@code kafka-consumer-groups --reset-offsets} commits: each partition at its
-	 * first record's offset, without metadata.
-	 */
-	private static final AppliedOffsets.Broker RESET_BY_A_TOOL = broker(
-			partition -> new OffsetAndMetadata(partition.partition() * 100L), 1_000);
-
-	/** Nothing committed; every partition's log ends at {@code end}. */
-	private static AppliedOffsets.Broker nothingCommitted(long end) {
-		return broker(partition -> null, end);
-	}
-
-	private static AppliedOffsets.Broker broker(Function<TopicPartition, OffsetAndMetadata> committed, long end) {
-		return new AppliedOffsets.Broker() {
-			@Override
-			public Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions) {
-				Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-				partitions.forEach(partition -> {
-					OffsetAndMetadata offset = committed.apply(partition);
-					if (offset != null) {
-						offsets.put(partition, offset);
-					}
-				});
-				return offsets;
-			}
-
-			@Override
-			public Map<TopicPartition, Long> endOffsets(Set<TopicPartition> partitions) {
-				Map<TopicPartition, Long> ends = new HashMap<>();
-				partitions.forEach(partition -> ends.put(partition, end));
-				return ends;
-			}
-		};
 	}
 
 	/** The same records' writes at offsets {@code by} higher. */

@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -33,6 +34,7 @@ import io.sawmill.mapping.RedisWrite;
 import io.sawmill.metrics.RecordOutcome;
 import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.TransactionalBatchWriter.FencedException;
+import io.sawmill.redis.TransactionalBatchWriter.Keyspace;
 import io.sawmill.redis.TransactionalBatchWriter.Transaction;
 
 /**
@@ -45,11 +47,22 @@ class PartitionTransactionsTests {
 
 	private static final TopicPartition P1 = new TopicPartition("t", 1);
 
+	private static final Fence F0 = new Fence.OfPartition(P0);
+
+	private static final Fence F1 = new Fence.OfPartition(P1);
+
+	private static final Function<MappedRecord, Fence> BY_PARTITION = record -> new Fence.OfPartition(
+			PartitionTransactions.partitionOf(record.record()));
+
+	private static final Function<MappedRecord, Fence> BY_SLOT = record -> new Fence.OfSlot(
+			PartitionTransactions.partitionOf(record.record()), Keyspace.slotOf(record.writes().get(0).key()), 0);
+
 	@Test
 	void shouldMakeEachPartitionsShareOneTransactionEndingWithItsWatermark() {
 		List<MappedRecord> records = List.of(incr(0, 10, "a"), incr(1, 3, "b"), incr(0, 11, "c"), incr(1, 4, "d"));
 
-		PartitionTransactions plan = PartitionTransactions.plan(records, PartitionTransactionsTests::key, false);
+		PartitionTransactions plan = PartitionTransactions.plan(records, BY_PARTITION, PartitionTransactionsTests::key,
+				false);
 
 		assertThat(plan.transactions()).hasSize(2);
 		assertThat(plan.transactions().get(0).writes()).extracting(Object::toString)
@@ -59,8 +72,8 @@ class PartitionTransactionsTests {
 		assertThat(new String(((RedisWrite.Command) plan.transactions().get(0).writes().get(2)).args().get(0),
 				StandardCharsets.US_ASCII))
 			.isEqualTo("12");
-		assertThat(plan.shares()).containsExactly(new PartitionTransactions.Share(P0, 12, 2),
-				new PartitionTransactions.Share(P1, 5, 5));
+		assertThat(plan.shares()).containsExactly(new PartitionTransactions.Share(F0, 12, 2),
+				new PartitionTransactions.Share(F1, 5, 5));
 		// records in offset order within each partition; the watermark carries every
 		// record of its share
 		assertThat(plan.plan().records()).extracting(r -> r.record().offset()).containsExactly(10L, 11L, 3L, 4L);
@@ -72,13 +85,13 @@ class PartitionTransactionsTests {
 	@Test
 	void shouldSetTheWatermarkAgainForAPartitionWhoseRecordsAllCameAgainAndFailThemWithIt() {
 		PartitionTransactions plan = PartitionTransactions.plan(List.of(incr(1, 3, "b")),
-				List.of(incr(0, 10, "a"), incr(0, 11, "c"), incr(1, 2, "x")), Map.of(P0, 12L, P1, 3L),
+				List.of(incr(0, 10, "a"), incr(0, 11, "c"), incr(1, 2, "x")), BY_PARTITION, Map.of(F0, 12L, F1, 3L),
 				PartitionTransactionsTests::key, false);
 
 		assertThat(plan.transactions()).extracting(t -> t.writes().stream().map(Object::toString).toList())
 			.containsExactly(List.of("INCR b (0 args)", "SET wm:t-1 (1 args)"), List.of("SET wm:t-0 (1 args)"));
-		assertThat(plan.shares()).containsExactly(new PartitionTransactions.Share(P1, 4, 1),
-				new PartitionTransactions.Share(P0, 12, 2));
+		assertThat(plan.shares()).containsExactly(new PartitionTransactions.Share(F1, 4, 1),
+				new PartitionTransactions.Share(F0, 12, 2));
 		assertThat(plan.coalesced()).isZero();
 		Outcomes outcomes = Outcomes.of(plan.plan(),
 				new PipelineResult(3, 1, List.of(failure(2, new RedisCommandTimeoutException("timeout")))));
@@ -95,7 +108,8 @@ class PartitionTransactionsTests {
 				record(0, 2, RedisWrite.hset(key, Map.of("f".getBytes(), "3".getBytes())),
 						RedisWrite.expire(key, Duration.ofSeconds(5))));
 
-		PartitionTransactions plan = PartitionTransactions.plan(records, PartitionTransactionsTests::key, true);
+		PartitionTransactions plan = PartitionTransactions.plan(records, BY_PARTITION, PartitionTransactionsTests::key,
+				true);
 
 		// partition 0's two records fold into one HSET and one EXPIRE; partition 1's
 		// stays apart
@@ -106,8 +120,9 @@ class PartitionTransactionsTests {
 
 	@Test
 	void shouldRetryEveryRecordOfAShareWhoseTransactionDidNotApplyOrMayNotHave() {
-		PartitionTransactions plan = PartitionTransactions
-			.plan(List.of(incr(0, 10, "a"), incr(1, 3, "b"), incr(0, 11, "c")), PartitionTransactionsTests::key, false);
+		PartitionTransactions plan = PartitionTransactions.plan(
+				List.of(incr(0, 10, "a"), incr(1, 3, "b"), incr(0, 11, "c")), BY_PARTITION,
+				PartitionTransactionsTests::key, false);
 		RedisCommandExecutionException abort = new RedisCommandExecutionException("EXECABORT Transaction discarded");
 		// partition 0: a queue-time error (its own) and EXECABORT for the rest; partition
 		// 1: no reply
@@ -127,7 +142,7 @@ class PartitionTransactionsTests {
 	@Test
 	void shouldFenceEachPartitionsTransactionByTheWatermarkTheThreadKnows() {
 		PartitionTransactions plan = PartitionTransactions.plan(
-				List.of(incr(0, 10, "a"), incr(1, 3, "b"), incr(0, 11, "c")), List.of(), Map.of(P0, 10L),
+				List.of(incr(0, 10, "a"), incr(1, 3, "b"), incr(0, 11, "c")), List.of(), BY_PARTITION, Map.of(F0, 10L),
 				PartitionTransactionsTests::key, false);
 
 		assertThat(plan.transactions()).extracting(Transaction::expected).containsExactly(10L, 0L);
@@ -137,9 +152,10 @@ class PartitionTransactionsTests {
 
 	@Test
 	void shouldCountTheRecordsOfAFencedTransactionAsFencedAndRetryThemWithoutBlamingRedis() {
-		PartitionTransactions plan = PartitionTransactions
-			.plan(List.of(incr(0, 10, "a"), incr(1, 3, "b"), incr(0, 11, "c")), PartitionTransactionsTests::key, false);
-		FencedException fenced = new FencedException(key(P0), 0, true);
+		PartitionTransactions plan = PartitionTransactions.plan(
+				List.of(incr(0, 10, "a"), incr(1, 3, "b"), incr(0, 11, "c")), BY_PARTITION,
+				PartitionTransactionsTests::key, false);
+		FencedException fenced = new FencedException(key(F0), 0, true);
 		PipelineResult result = new PipelineResult(5, 1,
 				List.of(failure(0, fenced), failure(1, fenced), failure(2, fenced)));
 
@@ -150,7 +166,7 @@ class PartitionTransactionsTests {
 		assertThat(outcomes.outcome(0)).isEqualTo(RecordOutcome.FENCED);
 		assertThat(outcomes.outcome(2)).isEqualTo(RecordOutcome.WRITTEN);
 		assertThat(outcomes.redisFailed()).isFalse();
-		assertThat(plan.applied(result)).containsExactlyEntriesOf(Map.of(P1, 4L));
+		assertThat(plan.applied(result)).containsExactlyEntriesOf(Map.of(F1, 4L));
 	}
 
 	@Test
@@ -158,8 +174,9 @@ class PartitionTransactionsTests {
 		PipelineResult result = new PipelineResult(5, 1,
 				List.of(failure(1, new RedisCommandExecutionException("WRONGTYPE Operation against a key")),
 						failure(3, new RedisCommandExecutionException("ERR some transient-looking error"))));
-		PartitionTransactions plan = PartitionTransactions
-			.plan(List.of(incr(0, 10, "a"), incr(1, 3, "b"), incr(0, 11, "c")), PartitionTransactionsTests::key, false);
+		PartitionTransactions plan = PartitionTransactions.plan(
+				List.of(incr(0, 10, "a"), incr(1, 3, "b"), incr(0, 11, "c")), BY_PARTITION,
+				PartitionTransactionsTests::key, false);
 
 		Outcomes outcomes = Outcomes.of(plan.plan(), result);
 
@@ -168,13 +185,13 @@ class PartitionTransactionsTests {
 			.containsExactly(11L, 3L);
 		assertThat(outcomes.permanent()).extracting(DeadLetter::reason)
 			.allSatisfy(reason -> assertThat(reason).startsWith("Redis rejected a write when its transaction ran"));
-		assertThat(plan.applied(result)).containsExactlyInAnyOrderEntriesOf(Map.of(P0, 12L, P1, 4L));
+		assertThat(plan.applied(result)).containsExactlyInAnyOrderEntriesOf(Map.of(F0, 12L, F1, 4L));
 	}
 
 	@Test
 	void shouldCountAStaleVersionGuardedWriteOfAnAppliedTransactionAsStale() {
 		PartitionTransactions plan = PartitionTransactions.plan(List.of(incr(0, 10, "a"), incr(0, 11, "c")),
-				PartitionTransactionsTests::key, false);
+				BY_PARTITION, PartitionTransactionsTests::key, false);
 
 		Outcomes outcomes = Outcomes.of(plan.plan(), new PipelineResult(3, 1, List.of(), List.of(1)));
 
@@ -189,11 +206,42 @@ class PartitionTransactionsTests {
 		List<MappedRecord> records = List.of(incr(0, 10, "a"), incr(1, 3, "b"), incr(0, 11, "c"), incr(0, 12, "d"),
 				incr(2, 0, "e"));
 
-		AppliedOffsets.Split split = AppliedOffsets.split(records, Map.of(P0, 12L, P1, 3L));
+		AppliedOffsets.Split split = AppliedOffsets.split(records, BY_PARTITION, Map.of(F0, 12L, F1, 3L));
 
 		assertThat(split.duplicates()).extracting(r -> r.record().offset()).containsExactly(10L, 11L);
 		assertThat(split.fresh()).extracting(r -> r.record().partition() + "@" + r.record().offset())
 			.containsExactly("1@3", "0@12", "2@0");
+	}
+
+	@Test
+	void shouldMakeEachPartitionsShareInEachSlotOneTransactionOnARedisCluster() {
+		List<MappedRecord> records = List.of(incr(0, 10, "{a}1"), incr(0, 11, "{b}1"), incr(0, 12, "{a}2"),
+				incr(1, 3, "{a}3"));
+
+		PartitionTransactions plan = PartitionTransactions.plan(records, BY_SLOT, PartitionTransactionsTests::key,
+				false);
+
+		int a = Keyspace.slotOf("a".getBytes(StandardCharsets.UTF_8));
+		int b = Keyspace.slotOf("b".getBytes(StandardCharsets.UTF_8));
+		assertThat(plan.transactions()).extracting(t -> t.writes().stream().map(Object::toString).toList())
+			.containsExactly(List.of("INCR {a}1 (0 args)", "INCR {a}2 (0 args)", "SET wm:t-0/" + a + "/0 (1 args)"),
+					List.of("INCR {b}1 (0 args)", "SET wm:t-0/" + b + "/0 (1 args)"),
+					List.of("INCR {a}3 (0 args)", "SET wm:t-1/" + a + "/0 (1 args)"));
+		assertThat(plan.shares()).extracting(PartitionTransactions.Share::next).containsExactly(13L, 12L, 4L);
+	}
+
+	@Test
+	void shouldPutEachSlotsWatermarkInThatSlotAndEachGenerationInAKeyOfItsOwn() {
+		TopicPartition partition = new TopicPartition("orders", 7);
+		for (int slot : new int[] { 0, 1, 5461, 12182, 16383 }) {
+			byte[] key = new Fence.OfSlot(partition, slot, 2).key("orders-sync");
+			assertThat(Keyspace.slotOf(key)).isEqualTo(slot);
+			assertThat(new String(key, StandardCharsets.UTF_8)).startsWith("sawmill:applied:{")
+				.endsWith("}:orders-sync:orders:7:2");
+		}
+		assertThat(new Fence.OfSlot(partition, 9, 2).key("g")).isNotEqualTo(new Fence.OfSlot(partition, 9, 3).key("g"));
+		assertThat(new String(Fence.OfSlot.generationKey("orders-sync", partition), StandardCharsets.UTF_8))
+			.isEqualTo("sawmill:generation:{orders-sync}:orders:7");
 	}
 
 	@Test
@@ -203,8 +251,10 @@ class PartitionTransactionsTests {
 			.isEqualTo("sawmill:applied:{orders-sync}:orders:7");
 	}
 
-	private static byte[] key(TopicPartition partition) {
-		return ("wm:" + partition).getBytes(StandardCharsets.UTF_8);
+	private static byte[] key(Fence fence) {
+		return ("wm:" + fence.partition()
+				+ (fence instanceof Fence.OfSlot slot ? "/" + slot.slot() + "/" + slot.generation() : ""))
+			.getBytes(StandardCharsets.UTF_8);
 	}
 
 	private static PipelineResult.Failure failure(int index, Throwable cause) {

@@ -19,6 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +37,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.Banner;
+import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -55,7 +59,9 @@ import io.sawmill.testkit.SampleEvents;
  * kit), not sawmill-app's, so this proves that the starter alone brings everything
  * Sawmill needs. An empty Boot application and five properties, against a real KRaft
  * broker and a real redis-server: every record is written as its hash and every offset
- * committed.
+ * committed. The same application, started with {@code --sawmill.doctor.command=true},
+ * prints the doctor's report on its own settings and exits with its verdict without
+ * joining the group.
  */
 class StarterIT {
 
@@ -74,6 +80,16 @@ class StarterIT {
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
 	static class UsersApplication {
+
+		/**
+		 * A user's main as it would be, with a setting of the application's own: the
+		 * doctor command needs nothing more.
+		 */
+		public static void main(String[] args) {
+			SpringApplication application = new SpringApplication(UsersApplication.class);
+			application.setDefaultProperties(Map.of("sawmill.doctor.replicas", "4"));
+			application.run(args);
+		}
 
 	}
 
@@ -115,6 +131,38 @@ class StarterIT {
 			RedisVerifier.Result result = RedisVerifier.verify(redis.host(), redis.port(), RECORDS, SampleEvents::key,
 					SampleEvents::hash, null);
 			assertThat(result.allVerified()).as(result.toString()).isTrue();
+		}
+	}
+
+	@Test
+	void shouldRunTheDoctorCommandWithTheApplicationsOwnSettingsAndExitWithItsVerdictWithoutConsuming(@TempDir Path dir)
+			throws Exception {
+		String group = "starter-doctor";
+		Path out = dir.resolve("doctor.out");
+		Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+				"-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+				UsersApplication.class.getName(), "--sawmill.doctor.command=true", "--sawmill.topics=" + TOPIC,
+				"--sawmill.group-id=" + group, "--sawmill.mapping.key-template=" + SampleEvents.KEY_TEMPLATE,
+				"--spring.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
+				"--spring.data.redis.host=" + redis.host(), "--spring.data.redis.port=" + redis.port())
+			.redirectErrorStream(true)
+			.redirectOutput(out.toFile())
+			.start();
+		boolean exited = process.waitFor(90, TimeUnit.SECONDS);
+		if (!exited) {
+			process.destroyForcibly();
+		}
+		String report = Files.readString(out);
+
+		assertThat(exited).as(report).isTrue();
+		assertThat(report).contains("Sawmill doctor: ")
+			.contains("kafka.partitions",
+					"3 partitions (starter-users 3) for 4 consumers (sawmill.concurrency 1 x 4 replicas)")
+			.contains("redis.");
+		assertThat(process.exitValue()).as(report).isEqualTo(report.contains("Sawmill doctor: FAIL") ? 1 : 0);
+		try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+			assertThat(admin.listGroups().all().get(30, TimeUnit.SECONDS)).as("no consumer of %s joined", group)
+				.noneMatch(listing -> listing.groupId().equals(group));
 		}
 	}
 

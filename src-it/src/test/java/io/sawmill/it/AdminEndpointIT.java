@@ -56,8 +56,8 @@ import tools.jackson.databind.json.JsonMapper;
  * The operator's endpoint on the real service, real broker and real redis-server: the
  * partitions view of a backlog, a paused topic that does not progress while the circuit
  * stays closed, a resume that drains it, a poison record re-driven from the DLT after the
- * fix, a too-large range refused, one route paused and resumed by its name while another
- * flows, and write operations refused where the endpoint is read-only.
+ * fix, a too-large range refused, one route (by topic-pattern) paused and resumed by its
+ * name while another flows, and write operations refused where the endpoint is read-only.
  */
 class AdminEndpointIT {
 
@@ -176,7 +176,11 @@ class AdminEndpointIT {
 		properties.remove("sawmill.mapping.ttl");
 		properties.put("management.endpoint.sawmill.access", "unrestricted");
 		properties.put("sawmill.routes[0].name", "click-hashes");
-		properties.put("sawmill.routes[0].topics", "clicks");
+		// by pattern: paused by its name, and checked by the doctor, like a route of
+		// named
+		// topics
+		properties.put("sawmill.routes[0].topic-pattern", "clicks(-[a-z]+)?");
+		properties.put("sawmill.routes[0].dead-letter-topic", "click-hashes-dlt");
 		properties.put("sawmill.routes[0].key-template", "click:{@key}");
 		properties.put("sawmill.routes[1].name", "cart-strings");
 		properties.put("sawmill.routes[1].topics", "carts");
@@ -188,10 +192,17 @@ class AdminEndpointIT {
 				.until(() -> partitions(port).findValues("assigned").stream().filter(JsonNode::asBoolean).count() == 2);
 			assertThat(partitions(port).path("topics").findValuesAsString("route"))
 				.containsExactlyInAnyOrder("click-hashes", "cart-strings");
+			JsonNode doctor = json(Scrape.get(port, "/actuator/sawmill"));
+			assertThat(doctor.path("findings").findParents("check"))
+				.filteredOn(finding -> finding.path("check").asString().equals("kafka.partitions"))
+				.singleElement()
+				.satisfies(finding -> assertThat(finding.path("measured").asString())
+					.startsWith("2 partitions (carts 1, clicks 1) for"));
 
 			HttpResponse<String> pause = post(port, "pause", "{\"topic\":\"click-hashes\"}");
 			assertThat(pause.statusCode()).as(pause.body()).isEqualTo(200);
-			assertThat(json(pause.body()).path("paused").toString()).isEqualTo("[\"clicks\"]");
+			assertThat(json(pause.body()).path("paused").toString())
+				.isEqualTo("[\"topics matching clicks(-[a-z]+)?\"]");
 			assertThat(json(pause.body()).path("confirmed").asBoolean()).as(pause.body()).isTrue();
 			Map<TopicPartition, Long> clicksBefore = Map.copyOf(Kafka.committedOffsets(admin, "admin-routes"));
 			Kafka.produce(bootstrap, "clicks", 0, 100, i -> "k" + i,

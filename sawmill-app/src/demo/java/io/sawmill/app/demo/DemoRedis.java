@@ -25,9 +25,9 @@ import java.util.Locale;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
- * A real redis-server for the demo: the one on the PATH when there is one, otherwise the binary
- * shipped inside the {@code com.github.codemonstur:embedded-redis} jar (Redis 6.2 for Linux and
- * macOS), so a machine with only a JDK can run the demo.
+ * A real redis-server for the demo: the one on the PATH when there is one, otherwise the
+ * binary shipped inside the {@code com.github.codemonstur:embedded-redis} jar (Redis 6.2
+ * for Linux and macOS), so a machine with only a JDK can run the demo.
  */
 final class DemoRedis {
 
@@ -74,4 +74,5 @@ final class DemoRedis {
 			throw new IllegalStateException("could not extract the bundled redis-server: " + ex.getMessage(), ex);
 		}
 	}
+
 }

@@ -26,13 +26,20 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.sawmill.testkit.SampleEvents;
 
-/** Produces {@code count} JSON events (ids 0…count-1) at about {@code rate} per second (0: flat out). */
+/**
+ * Produces {@code count} JSON events (ids 0…count-1) at about {@code rate} per second (0:
+ * flat out).
+ */
 final class EventGenerator implements Runnable {
 
 	private final String bootstrapServers;
+
 	private final String topic;
+
 	private final long count;
+
 	private final long rate;
+
 	private final AtomicLong produced = new AtomicLong();
 
 	EventGenerator(String bootstrapServers, String topic, long count, long rate) {
@@ -75,4 +82,5 @@ final class EventGenerator implements Runnable {
 			producer.flush();
 		}
 	}
+
 }

@@ -34,14 +34,15 @@ import io.sawmill.testkit.RedisVerifier;
 import io.sawmill.testkit.SampleEvents;
 
 /**
- * The demo: a real Kafka broker in this JVM (KRaft), a real redis-server, a generator of JSON
- * events, and the normal Sawmill service consuming them; a status line every second, and at the
- * end every record read back from Redis and checked. Options are system properties
- * ({@code -Ddemo.records=…}), see README.md.
+ * The demo: a real Kafka broker in this JVM (KRaft), a real redis-server, a generator of
+ * JSON events, and the normal Sawmill service consuming them; a status line every second,
+ * and at the end every record read back from Redis and checked. Options are system
+ * properties ({@code -Ddemo.records=…}), see README.md.
  */
 public final class SawmillDemo {
 
 	private static final String TOPIC = "events";
+
 	private static final Duration TTL = Duration.ofHours(1);
 
 	private SawmillDemo() {
@@ -92,7 +93,10 @@ public final class SawmillDemo {
 		System.exit(0);
 	}
 
-	/** Prints the status line every second until everything produced is committed; false on time-out. */
+	/**
+	 * Prints the status line every second until everything produced is committed; false
+	 * on time-out.
+	 */
 	private static boolean watch(ConfigurableApplicationContext context, EventGenerator generator, long records)
 			throws InterruptedException {
 		MeterRegistry registry = context.getBean(MeterRegistry.class);
@@ -105,7 +109,9 @@ public final class SawmillDemo {
 		long idleSince = System.nanoTime();
 		while (true) {
 			TimeUnit.SECONDS.sleep(1);
-			double written = registry.find("sawmill.records").counters().stream()
+			double written = registry.find("sawmill.records")
+				.counters()
+				.stream()
 				.filter(c -> !"retried".equals(c.getId().getTag("outcome")))
 				.mapToDouble(c -> c.count())
 				.sum();
@@ -114,9 +120,8 @@ public final class SawmillDemo {
 			lastWritten = written;
 			lastTick = now;
 			String line = String.format(Locale.ROOT,
-					"[%4.0fs] produced %,d  written %,.0f  %,.0f rec/s  lag %,d  batch P99 %s",
-					(now - started) / 1e9, generator.produced(), written, perSecond, lag.totalLag(),
-					p99(metrics));
+					"[%4.0fs] produced %,d  written %,.0f  %,.0f rec/s  lag %,d  batch P99 %s", (now - started) / 1e9,
+					generator.produced(), written, perSecond, lag.totalLag(), p99(metrics));
 			System.out.print(tty ? "\r" + line + "   " : line + System.lineSeparator());
 			if (written >= records) {
 				System.out.println();
@@ -141,4 +146,5 @@ public final class SawmillDemo {
 		}
 		return "n/a";
 	}
+
 }

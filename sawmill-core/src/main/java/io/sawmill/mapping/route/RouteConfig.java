@@ -25,6 +25,7 @@ import java.util.regex.PatternSyntaxException;
 
 import io.sawmill.mapping.KeyEncoding;
 import io.sawmill.mapping.internal.KeyTemplate;
+import io.sawmill.mapping.registry.SchemaRegistryConfig;
 
 /**
  * Immutable configuration of one route: which topics it reads, how it reads their values,
@@ -83,6 +84,10 @@ public final class RouteConfig {
 
 	private final Map<String, String> valueDeserializerProperties;
 
+	private final KeyFormat keyFormat;
+
+	private final SchemaRegistryConfig schemaRegistry;
+
 	private final String deadLetterTopic;
 
 	private RouteConfig(Builder b) {
@@ -106,6 +111,8 @@ public final class RouteConfig {
 		this.avroSchema = b.avroSchema;
 		this.valueDeserializer = b.valueDeserializer;
 		this.valueDeserializerProperties = Map.copyOf(b.valueDeserializerProperties);
+		this.keyFormat = b.keyFormat;
+		this.schemaRegistry = b.schemaRegistry;
 		this.deadLetterTopic = b.deadLetterTopic;
 	}
 
@@ -243,6 +250,20 @@ public final class RouteConfig {
 		return valueDeserializerProperties;
 	}
 
+	public KeyFormat keyFormat() {
+		return keyFormat;
+	}
+
+	/**
+	 * The registry of registry-framed values ({@link ValueFormat#AVRO} without
+	 * {@link #avroSchema()}, {@link ValueFormat#PROTOBUF},
+	 * {@link ValueFormat#JSON_SCHEMA}) and keys ({@link #keyFormat()} other than
+	 * {@link KeyFormat#RAW}), or null.
+	 */
+	public SchemaRegistryConfig schemaRegistry() {
+		return schemaRegistry;
+	}
+
 	/**
 	 * The route's own dead-letter topic, or null for the default
 	 * {@code <source topic><suffix>}.
@@ -289,6 +310,8 @@ public final class RouteConfig {
 		set.put("ttl-header", ttlHeader);
 		set.put("avro-schema", avroSchema);
 		set.put("value-deserializer", valueDeserializer);
+		set.put("key-format", keyFormat == KeyFormat.RAW ? null : keyFormat);
+		set.put("schema-registry.url", schemaRegistry == null ? null : schemaRegistry.url());
 		set.values().removeIf(Objects::isNull);
 		return set;
 	}
@@ -342,6 +365,10 @@ public final class RouteConfig {
 		private String valueDeserializer;
 
 		private Map<String, String> valueDeserializerProperties = Map.of();
+
+		private KeyFormat keyFormat = KeyFormat.RAW;
+
+		private SchemaRegistryConfig schemaRegistry;
 
 		private String deadLetterTopic;
 
@@ -478,6 +505,17 @@ public final class RouteConfig {
 
 		public Builder valueDeserializerProperties(Map<String, String> properties) {
 			this.valueDeserializerProperties = Objects.requireNonNull(properties, "valueDeserializerProperties");
+			return this;
+		}
+
+		public Builder keyFormat(KeyFormat keyFormat) {
+			this.keyFormat = Objects.requireNonNull(keyFormat, "keyFormat");
+			return this;
+		}
+
+		/** The registry of registry-framed values and keys; null for none. */
+		public Builder schemaRegistry(SchemaRegistryConfig schemaRegistry) {
+			this.schemaRegistry = schemaRegistry;
 			return this;
 		}
 

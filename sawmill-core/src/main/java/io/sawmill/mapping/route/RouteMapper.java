@@ -31,6 +31,9 @@ import io.sawmill.mapping.RedisWrite;
 import io.sawmill.mapping.internal.FieldSelection;
 import io.sawmill.mapping.internal.FlatFields;
 import io.sawmill.mapping.internal.KeyTemplate;
+import io.sawmill.mapping.registry.SchemaFormat;
+import io.sawmill.mapping.registry.SchemaRegistry;
+import tools.jackson.databind.JsonNode;
 
 /**
  * One route's mapping: decodes the value, resolves the key and returns the writes of the
@@ -54,6 +57,10 @@ final class RouteMapper implements RecordMapper {
 
 	private final FieldSelection selection;
 
+	private final SchemaRegistry registry;
+
+	private final SchemaFormat keyFormat;
+
 	RouteMapper(RouteConfig config) {
 		this.config = config;
 		this.key = config.keyTemplate();
@@ -61,7 +68,21 @@ final class RouteMapper implements RecordMapper {
 		boolean needsFields = key.usesValueFields() || (member != null && member.usesValueFields())
 				|| EnumSet.of(RedisType.HASH, RedisType.STREAM, RedisType.SORTED_SET).contains(config.type())
 				|| config.valueField() != null || config.ttlField() != null;
-		this.decoder = new ValueDecoder(config, needsFields);
+		this.registry = config.schemaRegistry() == null ? null : SchemaRegistry.of(config.schemaRegistry());
+		this.keyFormat = config.keyFormat() == KeyFormat.RAW ? null : SchemaFormat.valueOf(config.keyFormat().name());
+		if (keyFormat != null) {
+			ValueTrees.requireLibraries(config.name(), "key-format", keyFormat);
+		}
+		SchemaFormat valueRead = switch (config.valueFormat()) {
+			case AVRO -> config.avroSchema() == null ? SchemaFormat.AVRO : null;
+			case PROTOBUF -> SchemaFormat.PROTOBUF;
+			case JSON_SCHEMA -> SchemaFormat.JSON_SCHEMA;
+			case JSON, STRING, DESERIALIZER -> null;
+		};
+		if (valueRead != null) {
+			ValueTrees.requireLibraries(config.name(), "value-format", valueRead);
+		}
+		this.decoder = new ValueDecoder(config, needsFields, registry);
 		this.firstRecord = new FirstRecordCheck(config);
 		this.selection = new FieldSelection(config.fields(), config.pathSeparator());
 	}
@@ -71,7 +92,8 @@ final class RouteMapper implements RecordMapper {
 	}
 
 	@Override
-	public List<RedisWrite> map(ConsumerRecord<byte[], byte[]> record) {
+	public List<RedisWrite> map(ConsumerRecord<byte[], byte[]> polled) {
+		ConsumerRecord<byte[], byte[]> record = keyFormat == null ? polled : withKeyRead(polled);
 		if (record.value() == null) {
 			return tombstone(record);
 		}
@@ -98,6 +120,29 @@ final class RouteMapper implements RecordMapper {
 		List<RedisWrite> withTtl = new ArrayList<>(writes);
 		withTtl.add(RedisWrite.expire(redisKey, ttl));
 		return withTtl;
+	}
+
+	/**
+	 * The record with its registry-framed key replaced by the key's text, which is what
+	 * {@code {@key}} stands for: a string or number as it is, anything else as compact
+	 * JSON.
+	 */
+	private ConsumerRecord<byte[], byte[]> withKeyRead(ConsumerRecord<byte[], byte[]> record) {
+		if (record.key() == null) {
+			return record;
+		}
+		JsonNode key;
+		try {
+			key = ValueDecoder.registryTree(registry, keyFormat, record.key());
+		}
+		catch (RecordMappingException ex) {
+			throw new RecordMappingException("key-format " + keyFormat + ": " + ex.getMessage(), ex);
+		}
+		String text = key.isString() || key.isNumber() || key.isBoolean() ? key.asString() : key.toString();
+		byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+		return new ConsumerRecord<>(record.topic(), record.partition(), record.offset(), record.timestamp(),
+				record.timestampType(), bytes.length, record.serializedValueSize(), bytes, record.value(),
+				record.headers(), record.leaderEpoch());
 	}
 
 	private List<RedisWrite> tombstone(ConsumerRecord<byte[], byte[]> record) {

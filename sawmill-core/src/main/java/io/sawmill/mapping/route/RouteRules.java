@@ -91,11 +91,14 @@ final class RouteRules {
 				}
 			}
 			case AVRO -> {
-				if (!set.containsKey("avro-schema")) {
-					throw invalid(route, "avro-schema", null,
-							"must be set for value-format AVRO (the writer's schema, as JSON)");
+				if (set.containsKey("avro-schema") == set.containsKey("schema-registry.url")) {
+					throw invalid(route, "avro-schema", set.get("avro-schema"),
+							"or schema-registry.url must be set for "
+									+ "value-format AVRO, one of the two: avro-schema reads unframed Avro of that schema, "
+									+ "schema-registry.url registry-framed Avro");
 				}
 			}
+			case PROTOBUF, JSON_SCHEMA -> requireRegistry(route, "value-format", format, set);
 			case DESERIALIZER -> {
 				if (!set.containsKey("value-deserializer")) {
 					throw invalid(route, "value-deserializer", null,
@@ -104,6 +107,24 @@ final class RouteRules {
 			}
 			case JSON -> {
 			}
+		}
+		Object keyFormat = set.get("key-format");
+		if (keyFormat != null) {
+			requireRegistry(route, "key-format", keyFormat, set);
+		}
+		boolean readsRegistry = keyFormat != null || format == ValueFormat.PROTOBUF || format == ValueFormat.JSON_SCHEMA
+				|| (format == ValueFormat.AVRO && !set.containsKey("avro-schema"));
+		if (set.containsKey("schema-registry.url") && !readsRegistry) {
+			throw invalid(route, "schema-registry.url", String.valueOf(set.get("schema-registry.url")),
+					"is read only by value-format AVRO (without avro-schema), PROTOBUF or JSON_SCHEMA, or a "
+							+ "key-format other than RAW; this route's value-format is " + format);
+		}
+	}
+
+	private static void requireRegistry(String route, String option, Object value, Map<String, Object> set) {
+		if (!set.containsKey("schema-registry.url")) {
+			throw invalid(route, "schema-registry.url", null, "must be set for " + option + " " + value
+					+ " (the registry's Confluent-compatible API, e.g. 'http://registry:8081')");
 		}
 	}
 

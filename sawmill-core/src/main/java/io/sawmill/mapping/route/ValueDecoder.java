@@ -25,8 +25,9 @@ import org.apache.kafka.common.serialization.Deserializer;
 import io.sawmill.mapping.RecordMappingException;
 import io.sawmill.mapping.internal.FlatFields;
 import io.sawmill.mapping.internal.JsonFlattener;
+import io.sawmill.mapping.registry.SchemaFormat;
+import io.sawmill.mapping.registry.SchemaRegistry;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Reads a record's value in the route's {@link ValueFormat}: its flattened fields and the
@@ -40,10 +41,6 @@ final class ValueDecoder {
 	record Decoded(FlatFields fields, byte[] whole) {
 	}
 
-	private static final JsonMapper JSON = JsonMapper.builder().build();
-
-	private static final boolean AVRO_PRESENT = isPresent("org.apache.avro.generic.GenericRecord");
-
 	private final RouteConfig config;
 
 	private final JsonFlattener flattener;
@@ -54,15 +51,18 @@ final class ValueDecoder {
 
 	private final ThreadLocal<Deserializer<?>> deserializer;
 
+	private final SchemaRegistry registry;
+
 	/**
 	 * @throws IllegalArgumentException naming the route when the schema or deserializer
 	 * cannot be loaded
 	 */
-	ValueDecoder(RouteConfig config, boolean needsFields) {
+	ValueDecoder(RouteConfig config, boolean needsFields, SchemaRegistry registry) {
 		this.config = config;
 		this.flattener = new JsonFlattener(config.pathSeparator());
 		this.needsFields = needsFields;
-		this.avro = config.valueFormat() == ValueFormat.AVRO ? avro(config) : null;
+		this.registry = registry;
+		this.avro = config.valueFormat() == ValueFormat.AVRO && config.avroSchema() != null ? avro(config) : null;
 		if (config.valueFormat() == ValueFormat.DESERIALIZER) {
 			newDeserializer().close(); // fail at start-up, not on the first record
 			this.deserializer = ThreadLocal.withInitial(this::newDeserializer);
@@ -73,7 +73,7 @@ final class ValueDecoder {
 	}
 
 	private static AvroValues avro(RouteConfig config) {
-		if (!AVRO_PRESENT) {
+		if (!ValueTrees.avroPresent()) {
 			throw new IllegalArgumentException(
 					"route '" + config.name() + "': value-format AVRO needs org.apache.avro:avro on the class path");
 		}
@@ -109,7 +109,9 @@ final class ValueDecoder {
 		return switch (config.valueFormat()) {
 			case JSON -> new Decoded(needsFields ? flattener.flatten(value) : new FlatFields(false), value);
 			case STRING -> new Decoded(new FlatFields(false), value);
-			case AVRO -> tree(avro.read(value));
+			case AVRO -> avro != null ? tree(avro.read(value)) : tree(registryTree(registry, SchemaFormat.AVRO, value));
+			case PROTOBUF -> tree(registryTree(registry, SchemaFormat.PROTOBUF, value));
+			case JSON_SCHEMA -> tree(registryTree(registry, SchemaFormat.JSON_SCHEMA, value));
 			case DESERIALIZER -> deserialized(record);
 		};
 	}
@@ -132,32 +134,33 @@ final class ValueDecoder {
 			return text.startsWith("{") ? new Decoded(flattener.flatten(bytes), bytes)
 					: new Decoded(new FlatFields(false), bytes);
 		}
-		if (value instanceof JsonNode node) {
-			return tree(node);
+		JsonNode tree = value == null ? null : ValueTrees.toTree(value);
+		if (tree == null) {
+			throw new RecordMappingException("value-deserializer " + config.valueDeserializer() + " returned "
+					+ (value == null ? "null" : value.getClass().getName())
+					+ "; a route maps a Map, a Jackson 3 or 2 JsonNode, an Avro GenericRecord, a Protobuf Message, "
+					+ "a String or a byte[]");
 		}
-		if (value instanceof Map<?, ?> map) {
-			return tree(JSON.valueToTree(map));
+		return tree(tree);
+	}
+
+	/**
+	 * Registry-framed {@code bytes} read with {@code registry} as a tree.
+	 * @throws RecordMappingException when they cannot be read
+	 * @throws io.sawmill.mapping.MappingUnavailableException when the registry cannot be
+	 * asked
+	 */
+	static JsonNode registryTree(SchemaRegistry registry, SchemaFormat format, byte[] bytes) {
+		Object value = registry.read(format, bytes);
+		JsonNode tree = format == SchemaFormat.AVRO ? AvroValues.toTree(value) : ValueTrees.toTree(value);
+		if (tree == null) {
+			throw new IllegalStateException(format + " read as " + value.getClass().getName());
 		}
-		if (AVRO_PRESENT && AvroValues.isRecord(value)) {
-			return tree(AvroValues.toTree(value));
-		}
-		throw new RecordMappingException("value-deserializer " + config.valueDeserializer() + " returned "
-				+ (value == null ? "null" : value.getClass().getName())
-				+ "; a route maps a Map, a JsonNode, an Avro GenericRecord, a String or a byte[]");
+		return tree;
 	}
 
 	private Decoded tree(JsonNode node) {
 		return new Decoded(flattener.flattenTree(node), node.toString().getBytes(StandardCharsets.UTF_8));
-	}
-
-	private static boolean isPresent(String className) {
-		try {
-			Class.forName(className, false, ValueDecoder.class.getClassLoader());
-			return true;
-		}
-		catch (ClassNotFoundException | LinkageError ex) {
-			return false;
-		}
 	}
 
 }

@@ -37,6 +37,7 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.netty.channel.Channel;
 import io.sawmill.mapping.RedisWrite;
+import io.sawmill.redis.PipelineResult;
 import io.sawmill.redis.RedisBatchWriter.Sent;
 import io.sawmill.redis.TransactionalBatchWriter.Transaction;
 
@@ -46,7 +47,8 @@ import io.sawmill.redis.TransactionalBatchWriter.Transaction;
  * batch goes to the masters' channels, grouped per master ({@link SlotSend}, which needs
  * {@link #masterChannel} and {@link #routeOf}), or through Lettuce's API when the
  * channels cannot be reached ({@link EndpointSend}). Redirects can reorder a key's
- * writes, which {@link #keyOrder} and {@link #slotOrder} detect.
+ * writes, which {@link #keyOrder} and {@link #slotOrder} detect. Transactions go whole to
+ * their slot's master ({@link SlotTransactionSend}).
  */
 final class ClusterConnection extends DedicatedConnection implements SlotRouting {
 
@@ -97,9 +99,18 @@ final class ClusterConnection extends DedicatedConnection implements SlotRouting
 				: paths.endpoint().send(this, writes, deadline);
 	}
 
+	/**
+	 * Each transaction to its slot's master ({@link SlotTransactionSend}); when Lettuce
+	 * hides the masters' channels, every write fails at once.
+	 */
 	@Override
 	Sent sendTransactions(List<Transaction> transactions, List<RedisWrite> writes, long deadline) {
-		throw new UnsupportedOperationException("transactions cannot be sent on a Redis Cluster connection");
+		if (!EndpointChannel.available()) {
+			PipelineResult failed = ConnectionFailures.failed(writes, 0, List.of(), new UnsupportedOperationException(
+					"this Lettuce version does not expose the masters' channels that transactions are written to"));
+			return () -> failed;
+		}
+		return paths.slotTransactions().send(this, transactions, writes, deadline);
 	}
 
 	/**

@@ -60,10 +60,8 @@ abstract sealed class DedicatedConnection implements Link, AutoCloseable
 	abstract Sent send(List<RedisWrite> writes, long deadline);
 
 	/**
-	 * Puts transactions on the wire ({@link TransactionSend}), {@code writes} being their
+	 * Puts transactions on the wire by this topology's path, {@code writes} being their
 	 * writes concatenated.
-	 * @throws UnsupportedOperationException on a Redis Cluster, where one transaction
-	 * cannot span the slots of a partition's share (start-up refuses exactly-once there)
 	 */
 	abstract Sent sendTransactions(List<Transaction> transactions, List<RedisWrite> writes, long deadline);
 

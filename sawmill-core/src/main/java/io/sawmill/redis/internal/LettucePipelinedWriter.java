@@ -28,6 +28,7 @@ import io.lettuce.core.AbstractRedisClient;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.redis.PipelineConfig;
 import io.sawmill.redis.PipelineResult;
+import io.sawmill.redis.TransactionalBatchWriter.Keyspace;
 import io.sawmill.redis.TransactionalBatchWriter.Transaction;
 import io.sawmill.redis.RedisBatchWriter;
 import io.sawmill.redis.ReplicaShortfalls;
@@ -48,9 +49,10 @@ import io.sawmill.redis.TransactionalBatchWriter;
  * channels, commands are queued through its async API and flushed per chunk
  * ({@link EndpointSend}). {@link #sendTransactions} sends each partition's share of an
  * exactly-once batch as {@code MULTI … EXEC} on a standalone (or Sentinel-managed)
- * channel ({@link TransactionSend}); a cluster connection refuses it. With
- * {@link PipelineConfig#waitForReplicas()}, a batch counts as written once replicas
- * confirmed it ({@link ReplicaWait}; on a cluster, per master).
+ * channel ({@link TransactionSend}), or on a cluster, each to the master of its slot
+ * ({@link SlotTransactionSend}). With {@link PipelineConfig#waitForReplicas()}, a batch
+ * counts as written once replicas confirmed it ({@link ReplicaWait}; on a cluster, per
+ * master).
  * <p>
  * Connections are opened up front ({@link #open(int)}) and handed to threads on first
  * use, so the data path never connects. {@link #send} returns once the batch is on the
@@ -82,6 +84,9 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 	private final FunctionLibraries functions;
 
 	private final AttachedReplicas attachedReplicas = new AttachedReplicas(Clock.systemUTC());
+
+	/** Which keys a transaction may hold: set by {@link #open}. */
+	private volatile Keyspace keyspace = Keyspace.ONE_SERVER;
 
 	public LettucePipelinedWriter(Supplier<AbstractRedisClient> client, PipelineConfig config) {
 		this(client, config, false);
@@ -120,6 +125,7 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 	@Override
 	public void open(int threads) {
 		connections.open(threads);
+		keyspace = connections.ownOrIdle().get(0) instanceof ClusterConnection ? Keyspace.CLUSTER : Keyspace.ONE_SERVER;
 		if (!functions.isEmpty()) {
 			functions.load(connections.ownOrIdle().get(0), config.timeout());
 		}
@@ -168,10 +174,10 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 	}
 
 	/**
-	 * Puts the transactions on the wire, on a standalone or Sentinel-managed connection
-	 * ({@link TransactionSend}); while the connection is reconnecting, every write fails
-	 * at once.
-	 * @throws UnsupportedOperationException on a Redis Cluster
+	 * Puts the transactions on the wire: on a standalone or Sentinel-managed connection
+	 * ({@link TransactionSend}), or each to its slot's master on a cluster
+	 * ({@link SlotTransactionSend}); while a link is reconnecting, the writes routed to
+	 * it fail at once.
 	 */
 	@Override
 	public Sent sendTransactions(List<Transaction> transactions) {
@@ -220,6 +226,11 @@ public final class LettucePipelinedWriter implements TransactionalBatchWriter {
 				return sent.lastReplyNanos();
 			}
 		};
+	}
+
+	@Override
+	public Keyspace keyspace() {
+		return keyspace;
 	}
 
 	/**

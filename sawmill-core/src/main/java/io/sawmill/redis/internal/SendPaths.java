@@ -22,12 +22,15 @@ import io.sawmill.redis.PipelineConfig;
  * to choose from by its topology: whole chunks to a standalone channel
  * ({@link ChannelSend}), per master to a cluster's channels ({@link SlotSend}), through
  * Lettuce's API when no channel can be reached ({@link EndpointSend}), and transactions
- * ({@link TransactionSend}).
+ * to a standalone channel ({@link TransactionSend}) or to each slot's master
+ * ({@link SlotTransactionSend}).
  */
-record SendPaths(ChannelSend channel, SlotSend slot, EndpointSend endpoint, TransactionSend transactions) {
+record SendPaths(ChannelSend channel, SlotSend slot, EndpointSend endpoint, TransactionSend transactions,
+		SlotTransactionSend slotTransactions) {
 
 	static SendPaths of(PipelineConfig config) {
-		return new SendPaths(new ChannelSend(config), new SlotSend(config), new EndpointSend(config),
-				new TransactionSend(config));
+		TransactionSend transactions = new TransactionSend(config);
+		return new SendPaths(new ChannelSend(config), new SlotSend(config), new EndpointSend(config), transactions,
+				new SlotTransactionSend(transactions));
 	}
 }

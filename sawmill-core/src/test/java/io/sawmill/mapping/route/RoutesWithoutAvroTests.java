@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import io.sawmill.mapping.RedisWrite;
+import io.sawmill.mapping.registry.SchemaRegistryConfig;
 
 /**
  * Routes on a class path without Apache Avro, as an application that never declared the
@@ -88,6 +89,19 @@ class RoutesWithoutAvroTests {
 						.avroSchema("{\"type\":\"record\",\"name\":\"P\",\"fields\":[]}")))
 			.withMessageContaining("route 'p'")
 			.withMessageContaining("org.apache.avro:avro");
+	}
+
+	@Test
+	void shouldRefuseARegistryAvroRouteOrKeyAtStartUpNamingTheMissingDependency() {
+		SchemaRegistryConfig registry = SchemaRegistryConfig.custom("http://registry:8081").build();
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> routes("r", RedisType.HASH, "r:{@key}",
+					b -> b.valueFormat(ValueFormat.AVRO).schemaRegistry(registry)))
+			.withMessage("route 'r': value-format AVRO needs org.apache.avro:avro on the class path");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> routes("k", RedisType.HASH, "k:{@key}",
+					b -> b.keyFormat(KeyFormat.AVRO).schemaRegistry(registry)))
+			.withMessage("route 'k': key-format AVRO needs org.apache.avro:avro on the class path");
 	}
 
 }

@@ -21,21 +21,27 @@ import static org.awaitility.Awaitility.await;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisStringCommands;
 import io.sawmill.it.support.Kafka;
 import io.sawmill.it.support.KafkaServer;
+import io.sawmill.testkit.RedisClusterProcess;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**
@@ -61,11 +67,12 @@ final class CounterScenario {
 
 	private final KafkaServer kafka;
 
-	private final RedisServerProcess redis;
+	/** Where the properties point Sawmill at: a standalone Redis or a Redis Cluster. */
+	private final Object redis;
 
 	private final Admin admin;
 
-	private final StatefulRedisConnection<String, String> connection;
+	private final RedisStringCommands<String, String> connection;
 
 	/**
 	 * @param redis the standalone Redis the properties point at
@@ -73,13 +80,27 @@ final class CounterScenario {
 	 */
 	CounterScenario(String topic, int records, KafkaServer kafka, RedisServerProcess redis, Admin admin,
 			StatefulRedisConnection<String, String> connection) throws Exception {
+		this(topic, records, kafka, (Object) redis, admin, connection.sync());
+	}
+
+	/**
+	 * @param cluster the Redis Cluster the properties point at
+	 * @param reads where the counters are read, through the cluster
+	 */
+	CounterScenario(String topic, int records, KafkaServer kafka, RedisClusterProcess cluster, Admin admin,
+			RedisStringCommands<String, String> reads) throws Exception {
+		this(topic, records, kafka, (Object) cluster, admin, reads);
+	}
+
+	private CounterScenario(String topic, int records, KafkaServer kafka, Object redis, Admin admin,
+			RedisStringCommands<String, String> reads) throws Exception {
 		this.topic = topic;
 		this.group = topic;
 		this.records = records;
 		this.kafka = kafka;
 		this.redis = redis;
 		this.admin = admin;
-		this.connection = connection;
+		this.connection = reads;
 		FaultAssertions.createTopics(admin, topic, PARTITIONS);
 	}
 
@@ -95,8 +116,14 @@ final class CounterScenario {
 		properties.put("sawmill.redelivery.initial-backoff", "50ms");
 		properties.put("sawmill.redelivery.max-backoff", "500ms");
 		properties.put("spring.kafka.bootstrap-servers", kafka.bootstrapServers());
-		properties.put("spring.data.redis.host", redis.host());
-		properties.put("spring.data.redis.port", redisPort);
+		if (redis instanceof RedisClusterProcess cluster) {
+			properties.put("spring.data.redis.cluster.nodes",
+					String.join(",", cluster.ports().stream().map(port -> cluster.host() + ":" + port).toList()));
+		}
+		else {
+			properties.put("spring.data.redis.host", ((RedisServerProcess) redis).host());
+			properties.put("spring.data.redis.port", redisPort);
+		}
 		// a killed member leaves the group after 6 s instead of 45 s
 		properties.put("spring.kafka.consumer.properties[session.timeout.ms]", 6000);
 		properties.put("spring.kafka.consumer.properties[heartbeat.interval.ms]", 1000);
@@ -165,12 +192,17 @@ final class CounterScenario {
 
 	/** Every counter's value on the Redis {@code on} is connected to. */
 	long[] counters(StatefulRedisConnection<String, String> on) {
+		return counters(on.sync());
+	}
+
+	/** Every counter's value, read through {@code on}. */
+	long[] counters(RedisStringCommands<String, String> on) {
 		String[] keys = new String[KEYS];
 		for (int k = 0; k < KEYS; k++) {
 			keys[k] = "counter:" + key(k);
 		}
 		long[] values = new long[KEYS];
-		List<KeyValue<String, String>> read = on.sync().mget(keys);
+		List<KeyValue<String, String>> read = on.mget(keys);
 		for (int k = 0; k < KEYS; k++) {
 			values[k] = read.get(k).hasValue() ? Long.parseLong(read.get(k).getValue()) : 0;
 		}
@@ -214,7 +246,7 @@ final class CounterScenario {
 	}
 
 	void assertCountedOnce(SawmillProcess sawmill) throws Exception {
-		assertCountedOnce(sawmill, connection);
+		assertCounted(sawmill, connection, 1);
 	}
 
 	/** As above, the counters read on the Redis {@code on} is connected to. */
@@ -227,6 +259,11 @@ final class CounterScenario {
 	 * key, nothing dead-lettered.
 	 */
 	void assertCounted(SawmillProcess sawmill, StatefulRedisConnection<String, String> on, int times) throws Exception {
+		assertCounted(sawmill, on.sync(), times);
+	}
+
+	/** As above, the counters read through {@code on}. */
+	void assertCounted(SawmillProcess sawmill, RedisStringCommands<String, String> on, int times) throws Exception {
 		try {
 			FaultAssertions.awaitAllCommitted(admin, group, topic, PARTITIONS, records, DRAIN);
 		}
@@ -244,6 +281,42 @@ final class CounterScenario {
 		assertThat(Kafka.sum(Kafka.endOffsets(admin, FaultAssertions.deadLetterTopic(topic), PARTITIONS)))
 			.as("%s: dead letters", topic)
 			.isZero();
+	}
+
+	/**
+	 * Sawmill writes and commits every record, stops, and the group's offsets are reset
+	 * to the earliest, as {@code kafka-consumer-groups --reset-offsets --to-earliest}
+	 * does: without metadata.
+	 */
+	void drainAndResetToEarliest(Map<String, Object> properties) throws Exception {
+		try (SawmillProcess first = start(properties, "first")) {
+			assertCountedOnce(first);
+			first.terminate();
+		}
+		await("the group is empty").atMost(DRAIN)
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> ConsumerGroups.describe(admin, group).members().isEmpty());
+		Map<TopicPartition, OffsetAndMetadata> earliest = new HashMap<>();
+		for (int p = 0; p < PARTITIONS; p++) {
+			earliest.put(new TopicPartition(topic, p), new OffsetAndMetadata(0));
+		}
+		admin.alterConsumerGroupOffsets(group, earliest).all().get(30, TimeUnit.SECONDS);
+	}
+
+	/**
+	 * Freezes {@code frozen} (SIGSTOP) past its session timeout (6 s), until the group
+	 * expelled it and {@code other}, the group's only member then, took its partitions
+	 * over and applied 500 more records; then thaws it.
+	 */
+	void freezeUntilTakenOver(SawmillProcess frozen, SawmillProcess other) {
+		frozen.freeze();
+		await("the other process took every partition over").atMost(DRAIN)
+			.pollInterval(Duration.ofMillis(200))
+			.failFast("a Sawmill JVM exited", () -> !other.isAlive())
+			.ignoreExceptions()
+			.until(() -> ConsumerGroups.describe(admin, group).members().size() == 1);
+		awaitApplied(other, applied() + 500);
+		frozen.thaw();
 	}
 
 	private static byte[] utf8(String text) {

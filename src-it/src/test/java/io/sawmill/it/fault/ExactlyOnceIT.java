@@ -20,14 +20,13 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HashMap;
+
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.TopicPartition;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -222,17 +221,7 @@ class ExactlyOnceIT {
 					SawmillProcess frozen = processes[round % 2];
 					SawmillProcess other = processes[(round + 1) % 2];
 					awaitBothConsuming(scenario, first, second);
-					frozen.freeze();
-					// past the session timeout (6 s): the group expels the frozen member
-					// and the other takes its partitions over
-					await("the other process took every partition over").atMost(DRAIN)
-						.pollInterval(Duration.ofMillis(200))
-						.failFast("a Sawmill JVM exited", () -> !other.isAlive())
-						.ignoreExceptions()
-						.until(() -> ConsumerGroups.describe(admin, scenario.group).members().size() == 1);
-					long takenOver = scenario.applied();
-					scenario.awaitApplied(other, takenOver + 500);
-					frozen.thaw();
+					scenario.freezeUntilTakenOver(frozen, other);
 				}
 				producing.get(90, TimeUnit.SECONDS);
 				scenario.assertCountedOnce(first);
@@ -248,7 +237,7 @@ class ExactlyOnceIT {
 		CounterScenario scenario = new CounterScenario("eos-reset-replay", 3_000, kafka, redis, admin, connection);
 		scenario.produce(0, scenario.records);
 		Map<String, Object> properties = scenario.properties(redis.port());
-		drainAndResetToEarliest(scenario, properties);
+		scenario.drainAndResetToEarliest(properties);
 
 		try (SawmillProcess second = scenario.start(properties, "second")) {
 			scenario.assertCounted(second, connection, 2);
@@ -264,7 +253,7 @@ class ExactlyOnceIT {
 		CounterScenario scenario = new CounterScenario("eos-reset-refuse", 3_000, kafka, redis, admin, connection);
 		scenario.produce(0, scenario.records);
 		Map<String, Object> properties = scenario.properties(redis.port());
-		drainAndResetToEarliest(scenario, properties);
+		scenario.drainAndResetToEarliest(properties);
 
 		properties.put("sawmill.offset-reset", "refuse");
 		try (SawmillProcess second = scenario.start(properties, "second")) {
@@ -275,27 +264,6 @@ class ExactlyOnceIT {
 			assertThat(scenario.applied()).isEqualTo(scenario.records);
 			assertThat(FaultAssertions.committed(admin, scenario.group)).isZero();
 		}
-	}
-
-	/**
-	 * Sawmill writes and commits every record, stops, and the group's offsets are reset
-	 * to the earliest, as {@code kafka-consumer-groups --reset-offsets --to-earliest}
-	 * does: without metadata.
-	 */
-	private static void drainAndResetToEarliest(CounterScenario scenario, Map<String, Object> properties)
-			throws Exception {
-		try (SawmillProcess first = scenario.start(properties, "first")) {
-			scenario.assertCountedOnce(first);
-			first.terminate();
-		}
-		await("the group is empty").atMost(DRAIN)
-			.pollInterval(Duration.ofMillis(200))
-			.until(() -> ConsumerGroups.describe(admin, scenario.group).members().isEmpty());
-		Map<TopicPartition, OffsetAndMetadata> earliest = new HashMap<>();
-		for (int p = 0; p < PARTITIONS; p++) {
-			earliest.put(new TopicPartition(scenario.topic, p), new OffsetAndMetadata(0));
-		}
-		admin.alterConsumerGroupOffsets(scenario.group, earliest).all().get(30, TimeUnit.SECONDS);
 	}
 
 	private static void awaitBothConsuming(CounterScenario scenario, SawmillProcess first, SawmillProcess second) {

@@ -116,8 +116,18 @@ public final class SawmillProcess implements AutoCloseable {
 
 	private static SawmillProcess start(List<String> jvmArguments, Path directory, Map<String, Object> properties,
 			Path log) {
+		return start(Path.of(System.getProperty("java.home"), "bin", "java"), jvmArguments, directory, properties, log);
+	}
+
+	/**
+	 * The service started by {@code java} (e.g. the image's runtime) with
+	 * {@code jvmArguments} (which name what to run), in {@code directory} (null: this
+	 * one), configured by {@code properties} as {@code --} arguments.
+	 */
+	static SawmillProcess start(Path java, List<String> jvmArguments, Path directory, Map<String, Object> properties,
+			Path log) {
 		List<String> command = new ArrayList<>();
-		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+		command.add(java.toString());
 		command.addAll(jvmArguments);
 		command.addAll(Kafka.args(properties));
 		try {

@@ -52,6 +52,8 @@ class ContainerImageTest {
 
 	private static List<String> files;
 
+	private static String classPath;
+
 	@BeforeAll
 	static void readImage() throws IOException {
 		assertThat(IMAGE).as("built by sawmill-app's package phase").exists();
@@ -71,6 +73,9 @@ class ContainerImageTest {
 					TarArchiveInputStream tar = new TarArchiveInputStream(gz)) {
 				for (TarArchiveEntry entry; (entry = tar.getNextEntry()) != null;) {
 					files.add(entry.getName());
+					if (entry.getName().endsWith("app/sawmill-app.classpath")) {
+						classPath = new String(tar.readAllBytes(), StandardCharsets.UTF_8);
+					}
 				}
 			}
 		}
@@ -104,6 +109,11 @@ class ContainerImageTest {
 		assertThat(config.get("WorkingDir").asString()).isEqualTo("/app");
 		assertThat(files).contains("opt/java/bin/java", "app/sawmill-app.classpath")
 			.containsAnyOf("app/sawmill-app.jsa", "app/sawmill-app.aot");
+	}
+
+	@Test
+	void shouldLoadTheJarsInAppExtensionsAfterItsOwn() {
+		assertThat(classPath).startsWith("classpath/sawmill-app-").endsWith(":extensions/*");
 	}
 
 	@Test

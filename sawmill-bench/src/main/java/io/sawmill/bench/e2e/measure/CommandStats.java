@@ -15,7 +15,9 @@
  */
 package io.sawmill.bench.e2e.measure;
 
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -31,8 +33,8 @@ import io.sawmill.bench.e2e.workload.Endpoint;
  * reset itself is subtracted; the INFO that reads the counts is not in its own answer.
  * What the consumer sends at start-up and shutdown counts, and so does every command a
  * Redis Function or script runs ({@code redis.call}): Redis counts those like any other.
- * The benchmark owns the server, so resetting its statistics disturbs nobody. One server
- * only (a cluster's would need every master's).
+ * The benchmark owns the servers, so resetting their statistics disturbs nobody. On a
+ * cluster, each server's counts are read the same way and summed.
  */
 public final class CommandStats implements AutoCloseable {
 
@@ -41,38 +43,47 @@ public final class CommandStats implements AutoCloseable {
 
 	private static final long TIMEOUT_SECONDS = 60;
 
-	private final Verification.Direct direct;
+	private final List<Verification.Direct> servers;
 
-	private CommandStats(Verification.Direct direct) {
-		this.direct = direct;
+	private CommandStats(List<Verification.Direct> servers) {
+		this.servers = servers;
 	}
 
-	/** Connects to the endpoint's server directly and resets its statistics. */
+	/**
+	 * Connects to the endpoint's server (each server of a cluster) directly and resets
+	 * its statistics.
+	 */
 	public static CommandStats reset(Endpoint endpoint) throws Exception {
-		if (endpoint.cluster()) {
-			throw new IllegalArgumentException("commands are counted on one server, not on a cluster");
-		}
-		Verification.Direct direct = new Verification.Direct(endpoint);
+		List<Verification.Direct> servers = new ArrayList<>();
 		try {
-			direct.async().configResetstat().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-			return new CommandStats(direct);
+			for (int port : endpoint.directPorts()) {
+				Verification.Direct direct = new Verification.Direct(new Endpoint(0, null, endpoint.directHost(), port,
+						endpoint.directHost(), List.of(port), false));
+				servers.add(direct);
+				direct.async().configResetstat().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+			}
+			return new CommandStats(servers);
 		}
 		catch (Exception ex) {
-			direct.close();
+			servers.forEach(Verification.Direct::close);
 			throw ex;
 		}
 	}
 
 	/** The commands Redis ran since the reset, without the reset. */
 	public Counts read() throws Exception {
-		Map<String, Long> calls = parse(direct.async().info("commandstats").get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
-		calls.computeIfPresent(RESET, (name, n) -> n > 1 ? n - 1 : null);
-		return new Counts(calls);
+		Map<String, Long> all = new TreeMap<>();
+		for (Verification.Direct direct : servers) {
+			Map<String, Long> calls = parse(direct.async().info("commandstats").get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+			calls.computeIfPresent(RESET, (name, n) -> n > 1 ? n - 1 : null);
+			calls.forEach((name, n) -> all.merge(name, n, Long::sum));
+		}
+		return new Counts(all);
 	}
 
 	@Override
 	public void close() {
-		direct.close();
+		servers.forEach(Verification.Direct::close);
 	}
 
 	/**

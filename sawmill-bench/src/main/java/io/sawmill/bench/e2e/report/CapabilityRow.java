@@ -27,6 +27,7 @@ import io.sawmill.bench.e2e.workload.Endpoint;
  * workload, at one endpoint and batch size, over its busy drains.
  *
  * @param workload "uniform" or "zipf"
+ * @param cluster whether the endpoint is a Redis Cluster (then {@code rttMs} is 0)
  * @param records the records of the backlog each drain wrote
  * @param busy the drains' batches, {@code null} when the variant did not run
  * @param commandsPerRecord per drain, the Redis commands counted over it ÷ the backlog
@@ -37,9 +38,9 @@ import io.sawmill.bench.e2e.workload.Endpoint;
  * @param notRun why the variant did not run ("not available in this build (…)", or how it
  * failed), or {@code null}
  */
-public record CapabilityRow(String workload, Capability capability, double rttMs, int batchSize, long records,
-		BatchRecorder.Summary busy, List<Double> commandsPerRecord, CommandStats.Counts commands, boolean verified,
-		String verification, long fullGcs, long peakHeapBytes, String notRun) implements ComparedRow {
+public record CapabilityRow(String workload, Capability capability, double rttMs, boolean cluster, int batchSize,
+		long records, BatchRecorder.Summary busy, List<Double> commandsPerRecord, CommandStats.Counts commands,
+		boolean verified, String verification, long fullGcs, long peakHeapBytes, String notRun) implements ComparedRow {
 
 	public CapabilityRow {
 		commandsPerRecord = List.copyOf(commandsPerRecord);
@@ -50,10 +51,10 @@ public record CapabilityRow(String workload, Capability capability, double rttMs
 	 * @param failed whether that fails the run (it failed to start), rather than this
 	 * build lacking it
 	 */
-	public static CapabilityRow notRun(String workload, Capability capability, double rttMs, int batchSize, String why,
-			boolean failed) {
-		return new CapabilityRow(workload, capability, rttMs, batchSize, 0, null, List.of(), null, !failed, why, 0, 0,
-				why);
+	public static CapabilityRow notRun(String workload, Capability capability, double rttMs, boolean cluster,
+			int batchSize, String why, boolean failed) {
+		return new CapabilityRow(workload, capability, rttMs, cluster, batchSize, 0, null, List.of(), null, !failed,
+				why, 0, 0, why);
 	}
 
 	@Override
@@ -76,16 +77,17 @@ public record CapabilityRow(String workload, Capability capability, double rttMs
 	 * share.
 	 */
 	Row asRow() {
-		return new Row("sawmill", rttMs, false, batchSize, null, busy, null, null, verified, verification, fullGcs,
+		return new Row("sawmill", rttMs, cluster, batchSize, null, busy, null, null, verified, verification, fullGcs,
 				peakHeapBytes, null);
 	}
 
 	String endpointLabel() {
-		return Endpoint.rttLabel(rttMs);
+		return Endpoint.label(rttMs, cluster);
 	}
 
 	/** The same cell with another capability, as the ratios pair them. */
 	boolean sameCellAs(CapabilityRow other) {
-		return workload.equals(other.workload) && rttMs == other.rttMs && batchSize == other.batchSize;
+		return workload.equals(other.workload) && rttMs == other.rttMs && cluster == other.cluster
+				&& batchSize == other.batchSize;
 	}
 }

@@ -176,7 +176,8 @@ public record BenchOptions(boolean quick, List<Double> rttsMillis, List<Integer>
 				and a Redis Cluster of three masters.
 				  --quick                 scaled down: about 2 minutes on an idle 2-core machine (the full run about 11)
 				  --rtts=0,0.1,1          round trips to Redis in ms (--quick: 0,1); 0 = direct, no proxy
-				  --cluster=on            also run Sawmill against a Redis Cluster of three masters (directly), every batch size; off: not
+				  --cluster=on            also run Sawmill against a Redis Cluster of three masters (directly), every batch size and
+				                          capability; off: not
 				  --batch-sizes=1000,5000,10000
 				  --strategies=sequential,template,sawmill
 				  --backlog=500000        records of the busy shape (drained flat out)

@@ -33,13 +33,14 @@ import io.sawmill.testkit.KafkaBrokerProcess;
 /**
  * The capability comparison ({@code --capabilities}): Sawmill's busy drain with each
  * capability variant on two backlogs of versioned records, uniform and hot keys (zipf),
- * at every RTT (one server) and batch size of the run, {@code --sawmill-drains} times
- * each. The drains are interleaved (round by round, the variants of one cell one right
- * after the other), so that each variant meets the same moments of a machine whose speed
- * drifts. Each drain goes into a flushed Redis with a new consumer group; Redis' command
- * counts are reset before it and read after it ({@link CommandStats}), and it is verified
- * after. A variant whose property this build does not know is reported as not available,
- * without numbers; a variant that fails otherwise fails the run.
+ * at every endpoint (one server at each RTT, and the cluster) and batch size of the run,
+ * {@code --sawmill-drains} times each. The drains are interleaved (round by round, the
+ * variants of one cell one right after the other), so that each variant meets the same
+ * moments of a machine whose speed drifts. Each drain goes into a flushed Redis with a
+ * new consumer group; Redis' command counts are reset before it and read after it
+ * ({@link CommandStats}), and it is verified after. A variant whose property this build
+ * does not know is reported as not available, without numbers; a variant that fails
+ * otherwise fails the run.
  */
 public final class CapabilityComparison {
 
@@ -60,11 +61,11 @@ public final class CapabilityComparison {
 	}
 
 	/**
-	 * Runs every cell over the standalone endpoints (a cluster is left out) and returns
-	 * the rows.
+	 * Runs every cell over the endpoints (one server at each RTT, and the cluster with
+	 * {@code --cluster=on}) and returns the rows.
 	 */
 	public List<CapabilityRow> run(List<Endpoint> endpoints) throws Exception {
-		List<Endpoint> servers = endpoints.stream().filter(endpoint -> !endpoint.cluster()).toList();
+		List<Endpoint> servers = endpoints;
 		for (KeyDistribution distribution : WORKLOADS) {
 			drainer.produce(topic(distribution), workloads.get(distribution), options.backlog(), "backlog");
 		}
@@ -140,14 +141,15 @@ public final class CapabilityComparison {
 			VariantDrainer.Drains cell) {
 		String why = drainer.whyNot(capability.label());
 		if (cell == null || cell.isEmpty()) {
-			return CapabilityRow.notRun(distribution.label(), capability, endpoint.rtt(), batch,
+			return CapabilityRow.notRun(distribution.label(), capability, endpoint.rtt(), endpoint.cluster(), batch,
 					why == null ? "not run" : why, !drainer.unavailable(capability.label()));
 		}
 		// a variant that failed after some drains keeps them, and fails verification
 		boolean failed = drainer.failed(capability.label());
-		return new CapabilityRow(distribution.label(), capability, endpoint.rtt(), batch, options.backlog(),
-				cell.pooled(), cell.commandsPerRecord(options.backlog()), cell.medianCounts(), cell.ok() && !failed,
-				cell.verification() + (failed ? "; " + why : ""), cell.fullGcs(), cell.peakHeap(), null);
+		return new CapabilityRow(distribution.label(), capability, endpoint.rtt(), endpoint.cluster(), batch,
+				options.backlog(), cell.pooled(), cell.commandsPerRecord(options.backlog()), cell.medianCounts(),
+				cell.ok() && !failed, cell.verification() + (failed ? "; " + why : ""), cell.fullGcs(), cell.peakHeap(),
+				null);
 	}
 
 	private static String topic(KeyDistribution distribution) {
@@ -155,10 +157,10 @@ public final class CapabilityComparison {
 	}
 
 	private static CellKey key(KeyDistribution distribution, Capability capability, Endpoint endpoint, int batch) {
-		return new CellKey(distribution, capability, endpoint.rtt(), batch);
+		return new CellKey(distribution, capability, endpoint.label(), batch);
 	}
 
-	private record CellKey(KeyDistribution distribution, Capability capability, double rtt, int batch) {
+	private record CellKey(KeyDistribution distribution, Capability capability, String endpoint, int batch) {
 	}
 
 }

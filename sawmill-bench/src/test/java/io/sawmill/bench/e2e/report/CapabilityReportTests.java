@@ -47,7 +47,7 @@ class CapabilityReportTests {
 				1_000_000_000L, rates, rates.stream().map(rate -> 2_000.0).toList());
 		CommandStats.Counts counts = new CommandStats.Counts(
 				Map.of("hset", (long) (hset * BACKLOG), "expire", (long) (expire * BACKLOG), "hello", 1L));
-		return new CapabilityRow(workload, capability, 0, 1_000, BACKLOG, busy,
+		return new CapabilityRow(workload, capability, 0, false, 1_000, BACKLOG, busy,
 				rates.stream().map(rate -> counts.perRecord(BACKLOG)).toList(), counts, true, "OK", 0, 200L << 20,
 				null);
 	}
@@ -56,7 +56,7 @@ class CapabilityReportTests {
 		return List.of(row("uniform", Capability.PLAIN, List.of(100_000.0, 90_000.0, 110_000.0), 1, 1), uniformCoalesce,
 				row("uniform", Capability.VERSION, List.of(70_000.0, 60_000.0, 65_000.0), 1, 1),
 				row("zipf", Capability.PLAIN, List.of(80_000.0, 80_000.0, 80_000.0), 1, 1), zipfCoalesce,
-				CapabilityRow.notRun("zipf", Capability.VERSION, 0, 1_000,
+				CapabilityRow.notRun("zipf", Capability.VERSION, 0, false, 1_000,
 						"not available in this build (unknown property sawmill.mapping.version)", false));
 	}
 
@@ -98,6 +98,28 @@ class CapabilityReportTests {
 			.extracting(ratio -> ratio.target() + ": " + ratio.verdict())
 			.containsExactly("≥ 0.6 × plain: MET", "≥ 0.6 × plain: not judged: plain not run");
 		assertThat(Capability.parse("exactly-once").label()).isEqualTo("exactly-once");
+	}
+
+	@Test
+	void shouldReportExactlyOnceOnAClusterAgainstPlainOnTheClusterWithoutATarget() {
+		CapabilityRow plain = row("uniform", Capability.PLAIN, List.of(100_000.0), 1, 1);
+		CapabilityRow clusterPlain = onCluster(row("uniform", Capability.PLAIN, List.of(80_000.0), 1, 1));
+		CapabilityRow clusterExactlyOnce = onCluster(row("uniform", Capability.EXACTLY_ONCE, List.of(20_000.0), 1, 1));
+
+		List<CapabilityReport.Ratio> ratios = CapabilityReport.ratios(List.of(plain, clusterPlain, clusterExactlyOnce));
+
+		assertThat(ratios).singleElement().satisfies(ratio -> {
+			assertThat(ratio.plain()).contains(clusterPlain);
+			assertThat(ratio.recordsPerSecond()).isEqualTo(0.25);
+			assertThat(ratio.target() + ": " + ratio.verdict()).isEqualTo("none on a Cluster (reported): reported");
+		});
+		assertThat(clusterExactlyOnce.endpointLabel()).isEqualTo("cluster");
+	}
+
+	private static CapabilityRow onCluster(CapabilityRow row) {
+		return new CapabilityRow(row.workload(), row.capability(), 0, true, row.batchSize(), row.records(), row.busy(),
+				row.commandsPerRecord(), row.commands(), row.verified(), row.verification(), row.fullGcs(),
+				row.peakHeapBytes(), row.notRun());
 	}
 
 	@Test
