@@ -131,8 +131,21 @@ partition count. A consumer beyond that gets no partition.
 {{- div (sub (add $p $c) 1) $c }}
 {{- end }}
 
+{{/*
+The autoscaler's maxReplicas: capped at the useful count in a consumer group; as given in a share
+group, whose consumers share partitions.
+*/}}
 {{- define "sawmill.autoscalerMaxReplicas" -}}
+{{- if eq .root.Values.sawmill.consumption.mode "share" }}
+{{- int .max }}
+{{- else }}
 {{- min (int .max) (int (include "sawmill.maxUsefulReplicas" .root)) }}
+{{- end }}
+{{- end }}
+
+{{/* The share group's id: sawmill.consumption.shareGroupId, else sawmill.groupId. */}}
+{{- define "sawmill.shareGroupId" -}}
+{{- .Values.sawmill.consumption.shareGroupId | default .Values.sawmill.groupId }}
 {{- end }}
 
 {{/* The container resources, with limits equal to requests in Guaranteed QoS mode. */}}

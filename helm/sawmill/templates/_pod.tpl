@@ -104,6 +104,12 @@ spec:
           value: {{ .Values.sawmill.concurrency | quote }}
         - name: SAWMILL_BATCH_SIZE
           value: {{ .Values.sawmill.batchSize | quote }}
+        - name: SAWMILL_CONSUMPTION_MODE
+          value: {{ .Values.sawmill.consumption.mode | quote }}
+        {{- with .Values.sawmill.consumption.shareGroupId }}
+        - name: SAWMILL_CONSUMPTION_SHARE_GROUP_ID
+          value: {{ . | quote }}
+        {{- end }}
         {{- if not .Values.sawmill.routes }}
         - name: SAWMILL_MAPPING_KEY_TEMPLATE
           value: {{ .Values.sawmill.mapping.keyTemplate | quote }}

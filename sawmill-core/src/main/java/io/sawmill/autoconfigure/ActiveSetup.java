@@ -33,6 +33,7 @@ import io.sawmill.listener.ListenerConfig;
 import io.sawmill.mapping.RecordMapper;
 import io.sawmill.mapping.json.JsonHashMapper;
 import io.sawmill.mapping.route.Routes;
+import io.sawmill.share.ConsumptionMode;
 
 /**
  * What the service will do, said once at start-up: the active mapper (the built-in JSON
@@ -80,8 +81,12 @@ final class ActiveSetup {
 					.collect(Collectors.joining(", ")) : "the built-in JSON-to-hash mapping";
 		String topics = listener.topicPattern() != null ? "topics matching " + listener.topicPattern()
 				: "topics " + String.join(", ", listener.topics());
-		String description = "Sawmill maps with " + mapping + ", reads " + topics + " as group " + listener.groupId()
-				+ ", delivery " + listener.delivery().name().toLowerCase(Locale.ROOT).replace('_', '-');
+		String shareGroupId = properties.getConsumption().getShareGroupId();
+		String group = properties.getConsumption().getMode() == ConsumptionMode.SHARE
+				? "share group " + (shareGroupId != null ? shareGroupId : listener.groupId())
+				: "group " + listener.groupId();
+		String description = "Sawmill maps with " + mapping + ", reads " + topics + " as " + group + ", delivery "
+				+ listener.delivery().name().toLowerCase(Locale.ROOT).replace('_', '-');
 		return new ActiveSetup(description, ignored);
 	}
 

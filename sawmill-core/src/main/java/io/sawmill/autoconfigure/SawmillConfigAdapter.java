@@ -41,6 +41,8 @@ import io.sawmill.mapping.registry.SchemaRegistryConfig;
 import io.sawmill.mapping.route.RouteConfig;
 import io.sawmill.mapping.route.Routes;
 import io.sawmill.redis.PipelineConfig;
+import io.sawmill.share.ConsumptionMode;
+import io.sawmill.share.ShareConfig;
 
 /**
  * The one place where {@code sawmill.*} properties become Sawmill's immutable configs. A
@@ -82,6 +84,26 @@ final class SawmillConfigAdapter {
 					.coalesceWrites(p.isCoalesceWrites())
 					.delivery(p.getDelivery())
 					.offsetReset(p.getOffsetReset())
+					.build());
+	}
+
+	/**
+	 * The share group's threads from the service's settings: its topics, batch size,
+	 * concurrency (threads in this process), max record size, redelivery backoff (the
+	 * wait after a round trip that released records) and shutdown timeout; the share
+	 * group id is {@code sawmill.consumption.share-group-id}, else the service's group
+	 * id.
+	 */
+	static ShareConfig share(SawmillProperties p, ListenerConfig listener) {
+		String shareGroupId = p.getConsumption().getShareGroupId();
+		return bind("sawmill.consumption.* / topics / concurrency / batch-size / redelivery.*",
+				() -> ShareConfig.custom(shareGroupId != null ? shareGroupId : listener.groupId(), listener.topics())
+					.threads(listener.concurrency())
+					.batchSize(listener.batchSize())
+					.maxRecordBytes(listener.maxRecordBytes())
+					.deliveryLimit(p.getConsumption().getDeliveryLimit())
+					.backoff(listener.redeliveryInitialBackoff(), listener.redeliveryMaxBackoff())
+					.shutdownTimeout(listener.shutdownTimeout())
 					.build());
 	}
 
@@ -184,9 +206,10 @@ final class SawmillConfigAdapter {
 
 	/**
 	 * @param clientRack the consumer's {@code client.rack}, or null
+	 * @param mode how the topics are read: a share group's consumers share partitions
 	 */
 	static DoctorConfig doctor(SawmillDoctorProperties d, ListenerConfig listener, PipelineConfig pipeline,
-			String clientRack) {
+			String clientRack, ConsumptionMode mode) {
 		return bind("sawmill.doctor.*",
 				() -> DoctorConfig.custom()
 					.hostRoot(Path.of(d.getHostRoot()))
@@ -197,6 +220,7 @@ final class SawmillConfigAdapter {
 					.topics(listener.topics())
 					.topicPattern(listener.topicPattern())
 					.concurrency(listener.concurrency())
+					.sharedPartitions(mode == ConsumptionMode.SHARE)
 					.waitForReplicas(pipeline.waitForReplicas())
 					.replicaShortfall(pipeline)
 					.clientRack(clientRack)

@@ -71,7 +71,7 @@ public final class SawmillDoctorAutoConfiguration {
 		Object rack = kafka.buildConsumerProperties().get(ConsumerConfig.CLIENT_RACK_CONFIG);
 		return Doctor
 			.builder(SawmillConfigAdapter.doctor(properties.getDoctor(), listenerConfig, pipelineConfig,
-					rack == null ? null : rack.toString()))
+					rack == null ? null : rack.toString(), properties.getConsumption().getMode()))
 			.redis(redis)
 			.kafka(admin)
 			.build();

@@ -94,6 +94,9 @@ public class SawmillProperties {
 	private @Nullable String instanceId;
 
 	@NestedConfigurationProperty
+	private final SawmillConsumptionProperties consumption = new SawmillConsumptionProperties();
+
+	@NestedConfigurationProperty
 	private final SawmillMappingProperties mapping = new SawmillMappingProperties();
 
 	/**
@@ -218,6 +221,10 @@ public class SawmillProperties {
 
 	public void setOffsetReset(ListenerConfig.OffsetReset offsetReset) {
 		this.offsetReset = offsetReset;
+	}
+
+	public SawmillConsumptionProperties getConsumption() {
+		return consumption;
 	}
 
 	public SawmillMappingProperties getMapping() {

@@ -61,6 +61,8 @@ public final class DoctorConfig {
 
 	private final int concurrency;
 
+	private final boolean sharedPartitions;
+
 	private final int waitForReplicas;
 
 	private final ReplicaShortfallPolicy replicaShortfall;
@@ -82,6 +84,7 @@ public final class DoctorConfig {
 		this.topics = b.topics;
 		this.topicPattern = b.topicPattern;
 		this.concurrency = b.concurrency;
+		this.sharedPartitions = b.sharedPartitions;
 		this.waitForReplicas = b.waitForReplicas;
 		this.replicaShortfall = b.replicaShortfall;
 		this.replicaShortfallGrace = b.replicaShortfallGrace;
@@ -146,6 +149,14 @@ public final class DoctorConfig {
 		return concurrency;
 	}
 
+	/**
+	 * Whether the consumers share partitions: a share group
+	 * ({@code sawmill.consumption.mode=share}) rather than a consumer group.
+	 */
+	public boolean sharedPartitions() {
+		return sharedPartitions;
+	}
+
 	/** Replicas each batch waits for ({@code sawmill.pipeline.wait-for-replicas}). */
 	public int waitForReplicas() {
 		return waitForReplicas;
@@ -197,6 +208,8 @@ public final class DoctorConfig {
 		private Pattern topicPattern;
 
 		private int concurrency = 1;
+
+		private boolean sharedPartitions;
 
 		private int waitForReplicas;
 
@@ -284,6 +297,11 @@ public final class DoctorConfig {
 				throw new IllegalArgumentException("concurrency must be at least 1, but was " + concurrency);
 			}
 			this.concurrency = concurrency;
+			return this;
+		}
+
+		public Builder sharedPartitions(boolean sharedPartitions) {
+			this.sharedPartitions = sharedPartitions;
 			return this;
 		}
 

@@ -48,6 +48,10 @@ final class KafkaChecks {
 						+ config.concurrency() + " x " + replicas.getAsInt() + " replicas)"
 				: "sawmill.concurrency " + config.concurrency() + " x unknown replicas";
 		String measured = total + " partitions (" + topics + ") for " + consumers;
+		if (config.sharedPartitions()) {
+			return Finding.ok(PARTITIONS, measured + " in a share group", "a share group hands the records of each "
+					+ "partition to every consumer of the group: consumers beyond the partition count share them");
+		}
 		String why = "a partition is consumed by one consumer of the group at a time: consumers beyond the partition "
 				+ "count sit idle, and partitions that do not divide evenly load some threads more than others";
 		int known = config.concurrency() * replicas.orElse(1);

@@ -39,7 +39,7 @@ import io.sawmill.metrics.SawmillMetrics;
  * the batch is committed, {@link #report} counts each record's outcome. A mapper that
  * cannot map a record now ({@link MappingUnavailableException}) fails the whole batch.
  */
-final class MappedBatch {
+public final class MappedBatch {
 
 	private static final Logger log = LoggerFactory.getLogger(MappedBatch.class);
 
@@ -53,7 +53,8 @@ final class MappedBatch {
 		this.toWrite = new ArrayList<>(records);
 	}
 
-	static MappedBatch map(List<ConsumerRecord<byte[], byte[]>> records, RecordMapper mapper, int maxRecordBytes) {
+	public static MappedBatch map(List<ConsumerRecord<byte[], byte[]>> records, RecordMapper mapper,
+			int maxRecordBytes) {
 		MappedBatch batch = new MappedBatch(records.size());
 		for (ConsumerRecord<byte[], byte[]> record : records) {
 			if (record.value() != null && record.value().length > maxRecordBytes) {
@@ -88,12 +89,12 @@ final class MappedBatch {
 		rejected.add(new DeadLetter(record, reason, cause));
 	}
 
-	List<MappedRecord> toWrite() {
+	public List<MappedRecord> toWrite() {
 		return toWrite;
 	}
 
 	/** Records the mapper rejected or that are too large, with their reasons. */
-	List<DeadLetter> rejected() {
+	public List<DeadLetter> rejected() {
 		return rejected;
 	}
 

@@ -28,7 +28,7 @@ import io.sawmill.mapping.RedisWrite;
  * ({@link RedisWrite#idempotent()}), decided once here: a batch asks it of every record
  * when it is sent and again when it finishes
  */
-record MappedRecord(ConsumerRecord<byte[], byte[]> record, List<RedisWrite> writes, boolean idempotent) {
+public record MappedRecord(ConsumerRecord<byte[], byte[]> record, List<RedisWrite> writes, boolean idempotent) {
 
 	MappedRecord(ConsumerRecord<byte[], byte[]> record, List<RedisWrite> writes) {
 		this(record, writes, idempotent(writes));

@@ -54,4 +54,18 @@ public interface RecordMapper {
 	 */
 	List<RedisWrite> map(ConsumerRecord<byte[], byte[]> record) throws RecordMappingException;
 
+	/**
+	 * Whether the state this mapper's writes leave in Redis is the same whatever order
+	 * the records are applied in, as when every write is version-guarded
+	 * ({@link VersionGuard}), adds to a set, or deletes. A share group
+	 * ({@code sawmill.consumption.mode=share}) hands the records of one key to several
+	 * consumers at once, so it starts only with a mapper that returns {@code true}. The
+	 * default is {@code false}: most writes (a plain {@code HSET}, {@code SET},
+	 * {@code LPUSH}, {@code INCR} of a value) leave the last record applied, which is
+	 * then not the newest.
+	 */
+	default boolean orderIndependent() {
+		return false;
+	}
+
 }

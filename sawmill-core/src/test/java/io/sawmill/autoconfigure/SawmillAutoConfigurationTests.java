@@ -102,7 +102,7 @@ class SawmillAutoConfigurationTests {
 		}
 	}
 
-	private static SawmillConfigurationException failure(AssertableApplicationContext context) {
+	static SawmillConfigurationException failure(AssertableApplicationContext context) {
 		assertThat(context).hasFailed();
 		Throwable cause = context.getStartupFailure();
 		while (cause != null && !(cause instanceof SawmillConfigurationException)) {

@@ -67,6 +67,16 @@ class KafkaFindingsTests {
 	}
 
 	@Test
+	void shouldAcceptMoreConsumersThanPartitionsInAShareGroup() {
+		Finding finding = KafkaChecks.partitions(SIX_PARTITIONS,
+				DoctorConfig.custom().concurrency(4).replicas(2).sharedPartitions(true).build());
+
+		assertThat(finding.verdict()).isEqualTo(Verdict.OK);
+		assertThat(finding.measured()).isEqualTo(
+				"6 partitions (orders 4, refunds 2) for 8 consumers (sawmill.concurrency 4 x 2 replicas) in a share group");
+	}
+
+	@Test
 	void shouldWarnWhenClientRackIsUnsetOrNotThisPodsZone() {
 		assertThat(KafkaChecks.rack(DoctorConfig.custom().build()).verdict()).isEqualTo(Verdict.WARN);
 		assertThat(KafkaChecks.rack(DoctorConfig.custom().zone("eu-west-1a").clientRack("eu-west-1b").build()))

@@ -15,6 +15,9 @@
  */
 package io.sawmill.testkit;
 
+import java.time.Duration;
+import java.util.Map;
+
 import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
@@ -30,7 +33,25 @@ public final class KafkaTestBroker implements LocalKafkaBroker {
 	}
 
 	public static KafkaTestBroker start() {
+		return start(Map.of());
+	}
+
+	/**
+	 * A broker that runs share groups (KIP-932) with the given acquisition lock: a record
+	 * a consumer neither acknowledged nor released is delivered again once it passed.
+	 * Kafka's floor for the lock (15 s) is lowered to 1 s, so a test can see a lock
+	 * expire without a long wait. Share groups need the {@code share.version} feature,
+	 * which {@link ShareGroupFeature#enable} finalizes after the start.
+	 */
+	public static KafkaTestBroker startWithShareGroups(Duration recordLock) {
+		KafkaTestBroker broker = start(ShareGroupFeature.brokerSettings(recordLock));
+		ShareGroupFeature.enable(broker.bootstrapServers());
+		return broker;
+	}
+
+	private static KafkaTestBroker start(Map<String, String> extra) {
 		EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 1);
+		extra.forEach(broker::brokerProperty);
 		broker.brokerProperty("auto.create.topics.enable", "false");
 		broker.brokerProperty("group.initial.rebalance.delay.ms", "0");
 		broker.brokerProperty("log.flush.interval.messages", Long.toString(Long.MAX_VALUE));

@@ -49,7 +49,11 @@ class ChartScalingAndMonitoringTest {
 			"sawmill_redis_ping_duration_seconds_bucket", "sawmill_batch_records_sum", "sawmill_batch_records_count",
 			"sawmill_redis_commands_sum", "sawmill_redis_commands_count", "sawmill_cpu_periods_total",
 			"sawmill_cpu_throttled_periods_total", "sawmill_cpu_throttled_seconds_total", "sawmill_listener_paused",
-			"sawmill_redis_replica_shortfall");
+			"sawmill_redis_replica_shortfall",
+			// issue 32 (share groups): exported in sawmill.consumption.mode=share only
+			"sawmill_share_acknowledgements_total", "sawmill_share_backlog_records", "sawmill_share_redeliveries_total",
+			"sawmill_share_acknowledgement_failures_total", "sawmill_share_delivery_count_bucket",
+			"sawmill_share_records_acquired_total");
 
 	private final SawmillChart.Manifests keda = render("keda");
 
@@ -68,6 +72,36 @@ class ChartScalingAndMonitoringTest {
 		assertThat(asMap(trigger.get("metadata"))).containsEntry("consumerGroup", "sawmill")
 			.containsEntry("topic", "events")
 			.containsEntry("allowIdleConsumers", "false");
+	}
+
+	@Test
+	void shouldScaleAShareGroupPastThePartitionsOnItsBacklog() {
+		SawmillChart.Manifests share = render("keda", Map.of("sawmill.consumption.mode", "share",
+				"autoscaling.keda.prometheusServerAddress", "http://prometheus:9090"));
+		Map<String, Object> scaledObject = share.one("ScaledObject");
+
+		// ci/keda-values.yaml: 12 partitions, maxReplicas 20, not capped: consumers share
+		// partitions
+		assertThat(at(scaledObject, "spec.maxReplicaCount")).isEqualTo(20);
+		Map<String, Object> trigger = asMap(list(scaledObject, "spec.triggers").get(0));
+		assertThat(trigger.get("type")).isEqualTo("prometheus");
+		assertThat(asMap(trigger.get("metadata"))).containsEntry("serverAddress", "http://prometheus:9090")
+			.containsEntry("query",
+					"sum(max by (topic, partition) (sawmill_share_backlog_records{share_group=\"sawmill\"}))")
+			.containsEntry("threshold", "1000");
+		assertThat(share.envValue("SAWMILL_CONSUMPTION_MODE")).isEqualTo("share");
+		assertThat(SawmillChart.installNotes("defaults",
+				Map.of("replicaCount", 8, "sawmill.concurrency", 2, "sawmill.consumption.mode", "share")))
+			.doesNotContain("WARNING");
+	}
+
+	@Test
+	void shouldRefuseToScaleAShareGroupOnConsumerGroupLag() {
+		assertThatThrownBy(() -> render("keda", Map.of("sawmill.consumption.mode", "share")))
+			.hasMessageContaining("prometheusServerAddress");
+		assertThatThrownBy(
+				() -> render("defaults", Map.of("sawmill.consumption.mode", "share", "autoscaling.hpa.enabled", true)))
+			.hasMessageContaining("use autoscaling.keda");
 	}
 
 	@Test
