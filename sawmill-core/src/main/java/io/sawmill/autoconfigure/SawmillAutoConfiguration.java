@@ -30,6 +30,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -309,10 +310,12 @@ public final class SawmillAutoConfiguration {
 
 	/**
 	 * The operator's view and operations behind the sawmill endpoint
-	 * (docs/operations.md#admin-operations).
+	 * (docs/operations.md#admin-operations); they act on the consumer group's container,
+	 * so a share group has none.
 	 */
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
+	@ConditionalOnProperty(name = "sawmill.consumption.mode", havingValue = "group", matchIfMissing = true)
 	SawmillOperations sawmillOperations(ConcurrentMessageListenerContainer<byte[], byte[]> sawmillListenerContainer,
 			Admin sawmillAdmin, ListenerConfig listener, RedisCircuit circuit, ObjectProvider<DeadLetterBrake> brake,
 			SawmillMetrics metrics, SawmillProperties properties, KafkaProperties kafka,

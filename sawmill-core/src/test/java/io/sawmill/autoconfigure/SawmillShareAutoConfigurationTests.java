@@ -41,6 +41,7 @@ import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.sawmill.admin.SawmillOperations;
 import io.sawmill.mapping.RecordMapper;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.mapping.VersionGuard;
@@ -94,6 +95,8 @@ class SawmillShareAutoConfigurationTests {
 		hashes.withPropertyValues("sawmill.mapping.version=field:v", "sawmill.consumption.share-group-id=users-share")
 			.run(context -> {
 				assertThat(context).hasNotFailed().hasSingleBean(ShareConsumers.class);
+				// pause, resume and redrive act on a consumer group: not offered here
+				assertThat(context).doesNotHaveBean(SawmillOperations.class);
 				assertThat(context.getBean(ShareConsumers.class).isRunning()).isTrue();
 				assertThat(context.getBean(ActiveSetup.class).toString())
 					.contains("reads topics users as share group users-share");

@@ -82,6 +82,28 @@ class ChartRoutesTest {
 	}
 
 	@Test
+	void aSchemaRegistryRouteReachesTheAppAndTheSchemaWantsItsRegistry() {
+		Map<String, Object> route = Map.of("sawmill.routes[0].name", "orders", "sawmill.routes[0].topics[0]", "orders",
+				"sawmill.routes[0].keyTemplate", "order:{@key}", "sawmill.routes[0].valueFormat", "PROTOBUF",
+				"sawmill.routes[0].keyFormat", "AVRO", "sawmill.routes[0].schemaRegistry.url",
+				"http://registry:8080/apis/ccompat/v7", "sawmill.routes[0].schemaRegistry.cacheSize", "50");
+
+		SawmillRouteProperties bound = bindAsTheAppDoes(render("defaults", route).envValue("SPRING_APPLICATION_JSON"))
+			.getRoutes()
+			.get(0);
+
+		assertThat(bound.getValueFormat()).hasToString("PROTOBUF");
+		assertThat(bound.getKeyFormat()).hasToString("AVRO");
+		assertThat(bound.getSchemaRegistry().getUrl()).isEqualTo("http://registry:8080/apis/ccompat/v7");
+		assertThat(bound.getSchemaRegistry().getCacheSize()).isEqualTo(50);
+		Map<String, Object> withoutRegistry = new java.util.HashMap<>(route);
+		withoutRegistry.remove("sawmill.routes[0].schemaRegistry.url");
+		withoutRegistry.remove("sawmill.routes[0].schemaRegistry.cacheSize");
+		assertThatThrownBy(() -> render("defaults", withoutRegistry)).hasMessageContaining("schema")
+			.hasMessageContaining("schemaRegistry");
+	}
+
+	@Test
 	void withoutRoutesTheChartKeepsTopicsAndMapping() {
 		SawmillChart.Manifests manifests = render("defaults");
 
