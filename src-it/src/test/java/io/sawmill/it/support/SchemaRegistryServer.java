@@ -15,8 +15,6 @@
  */
 package io.sawmill.it.support;
 
-import static org.awaitility.Awaitility.await;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -167,22 +165,38 @@ public final class SchemaRegistryServer implements AutoCloseable {
 	}
 
 	private void awaitUp() {
+		long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
 		HttpRequest ping = HttpRequest.newBuilder(URI.create(url() + "/subjects"))
 			.timeout(Duration.ofSeconds(2))
 			.build();
-		try {
-			await("the schema registry answers").atMost(START_TIMEOUT)
-				.pollInterval(Duration.ofMillis(200))
-				.failFast("the schema registry exited; its log: " + data.resolve("registry.log"),
-						() -> !process.isAlive())
-				.ignoreException(IOException.class)
-				.until(() -> http.send(ping, HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+		while (System.nanoTime() < deadline) {
+			if (!process.isAlive()) {
+				throw new IllegalStateException("the schema registry exited with " + process.exitValue() + "; its log: "
+						+ data.resolve("registry.log"));
+			}
+			try {
+				if (http.send(ping, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+					return;
+				}
+			}
+			catch (IOException ex) {
+				// not listening yet
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException(ex);
+			}
+			try {
+				Thread.sleep(200);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException(ex);
+			}
 		}
-		catch (RuntimeException ex) {
-			stop();
-			throw new IllegalStateException("the schema registry did not answer within " + START_TIMEOUT + "; its log: "
-					+ data.resolve("registry.log"), ex);
-		}
+		stop();
+		throw new IllegalStateException("the schema registry did not answer within " + START_TIMEOUT + "; its log: "
+				+ data.resolve("registry.log"));
 	}
 
 	private static int freePort() throws IOException {
