@@ -69,11 +69,14 @@ class ArchitectureTests {
 		.because("the data path must be usable without Spring Boot; only auto-configuration binds it to Boot");
 
 	@ArchTest
-	static final ArchRule shouldUseRedisInternalsOnlyFromRedisAndAutoconfigure = noClasses().that()
-		.resideOutsideOfPackages("io.sawmill.redis..", "io.sawmill.autoconfigure..")
+	static final ArchRule shouldWriteThroughTheWriterInterfaceNotLettuce = noClasses().that()
+		.resideInAPackage("io.sawmill.listener..")
 		.should()
 		.dependOnClassesThat()
-		.resideInAPackage("io.sawmill.redis.internal..")
+		.resideInAPackage("io.lettuce..")
+		.orShould()
+		.dependOnClassesThat()
+		.haveSimpleName("LettucePipelinedWriter")
 		.because("the listener writes through the RedisBatchWriter interface, not through Lettuce");
 
 	@ArchTest

@@ -18,7 +18,7 @@ package io.sawmill.app;
 import java.io.PrintStream;
 
 import io.sawmill.autoconfigure.SawmillDoctorCommand;
-import io.sawmill.doctor.DoctorReport;
+import io.sawmill.doctor.internal.DoctorReport;
 
 /**
  * {@code java -jar sawmill-app.jar doctor [--prop=value ...]}: the doctor command

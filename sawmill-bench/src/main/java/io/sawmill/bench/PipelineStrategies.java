@@ -37,8 +37,8 @@ import org.springframework.data.redis.serializer.RedisSerializer;
 
 import io.lettuce.core.ClientOptions;
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.PipelineConfig;
-import io.sawmill.redis.PipelineResult;
+import io.sawmill.redis.internal.PipelineConfig;
+import io.sawmill.redis.internal.PipelineResult;
 import io.sawmill.redis.internal.LettucePipelinedWriter;
 import io.sawmill.testkit.RedisServerProcess;
 import io.sawmill.testkit.SampleEvents;

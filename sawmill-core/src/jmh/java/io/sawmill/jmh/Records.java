@@ -25,8 +25,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import io.sawmill.mapping.json.JsonHashMapper;
 import io.sawmill.mapping.json.JsonHashMapperConfig;
 import io.sawmill.mapping.route.RedisType;
-import io.sawmill.mapping.route.RouteConfig;
-import io.sawmill.mapping.route.Routes;
+import io.sawmill.mapping.route.internal.RouteConfig;
+import io.sawmill.mapping.route.internal.Routes;
 
 /** The end-to-end workload's record shape: id + 5 fields of 20 ASCII bytes. */
 public final class Records {

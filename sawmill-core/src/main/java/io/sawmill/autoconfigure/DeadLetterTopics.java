@@ -41,8 +41,8 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.sawmill.deadletter.DeadLetterConfig;
-import io.sawmill.deadletter.KafkaDeadLetterPublisher;
+import io.sawmill.deadletter.internal.DeadLetterConfig;
+import io.sawmill.deadletter.internal.KafkaDeadLetterPublisher;
 
 /**
  * The dead-letter topics of the source topics ({@code <topic><suffix>}, or the one a

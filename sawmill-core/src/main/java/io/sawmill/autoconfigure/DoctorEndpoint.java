@@ -19,8 +19,8 @@ import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 
-import io.sawmill.doctor.Doctor;
-import io.sawmill.doctor.DoctorReport;
+import io.sawmill.doctor.internal.Doctor;
+import io.sawmill.doctor.internal.DoctorReport;
 
 /**
  * The doctor's report at {@code GET /actuator/sawmill}, measured afresh on every request

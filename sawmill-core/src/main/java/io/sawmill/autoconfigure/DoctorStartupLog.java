@@ -23,9 +23,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
 
-import io.sawmill.doctor.Doctor;
-import io.sawmill.doctor.DoctorReport;
-import io.sawmill.doctor.Finding;
+import io.sawmill.doctor.internal.Doctor;
+import io.sawmill.doctor.internal.DoctorReport;
+import io.sawmill.doctor.internal.Finding;
 
 /**
  * The doctor's report, condensed, after start-up: one INFO line per finding that is not

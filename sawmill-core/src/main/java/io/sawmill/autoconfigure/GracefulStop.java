@@ -19,7 +19,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.kafka.listener.AbstractMessageListenerContainer;
 import org.springframework.kafka.listener.MessageListenerContainer;
 
-import io.sawmill.redis.RedisBatchWriter;
+import io.sawmill.redis.internal.RedisBatchWriter;
 
 /**
  * Stops Sawmill's listener container synchronously, before anything it uses is stopped.

@@ -31,18 +31,19 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.sawmill.deadletter.DeadLetterBrakeConfig;
-import io.sawmill.deadletter.DeadLetterConfig;
-import io.sawmill.doctor.DoctorConfig;
-import io.sawmill.listener.ListenerConfig;
-import io.sawmill.listener.RedisCircuit;
+import io.sawmill.listener.OffsetReset;
+import io.sawmill.deadletter.internal.DeadLetterBrakeConfig;
+import io.sawmill.deadletter.internal.DeadLetterConfig;
+import io.sawmill.doctor.internal.DoctorConfig;
+import io.sawmill.listener.internal.ListenerConfig;
+import io.sawmill.listener.internal.RedisCircuit;
 import io.sawmill.mapping.json.JsonHashMapperConfig;
-import io.sawmill.mapping.registry.SchemaRegistryConfig;
-import io.sawmill.mapping.route.RouteConfig;
-import io.sawmill.mapping.route.Routes;
-import io.sawmill.redis.PipelineConfig;
-import io.sawmill.share.ConsumptionMode;
-import io.sawmill.share.ShareConfig;
+import io.sawmill.mapping.registry.internal.SchemaRegistryConfig;
+import io.sawmill.mapping.route.internal.RouteConfig;
+import io.sawmill.mapping.route.internal.Routes;
+import io.sawmill.redis.internal.PipelineConfig;
+import io.sawmill.listener.ConsumptionMode;
+import io.sawmill.listener.internal.ShareConfig;
 
 /**
  * The one place where {@code sawmill.*} properties become Sawmill's immutable configs. A

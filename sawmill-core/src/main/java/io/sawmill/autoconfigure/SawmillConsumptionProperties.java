@@ -17,8 +17,8 @@ package io.sawmill.autoconfigure;
 
 import org.jspecify.annotations.Nullable;
 
-import io.sawmill.share.ConsumptionMode;
-import io.sawmill.share.ShareConfig;
+import io.sawmill.listener.ConsumptionMode;
+import io.sawmill.listener.internal.ShareConfig;
 
 /**
  * How the service reads its topics: a consumer group, or a share group (KIP-932).

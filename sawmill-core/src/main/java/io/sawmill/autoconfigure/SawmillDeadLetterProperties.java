@@ -17,9 +17,9 @@ package io.sawmill.autoconfigure;
 
 import java.time.Duration;
 
-import io.sawmill.admin.SawmillOperations;
-import io.sawmill.deadletter.DeadLetterBrakeConfig;
-import io.sawmill.deadletter.DeadLetterConfig;
+import io.sawmill.admin.internal.SawmillOperations;
+import io.sawmill.deadletter.internal.DeadLetterBrakeConfig;
+import io.sawmill.deadletter.internal.DeadLetterConfig;
 
 /** Where records that cannot be written go: a dead-letter topic per source topic. */
 public class SawmillDeadLetterProperties {

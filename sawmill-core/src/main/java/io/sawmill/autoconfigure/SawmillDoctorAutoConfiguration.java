@@ -36,10 +36,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-import io.sawmill.doctor.Doctor;
-import io.sawmill.listener.ListenerConfig;
-import io.sawmill.metrics.SawmillMetrics;
-import io.sawmill.redis.PipelineConfig;
+import io.sawmill.doctor.internal.Doctor;
+import io.sawmill.listener.internal.ListenerConfig;
+import io.sawmill.metrics.internal.SawmillMetrics;
+import io.sawmill.redis.internal.PipelineConfig;
 
 /**
  * The doctor ({@link Doctor}) on the service's own Kafka and Redis configuration: its

@@ -30,8 +30,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
-import io.sawmill.doctor.Doctor;
-import io.sawmill.doctor.DoctorReport;
+import io.sawmill.doctor.internal.Doctor;
+import io.sawmill.doctor.internal.DoctorReport;
 
 /**
  * The doctor as a command of any application that uses Sawmill: the application reads its

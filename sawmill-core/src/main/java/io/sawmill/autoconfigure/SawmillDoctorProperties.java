@@ -17,7 +17,7 @@ package io.sawmill.autoconfigure;
 
 import java.time.Duration;
 
-import io.sawmill.doctor.DoctorConfig;
+import io.sawmill.doctor.internal.DoctorConfig;
 
 /**
  * The doctor (docs/operations.md#doctor-findings): the report at start-up, at

@@ -27,12 +27,12 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import org.jspecify.annotations.Nullable;
 
-import io.sawmill.admin.ReplicaShortfallView;
-import io.sawmill.admin.SawmillOperations;
-import io.sawmill.deadletter.DeadLetterBrake;
-import io.sawmill.doctor.Doctor;
-import io.sawmill.doctor.DoctorReport;
-import io.sawmill.health.DeadLetterBrakeHealth;
+import io.sawmill.admin.internal.ReplicaShortfallView;
+import io.sawmill.admin.internal.SawmillOperations;
+import io.sawmill.deadletter.internal.DeadLetterBrake;
+import io.sawmill.doctor.internal.Doctor;
+import io.sawmill.doctor.internal.DoctorReport;
+import io.sawmill.health.internal.DeadLetterBrakeHealth;
 
 /**
  * Sawmill's Actuator endpoint. The dead-letter brake: {@code GET /actuator/sawmill/brake}

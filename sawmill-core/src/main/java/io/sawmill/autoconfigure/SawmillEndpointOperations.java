@@ -21,7 +21,7 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 
-import io.sawmill.admin.SawmillOperations;
+import io.sawmill.admin.internal.SawmillOperations;
 
 /**
  * The {@code sawmill} endpoint's write operations on {@link SawmillOperations}: arguments

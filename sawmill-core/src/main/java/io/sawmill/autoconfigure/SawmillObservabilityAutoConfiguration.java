@@ -38,26 +38,26 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.kafka.listener.MessageListenerContainer;
 
 import io.micrometer.core.instrument.Gauge;
-import io.sawmill.admin.ReplicaShortfallView;
-import io.sawmill.admin.SawmillOperations;
-import io.sawmill.deadletter.DeadLetterBrake;
-import io.sawmill.doctor.Doctor;
-import io.sawmill.health.DeadLetterBrakeHealth;
-import io.sawmill.health.HealthReport;
-import io.sawmill.health.ListenerContainerHealth;
-import io.sawmill.health.RedisWritePathHealth;
-import io.sawmill.health.TimeBoundedCheck;
-import io.sawmill.listener.ListenerConfig;
-import io.sawmill.listener.ListenerProgress;
-import io.sawmill.listener.RedisCircuit;
-import io.sawmill.metrics.CpuThrottlingMetrics;
-import io.sawmill.metrics.GroupLagExporter;
-import io.sawmill.metrics.PartitionLagMonitor;
-import io.sawmill.metrics.RedisRoundTripProbe;
-import io.sawmill.metrics.SawmillMetrics;
-import io.sawmill.metrics.SummaryLogger;
-import io.sawmill.redis.PipelineConfig;
-import io.sawmill.redis.ReplicaShortfalls;
+import io.sawmill.admin.internal.ReplicaShortfallView;
+import io.sawmill.admin.internal.SawmillOperations;
+import io.sawmill.deadletter.internal.DeadLetterBrake;
+import io.sawmill.doctor.internal.Doctor;
+import io.sawmill.health.internal.DeadLetterBrakeHealth;
+import io.sawmill.health.internal.HealthReport;
+import io.sawmill.health.internal.ListenerContainerHealth;
+import io.sawmill.health.internal.RedisWritePathHealth;
+import io.sawmill.health.internal.TimeBoundedCheck;
+import io.sawmill.listener.internal.ListenerConfig;
+import io.sawmill.listener.internal.ListenerProgress;
+import io.sawmill.listener.internal.RedisCircuit;
+import io.sawmill.metrics.internal.CpuThrottlingMetrics;
+import io.sawmill.metrics.internal.GroupLagExporter;
+import io.sawmill.metrics.internal.PartitionLagMonitor;
+import io.sawmill.metrics.internal.RedisRoundTripProbe;
+import io.sawmill.metrics.internal.SawmillMetrics;
+import io.sawmill.metrics.internal.SummaryLogger;
+import io.sawmill.redis.internal.PipelineConfig;
+import io.sawmill.redis.internal.ReplicaShortfalls;
 
 /**
  * Sawmill's diagnosis on top of the data path: the group's broker-side lag on every

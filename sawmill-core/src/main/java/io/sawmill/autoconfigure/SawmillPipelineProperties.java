@@ -17,7 +17,7 @@ package io.sawmill.autoconfigure;
 
 import java.time.Duration;
 
-import io.sawmill.redis.PipelineConfig;
+import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.redis.ReplicaShortfallPolicy;
 
 /** The pipelined Redis round trip. */

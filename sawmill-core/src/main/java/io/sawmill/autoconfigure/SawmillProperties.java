@@ -24,9 +24,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
+import io.sawmill.listener.OffsetReset;
 import io.sawmill.listener.Delivery;
-import io.sawmill.listener.ListenerConfig;
-import io.sawmill.redis.PipelineConfig;
+import io.sawmill.listener.internal.ListenerConfig;
+import io.sawmill.redis.internal.PipelineConfig;
 
 /**
  * Sawmill's {@code sawmill.*} properties. Kafka and Redis connections come from the
@@ -83,7 +84,7 @@ public class SawmillProperties {
 	 * With exactly-once delivery, what a partition reset below its watermark in Redis by
 	 * someone other than Sawmill does: replay its records, or refuse to consume it.
 	 */
-	private ListenerConfig.OffsetReset offsetReset = ListenerConfig.DEFAULT_OFFSET_RESET;
+	private OffsetReset offsetReset = ListenerConfig.DEFAULT_OFFSET_RESET;
 
 	/**
 	 * This instance's stable identity in the consumer group (Kafka static membership,
@@ -215,11 +216,11 @@ public class SawmillProperties {
 		this.instanceId = instanceId;
 	}
 
-	public ListenerConfig.OffsetReset getOffsetReset() {
+	public OffsetReset getOffsetReset() {
 		return offsetReset;
 	}
 
-	public void setOffsetReset(ListenerConfig.OffsetReset offsetReset) {
+	public void setOffsetReset(OffsetReset offsetReset) {
 		this.offsetReset = offsetReset;
 	}
 

@@ -17,7 +17,7 @@ package io.sawmill.autoconfigure;
 
 import java.time.Duration;
 
-import io.sawmill.listener.ListenerConfig;
+import io.sawmill.listener.internal.ListenerConfig;
 
 /**
  * Polling a batch again that was not committed, and telling when a listener makes no

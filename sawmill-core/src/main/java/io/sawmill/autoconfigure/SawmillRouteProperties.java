@@ -21,7 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.sawmill.mapping.registry.SchemaRegistryConfig;
+import io.sawmill.mapping.registry.internal.SchemaRegistryConfig;
 import io.sawmill.mapping.route.HashUpdate;
 import io.sawmill.mapping.route.KeyFormat;
 import io.sawmill.mapping.route.ListEnd;

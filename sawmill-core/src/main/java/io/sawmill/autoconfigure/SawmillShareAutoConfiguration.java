@@ -31,18 +31,18 @@ import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 
-import io.sawmill.deadletter.DeadLetterBrake;
+import io.sawmill.deadletter.internal.DeadLetterBrake;
 import io.sawmill.deadletter.DeadLetterPublisher;
-import io.sawmill.health.ListenerContainerHealth;
-import io.sawmill.listener.ListenerConfig;
+import io.sawmill.health.internal.ListenerContainerHealth;
+import io.sawmill.listener.internal.ListenerConfig;
 import io.sawmill.mapping.RecordMapper;
-import io.sawmill.metrics.SawmillMetrics;
-import io.sawmill.redis.RedisBatchWriter;
-import io.sawmill.share.ShareBacklog;
-import io.sawmill.share.ShareConfig;
-import io.sawmill.share.ShareConsumers;
-import io.sawmill.share.ShareGroups;
-import io.sawmill.share.ShareMetrics;
+import io.sawmill.metrics.internal.SawmillMetrics;
+import io.sawmill.redis.internal.RedisBatchWriter;
+import io.sawmill.listener.internal.ShareBacklog;
+import io.sawmill.listener.internal.ShareConfig;
+import io.sawmill.listener.internal.ShareConsumers;
+import io.sawmill.listener.internal.ShareGroups;
+import io.sawmill.listener.internal.ShareMetrics;
 
 /**
  * Share-group consumption ({@code sawmill.consumption.mode=share}): the share consumer

@@ -19,13 +19,13 @@ import java.util.List;
 import java.util.Set;
 
 import io.sawmill.listener.Delivery;
-import io.sawmill.listener.ListenerConfig;
+import io.sawmill.listener.internal.ListenerConfig;
 import io.sawmill.mapping.RecordMapper;
 import io.sawmill.mapping.json.JsonHashMapper;
 import io.sawmill.mapping.json.JsonHashMapperConfig;
 import io.sawmill.mapping.route.RedisType;
-import io.sawmill.mapping.route.RouteConfig;
-import io.sawmill.mapping.route.Routes;
+import io.sawmill.mapping.route.internal.RouteConfig;
+import io.sawmill.mapping.route.internal.Routes;
 
 /**
  * Refuses share-group consumption ({@code sawmill.consumption.mode=share}) at start-up

@@ -41,7 +41,7 @@ import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.kafka.listener.AbstractMessageListenerContainer;
 
-import io.sawmill.redis.RedisBatchWriter;
+import io.sawmill.redis.internal.RedisBatchWriter;
 
 /**
  * Before the listener containers start: Kafka answers and has every topic, and Redis

@@ -16,8 +16,9 @@
 package io.sawmill.deadletter;
 
 /**
- * The {@link DeadLetterBrake} is engaged: the dead letters were not published and the
- * batch is not committed. It is polled again once an operator released the brake.
+ * The dead-letter brake ({@code sawmill.dead-letter.brake.*}) is engaged: the dead
+ * letters were not published and the batch is not committed. It is polled again once an
+ * operator released the brake.
  */
 public class DeadLetterBrakeEngagedException extends DeadLetterPublishException {
 

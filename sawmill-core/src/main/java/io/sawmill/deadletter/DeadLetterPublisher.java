@@ -31,7 +31,7 @@ import io.sawmill.metrics.RecordOutcome;
  * of the batch is committed and the batch is polled again (so a dead letter may be
  * published twice, never zero times). It is called once per batch, right before the
  * batch's commit, with an empty list when the batch has no dead letters, so a publisher
- * can hold back any commit ({@link DeadLetterBrake} does). Called from listener threads;
+ * can hold back any commit (the dead-letter brake does). Called from listener threads;
  * implementations must be thread-safe.
  */
 public interface DeadLetterPublisher {

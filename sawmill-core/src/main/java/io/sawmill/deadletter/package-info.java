@@ -14,9 +14,9 @@
  * limitations under the License.
  */
 /**
- * Records that cannot be written: the {@link io.sawmill.deadletter.DeadLetterPublisher}
- * that sends them to a dead-letter topic with their reason, and the
- * {@link io.sawmill.deadletter.DeadLetterBrake} that stops a topic from draining into it.
+ * Records that cannot be written: a {@link io.sawmill.deadletter.DeadLetterPublisher}
+ * sends each {@link io.sawmill.deadletter.DeadLetter} on with its reason; the exceptions
+ * say when it could not, or when the brake holds a topic.
  */
 @NullMarked
 package io.sawmill.deadletter;

@@ -42,7 +42,7 @@ public enum Delivery {
 	 * written. The transaction is fenced by the watermark the consumer expects, so a
 	 * consumer that stalled while another took its partitions over applies nothing when
 	 * it thaws ({@code fenced}), and a partition whose offsets someone else reset below
-	 * its watermark is replayed or refused ({@link ListenerConfig.OffsetReset}). Makes
+	 * its watermark is replayed or refused ({@code sawmill.offset-reset}). Makes
 	 * non-idempotent writes ({@code INCR}, {@code HINCRBY}, {@code XADD}, {@code LPUSH})
 	 * safe. It costs throughput: every batch is finished before the next is sent, a
 	 * transient failure fails the whole batch (it is polled again, never retried record

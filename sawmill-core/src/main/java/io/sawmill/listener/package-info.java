@@ -14,9 +14,9 @@
  * limitations under the License.
  */
 /**
- * The data path of one consumer thread, from the poll to the commit:
- * {@link io.sawmill.listener.SawmillContainers} builds the container, each thread's
- * {@code ConsumerLane} maps a batch, writes it by its delivery mode and commits it.
+ * The delivery modes, one trade-off each: {@link io.sawmill.listener.Delivery} for a
+ * consumer group, {@link io.sawmill.listener.ConsumptionMode} for a group or a share
+ * group. The data path itself is in {@code io.sawmill.listener.internal}.
  */
 @NullMarked
 package io.sawmill.listener;

@@ -15,6 +15,8 @@
  */
 package io.sawmill.mapping;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A record cannot be mapped now because something outside it that its mapping needs
  * cannot be reached, e.g. a schema registry that does not answer. Unlike
@@ -26,7 +28,7 @@ public class MappingUnavailableException extends RuntimeException {
 
 	private static final long serialVersionUID = 1L;
 
-	public MappingUnavailableException(String reason, Throwable cause) {
+	public MappingUnavailableException(String reason, @Nullable Throwable cause) {
 		super(reason, cause);
 	}
 

@@ -17,9 +17,9 @@ package io.sawmill.redis;
 
 /**
  * What a batch does when a Redis master it writes to has fewer replicas attached than
- * {@link PipelineConfig#waitForReplicas()} asks for, once
- * {@link PipelineConfig#replicaShortfallGrace()} has passed (during the grace, its share
- * of every batch is refused and written again, whichever the policy). A master left
+ * {@code sawmill.pipeline.wait-for-replicas} asks for, once
+ * {@code sawmill.pipeline.replica-shortfall-grace} has passed (during the grace, its
+ * share of every batch is refused and written again, whichever the policy). A master left
  * without a replica is the normal state right after a failover: the replica that was
  * promoted had no replica of its own. docs/reliability.md#replica-shortfall argues for
  * the default.

@@ -14,10 +14,8 @@
  * limitations under the License.
  */
 /**
- * The writer's API: {@link io.sawmill.redis.RedisBatchWriter} writes a batch's commands
- * in pipelined round trips, {@link io.sawmill.redis.TransactionalBatchWriter} also sends
- * transactions and reads, and {@link io.sawmill.redis.FailureClass} tells which failures
- * can succeed when sent again.
+ * What Redis must acknowledge: {@link io.sawmill.redis.ReplicaShortfallPolicy} says what
+ * a batch does when fewer replicas than asked acknowledged it.
  */
 @NullMarked
 package io.sawmill.redis;

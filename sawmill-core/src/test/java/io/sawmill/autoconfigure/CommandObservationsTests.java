@@ -43,8 +43,8 @@ import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.PipelineResult;
-import io.sawmill.redis.RedisBatchWriter;
+import io.sawmill.redis.internal.PipelineResult;
+import io.sawmill.redis.internal.RedisBatchWriter;
 import io.sawmill.testkit.KafkaTestBroker;
 import io.sawmill.testkit.RedisClusterProcess;
 

@@ -41,8 +41,8 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import io.sawmill.deadletter.DeadLetterBrake;
-import io.sawmill.metrics.SawmillMetrics;
+import io.sawmill.deadletter.internal.DeadLetterBrake;
+import io.sawmill.metrics.internal.SawmillMetrics;
 import io.sawmill.testkit.KafkaTestBroker;
 import io.sawmill.testkit.RedisServerProcess;
 

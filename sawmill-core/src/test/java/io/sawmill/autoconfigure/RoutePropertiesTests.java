@@ -28,12 +28,12 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
-import io.sawmill.mapping.registry.SchemaRegistryConfig;
+import io.sawmill.mapping.registry.internal.SchemaRegistryConfig;
 import io.sawmill.mapping.route.HashUpdate;
 import io.sawmill.mapping.route.KeyFormat;
 import io.sawmill.mapping.route.RedisType;
-import io.sawmill.mapping.route.RouteConfig;
-import io.sawmill.mapping.route.Routes;
+import io.sawmill.mapping.route.internal.RouteConfig;
+import io.sawmill.mapping.route.internal.Routes;
 import io.sawmill.mapping.route.ValueFormat;
 
 class RoutePropertiesTests {

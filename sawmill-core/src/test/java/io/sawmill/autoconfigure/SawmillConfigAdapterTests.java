@@ -30,8 +30,8 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 import io.sawmill.listener.Delivery;
-import io.sawmill.listener.ListenerConfig;
-import io.sawmill.redis.PipelineConfig;
+import io.sawmill.listener.internal.ListenerConfig;
+import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.redis.ReplicaShortfallPolicy;
 
 class SawmillConfigAdapterTests {

@@ -37,8 +37,8 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.sawmill.doctor.Doctor;
-import io.sawmill.doctor.DoctorConfig;
+import io.sawmill.doctor.internal.Doctor;
+import io.sawmill.doctor.internal.DoctorConfig;
 
 /**
  * The doctor's wiring: which properties and environment variables it reads, when it backs
@@ -126,7 +126,7 @@ class SawmillDoctorAutoConfigurationTests {
 
 	@Test
 	void shouldLogOneLinePerFindingThatIsNotOkAndASummary() throws URISyntaxException {
-		Path strained = Path.of(getClass().getResource("/io/sawmill/doctor/strained-v2").toURI());
+		Path strained = Path.of(getClass().getResource("/io/sawmill/doctor/internal/strained-v2").toURI());
 		Doctor doctor = Doctor.builder(DoctorConfig.custom().hostRoot(strained).build()).build();
 		Logger logger = (Logger) LoggerFactory.getLogger(Doctor.class);
 		ListAppender<ILoggingEvent> appender = new ListAppender<>();

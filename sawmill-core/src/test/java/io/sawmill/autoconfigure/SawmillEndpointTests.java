@@ -26,13 +26,13 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 
-import io.sawmill.admin.ReplicaShortfallView;
+import io.sawmill.admin.internal.ReplicaShortfallView;
 import io.sawmill.deadletter.DeadLetter;
-import io.sawmill.deadletter.DeadLetterBrake;
-import io.sawmill.deadletter.DeadLetterBrakeConfig;
+import io.sawmill.deadletter.internal.DeadLetterBrake;
+import io.sawmill.deadletter.internal.DeadLetterBrakeConfig;
 import io.sawmill.deadletter.DeadLetterBrakeEngagedException;
-import io.sawmill.redis.PipelineConfig;
-import io.sawmill.redis.ReplicaShortfall;
+import io.sawmill.redis.internal.PipelineConfig;
+import io.sawmill.redis.internal.ReplicaShortfall;
 import io.sawmill.testkit.MutableClock;
 
 class SawmillEndpointTests {

@@ -44,7 +44,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sawmill.it.support.Kafka;
 import io.sawmill.it.support.KafkaServer;
-import io.sawmill.metrics.GroupLagExporter;
+import io.sawmill.metrics.internal.GroupLagExporter;
 
 /**
  * {@link GroupLagExporter} against a real broker: the group's committed offsets against

@@ -46,7 +46,7 @@ import io.sawmill.it.support.Kafka;
 import io.sawmill.it.support.RealServers;
 import io.sawmill.it.support.SawmillApp;
 import io.sawmill.it.support.Scrape;
-import io.sawmill.metrics.CgroupCpuStat;
+import io.sawmill.metrics.internal.CgroupCpuStat;
 import io.sawmill.testkit.SampleEvents;
 
 /**

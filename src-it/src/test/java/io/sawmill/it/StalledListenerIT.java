@@ -37,7 +37,7 @@ import org.springframework.kafka.listener.BatchInterceptor;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sawmill.autoconfigure.SawmillContainerCustomizer;
-import io.sawmill.health.ListenerContainerHealth;
+import io.sawmill.health.internal.ListenerContainerHealth;
 import io.sawmill.it.support.Kafka;
 import io.sawmill.it.support.RealServers;
 import io.sawmill.it.support.SawmillApp;

@@ -43,11 +43,6 @@ public enum SchemaFormat {
 	 * value whose schema is unknown is rejected, but the document is not validated
 	 * against the schema: the producer's serializer does that.
 	 */
-	JSON_SCHEMA;
-
-	/** This format's {@code schemaType} in the registry's API. */
-	String registryType() {
-		return this == JSON_SCHEMA ? "JSON" : name();
-	}
+	JSON_SCHEMA
 
 }

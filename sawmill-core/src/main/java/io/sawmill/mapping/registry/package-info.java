@@ -14,10 +14,8 @@
  * limitations under the License.
  */
 /**
- * Values and keys framed by a schema registry (the Confluent wire format: a magic byte 0,
- * a 4-byte schema id, for Protobuf the message indexes, then the payload), read with the
- * schema the registry's Confluent-compatible API returns for the id:
- * {@link io.sawmill.mapping.registry.SchemaRegistry}.
+ * The formats a schema registry frames (the Confluent wire format):
+ * {@link io.sawmill.mapping.registry.SchemaFormat}.
  */
 @NullMarked
 package io.sawmill.mapping.registry;

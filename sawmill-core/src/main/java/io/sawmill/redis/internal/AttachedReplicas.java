@@ -27,10 +27,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.sawmill.redis.PipelineConfig;
-import io.sawmill.redis.ReplicaShortfall;
 import io.sawmill.redis.ReplicaShortfallPolicy;
-import io.sawmill.redis.ReplicaShortfalls;
 
 /**
  * The masters of one writer that have fewer replicas attached than

@@ -21,8 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
-import io.sawmill.redis.PipelineResult;
-import io.sawmill.redis.RedisBatchWriter.Sent;
+import io.sawmill.redis.internal.RedisBatchWriter.Sent;
 
 /**
  * Counts the replies of one batch down and keeps the time the last one arrived, so that

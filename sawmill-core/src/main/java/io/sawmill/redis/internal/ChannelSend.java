@@ -24,9 +24,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelPromise;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.mapping.VersionGuard;
-import io.sawmill.redis.PipelineConfig;
-import io.sawmill.redis.PipelineResult;
-import io.sawmill.redis.RedisBatchWriter.Sent;
+import io.sawmill.redis.internal.RedisBatchWriter.Sent;
 
 /**
  * Sends a batch on a standalone (or Sentinel-managed) connection: each chunk is written

@@ -37,9 +37,8 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.netty.channel.Channel;
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.PipelineResult;
-import io.sawmill.redis.RedisBatchWriter.Sent;
-import io.sawmill.redis.TransactionalBatchWriter.Transaction;
+import io.sawmill.redis.internal.RedisBatchWriter.Sent;
+import io.sawmill.redis.internal.TransactionalBatchWriter.Transaction;
 
 /**
  * A writer thread's connection to a Redis Cluster: Lettuce routes each command sent

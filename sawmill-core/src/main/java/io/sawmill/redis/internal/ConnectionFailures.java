@@ -23,8 +23,6 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisFuture;
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.FailureClass;
-import io.sawmill.redis.PipelineResult;
 
 /**
  * The writer's side of failure classification, next to {@link FailureClass} (which says

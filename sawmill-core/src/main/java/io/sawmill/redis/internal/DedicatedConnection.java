@@ -27,8 +27,8 @@ import io.lettuce.core.RedisFuture;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.RedisBatchWriter.Sent;
-import io.sawmill.redis.TransactionalBatchWriter.Transaction;
+import io.sawmill.redis.internal.RedisBatchWriter.Sent;
+import io.sawmill.redis.internal.TransactionalBatchWriter.Transaction;
 
 /**
  * A connection owned by one writer thread, with auto-flush off so that commands queue

@@ -25,9 +25,7 @@ import org.jspecify.annotations.Nullable;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.PipelineConfig;
-import io.sawmill.redis.PipelineResult;
-import io.sawmill.redis.RedisBatchWriter.Sent;
+import io.sawmill.redis.internal.RedisBatchWriter.Sent;
 
 /**
  * Sends a batch through Lettuce's async API, its commands queued on the connection's

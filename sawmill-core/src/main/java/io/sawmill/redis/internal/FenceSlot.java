@@ -18,7 +18,7 @@ package io.sawmill.redis.internal;
 import java.nio.charset.StandardCharsets;
 
 import io.lettuce.core.protocol.CommandType;
-import io.sawmill.redis.TransactionalBatchWriter.Transaction;
+import io.sawmill.redis.internal.TransactionalBatchWriter.Transaction;
 
 /**
  * The fence of one {@link Transaction}, sent after {@code WATCH <fence>} and before its

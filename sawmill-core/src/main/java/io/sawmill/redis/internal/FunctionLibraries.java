@@ -23,7 +23,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.lettuce.core.RedisCommandExecutionException;
-import io.sawmill.redis.PipelineResult;
 
 /**
  * The Redis Function libraries the writer's

@@ -27,7 +27,6 @@ import java.util.function.BiConsumer;
 
 import io.lettuce.core.RedisException;
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.PipelineResult;
 
 /**
  * Per key, whether the writes of one cluster connection were applied in the order they

@@ -26,13 +26,8 @@ import org.slf4j.LoggerFactory;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.PipelineConfig;
-import io.sawmill.redis.PipelineResult;
-import io.sawmill.redis.TransactionalBatchWriter.Keyspace;
-import io.sawmill.redis.TransactionalBatchWriter.Transaction;
-import io.sawmill.redis.RedisBatchWriter;
-import io.sawmill.redis.ReplicaShortfalls;
-import io.sawmill.redis.TransactionalBatchWriter;
+import io.sawmill.redis.internal.TransactionalBatchWriter.Keyspace;
+import io.sawmill.redis.internal.TransactionalBatchWriter.Transaction;
 
 /**
  * The default {@link RedisBatchWriter}: the native Lettuce client behind Spring Data

@@ -33,11 +33,8 @@ import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.PipelineConfig;
-import io.sawmill.redis.PipelineResult;
-import io.sawmill.redis.ReplicaShortfall;
 import io.sawmill.redis.ReplicaShortfallPolicy;
-import io.sawmill.redis.RedisBatchWriter.Sent;
+import io.sawmill.redis.internal.RedisBatchWriter.Sent;
 
 /**
  * A batch counts as written only once {@link PipelineConfig#waitForReplicas()} replicas

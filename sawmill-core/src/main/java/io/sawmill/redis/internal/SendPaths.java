@@ -15,8 +15,6 @@
  */
 package io.sawmill.redis.internal;
 
-import io.sawmill.redis.PipelineConfig;
-
 /**
  * The ways a batch goes on the wire, one writer's each, for a {@link DedicatedConnection}
  * to choose from by its topology: whole chunks to a standalone channel

@@ -28,7 +28,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.PipelineResult;
 
 /**
  * Where the replies of one batch sent by {@link SlotSend} land: each write's first reply

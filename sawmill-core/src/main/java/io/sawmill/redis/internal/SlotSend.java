@@ -24,9 +24,7 @@ import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.netty.channel.Channel;
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.PipelineConfig;
-import io.sawmill.redis.PipelineResult;
-import io.sawmill.redis.RedisBatchWriter.Sent;
+import io.sawmill.redis.internal.RedisBatchWriter.Sent;
 
 /**
  * Sends a batch on a Redis Cluster connection, routed by slot and encoded up front: the

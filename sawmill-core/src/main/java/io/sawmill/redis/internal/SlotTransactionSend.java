@@ -24,10 +24,9 @@ import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.netty.channel.Channel;
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.PipelineResult;
-import io.sawmill.redis.RedisBatchWriter.Sent;
-import io.sawmill.redis.TransactionalBatchWriter.Keyspace;
-import io.sawmill.redis.TransactionalBatchWriter.Transaction;
+import io.sawmill.redis.internal.RedisBatchWriter.Sent;
+import io.sawmill.redis.internal.TransactionalBatchWriter.Keyspace;
+import io.sawmill.redis.internal.TransactionalBatchWriter.Transaction;
 
 /**
  * Sends fenced transactions on a Redis Cluster connection: every key of a transaction

@@ -24,11 +24,9 @@ import org.jspecify.annotations.Nullable;
 import io.lettuce.core.protocol.CommandType;
 import io.netty.channel.Channel;
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.PipelineConfig;
-import io.sawmill.redis.PipelineResult;
-import io.sawmill.redis.RedisBatchWriter.Sent;
-import io.sawmill.redis.TransactionalBatchWriter.FencedException;
-import io.sawmill.redis.TransactionalBatchWriter.Transaction;
+import io.sawmill.redis.internal.RedisBatchWriter.Sent;
+import io.sawmill.redis.internal.TransactionalBatchWriter.FencedException;
+import io.sawmill.redis.internal.TransactionalBatchWriter.Transaction;
 
 /**
  * Sends fenced transactions on a standalone (or Sentinel-managed) connection, in one
@@ -37,7 +35,8 @@ import io.sawmill.redis.TransactionalBatchWriter.Transaction;
  * {@link ChannelSend}'s. Each write's reply is {@code +QUEUED} or an error at queue time;
  * the {@code EXEC}'s reply ({@link ExecSlot}) holds each write's reply when the
  * transaction ran, or is null when the fence failed it. A write's outcome combines the
- * three ({@link io.sawmill.redis.TransactionalBatchWriter#sendTransactions} states it).
+ * three ({@link io.sawmill.redis.internal.TransactionalBatchWriter#sendTransactions}
+ * states it).
  * <p>
  * Shared by the writing threads; each batch's state is its own.
  */

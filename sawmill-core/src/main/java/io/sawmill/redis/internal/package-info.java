@@ -14,8 +14,12 @@
  * limitations under the License.
  */
 /**
- * The Lettuce writer: a connection per writer thread, one type per Redis topology, each
- * with its send path. Not an API.
+ * The writer: {@link io.sawmill.redis.internal.RedisBatchWriter} writes a batch's
+ * commands in pipelined round trips,
+ * {@link io.sawmill.redis.internal.TransactionalBatchWriter} also sends transactions and
+ * reads, {@link io.sawmill.redis.internal.FailureClass} tells which failures can succeed
+ * when sent again; the Lettuce implementation keeps a connection per writer thread, one
+ * type per Redis topology, each with its send path. Not an API.
  */
 @NullMarked
 package io.sawmill.redis.internal;

@@ -22,8 +22,6 @@ import java.time.Instant;
 
 import org.junit.jupiter.api.Test;
 
-import io.sawmill.redis.PipelineConfig;
-import io.sawmill.redis.ReplicaShortfall;
 import io.sawmill.redis.ReplicaShortfallPolicy;
 import io.sawmill.testkit.MutableClock;
 

@@ -28,8 +28,6 @@ import org.junit.jupiter.api.Test;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.FailureClass;
-import io.sawmill.redis.PipelineResult;
 
 /**
  * {@link KeyOrder} without a server: replies are delivered by hand, in the order a

@@ -36,9 +36,6 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.FailureClass;
-import io.sawmill.redis.PipelineConfig;
-import io.sawmill.redis.PipelineResult;
 import io.sawmill.testkit.RedisClusterProcess;
 
 /**

@@ -46,9 +46,6 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.PipelineConfig;
-import io.sawmill.redis.PipelineResult;
-import io.sawmill.redis.RedisBatchWriter;
 import io.sawmill.testkit.RedisClusterProcess;
 
 /**

@@ -32,9 +32,6 @@ import org.junit.jupiter.api.Test;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.PipelineConfig;
-import io.sawmill.redis.PipelineResult;
-import io.sawmill.redis.ReplicaShortfall;
 import io.sawmill.redis.ReplicaShortfallPolicy;
 import io.sawmill.testkit.RedisClusterProcess;
 

@@ -36,12 +36,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.FailureClass;
-import io.sawmill.redis.PipelineConfig;
-import io.sawmill.redis.PipelineResult;
-import io.sawmill.redis.TransactionalBatchWriter.Transaction;
-import io.sawmill.redis.RedisBatchWriter;
-import io.sawmill.redis.ReplicaShortfall;
+import io.sawmill.redis.internal.TransactionalBatchWriter.Transaction;
 import io.sawmill.testkit.RedisSentinelProcess;
 import io.sawmill.testkit.RedisServerProcess;
 

@@ -28,8 +28,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.FailureClass;
-import io.sawmill.redis.PipelineResult;
 
 /**
  * {@link SlotReplies} without a server: replies are delivered to the batches'

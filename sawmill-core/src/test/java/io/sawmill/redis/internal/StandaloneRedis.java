@@ -28,7 +28,6 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.sawmill.redis.PipelineConfig;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**

@@ -31,10 +31,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.PipelineConfig;
-import io.sawmill.redis.PipelineResult;
-import io.sawmill.redis.TransactionalBatchWriter.FencedException;
-import io.sawmill.redis.TransactionalBatchWriter.Transaction;
+import io.sawmill.redis.internal.TransactionalBatchWriter.FencedException;
+import io.sawmill.redis.internal.TransactionalBatchWriter.Transaction;
 
 /**
  * {@code sendTransactions} and {@code read} against a real redis-server: each write's

@@ -34,8 +34,6 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisAdvancedClusterCommands;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.mapping.VersionGuard;
-import io.sawmill.redis.PipelineConfig;
-import io.sawmill.redis.PipelineResult;
 import io.sawmill.testkit.RedisClusterProcess;
 
 /**

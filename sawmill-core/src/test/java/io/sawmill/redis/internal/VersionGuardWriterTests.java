@@ -35,9 +35,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.mapping.VersionGuard;
-import io.sawmill.redis.FailureClass;
-import io.sawmill.redis.PipelineConfig;
-import io.sawmill.redis.PipelineResult;
 
 /**
  * The version guard's Redis Functions ({@link VersionGuard}) through the writer's

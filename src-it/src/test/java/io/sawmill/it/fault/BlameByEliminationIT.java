@@ -35,7 +35,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.sawmill.deadletter.KafkaDeadLetterPublisher;
+import io.sawmill.deadletter.internal.KafkaDeadLetterPublisher;
 import io.sawmill.it.support.Kafka;
 import io.sawmill.it.support.MapperDecorator;
 import io.sawmill.it.support.RealServers;

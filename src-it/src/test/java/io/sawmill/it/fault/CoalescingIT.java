@@ -31,7 +31,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import io.lettuce.core.RedisURI;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.sawmill.deadletter.KafkaDeadLetterPublisher;
+import io.sawmill.deadletter.internal.KafkaDeadLetterPublisher;
 import io.sawmill.it.support.Kafka;
 import io.sawmill.it.support.RealServers;
 import io.sawmill.it.support.SawmillApp;

@@ -45,7 +45,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.kafka.support.KafkaHeaders;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.sawmill.deadletter.KafkaDeadLetterPublisher;
+import io.sawmill.deadletter.internal.KafkaDeadLetterPublisher;
 import io.sawmill.it.support.Kafka;
 import io.sawmill.it.support.RealServers;
 import io.sawmill.it.support.SawmillApp;

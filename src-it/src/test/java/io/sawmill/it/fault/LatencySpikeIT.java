@@ -37,7 +37,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.sawmill.it.support.Kafka;
 import io.sawmill.it.support.KafkaServer;
 import io.sawmill.it.support.SawmillApp;
-import io.sawmill.listener.RedisCircuit;
+import io.sawmill.listener.internal.RedisCircuit;
 import io.sawmill.testkit.LatencyProxy;
 import io.sawmill.testkit.RedisServerProcess;
 import io.sawmill.testkit.RedisVerifier;

@@ -44,7 +44,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.kafka.support.KafkaHeaders;
 
-import io.sawmill.deadletter.KafkaDeadLetterPublisher;
+import io.sawmill.deadletter.internal.KafkaDeadLetterPublisher;
 import io.sawmill.it.support.Kafka;
 import io.sawmill.it.support.RealServers;
 import io.sawmill.it.support.SawmillApp;

@@ -33,7 +33,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sawmill.it.support.Kafka;
 import io.sawmill.it.support.KafkaServer;
 import io.sawmill.it.support.SawmillApp;
-import io.sawmill.redis.PipelineConfig;
+import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.testkit.RedisSentinelProcess;
 import io.sawmill.testkit.RedisServerProcess;
 import io.sawmill.testkit.RedisVerifier;

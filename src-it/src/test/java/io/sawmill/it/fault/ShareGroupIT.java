@@ -39,7 +39,7 @@ import org.junit.jupiter.api.Timeout;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.sawmill.deadletter.KafkaDeadLetterPublisher;
+import io.sawmill.deadletter.internal.KafkaDeadLetterPublisher;
 import io.sawmill.it.support.Kafka;
 import io.sawmill.mapping.VersionGuard;
 import io.sawmill.testkit.KafkaTestBroker;

@@ -28,7 +28,7 @@ import org.apache.kafka.clients.admin.Admin;
 import com.sun.net.httpserver.HttpServer;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.sawmill.metrics.GroupLagExporter;
+import io.sawmill.metrics.internal.GroupLagExporter;
 
 /**
  * Plays kafka-exporter's part in a test: a lag source outside the Sawmill service, which
