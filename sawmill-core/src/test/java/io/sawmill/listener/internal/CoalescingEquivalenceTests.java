@@ -17,7 +17,6 @@ package io.sawmill.listener.internal;
 
 import static io.sawmill.listener.internal.CoalescerTests.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,14 +24,12 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Function;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.jspecify.annotations.Nullable;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -41,9 +38,19 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.metrics.internal.SawmillMetrics;
-import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.redis.internal.LettucePipelinedWriter;
+import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.testkit.RedisServerProcess;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Builders;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
+import net.jqwik.api.statistics.Statistics;
 
 /**
  * The property coalescing rests on, against a real redis-server: any batch of
@@ -54,16 +61,10 @@ import io.sawmill.testkit.RedisServerProcess;
  * and strings, with and without a TTL), leaves every key the same: type, fields or value,
  * TTL present or not (and close).
  * <p>
- * Each try is a batch drawn from a seeded {@link Random}; a failing batch is shrunk,
- * record by record, to one that still fails, and reported with its seed.
- * {@code -Dsawmill.coalescing.tries} and {@code -Dsawmill.coalescing.seed} (the first
- * seed) explore further.
+ * jqwik draws the batches and, when one fails, shrinks it to a smallest failing batch and
+ * reports it with the seed that replays it ({@code @Property(seed = ...)}).
  */
 class CoalescingEquivalenceTests {
-
-	private static final int TRIES = Integer.getInteger("sawmill.coalescing.tries", 200);
-
-	private static final long FIRST_SEED = Long.getLong("sawmill.coalescing.seed", 1);
 
 	private static final List<String> KEYS = List.of("k0", "k1", "k2", "k3");
 
@@ -79,11 +80,13 @@ class CoalescingEquivalenceTests {
 	 */
 	private static final long TTL_TOLERANCE_MILLIS = 10_000;
 
-	private static RedisServerProcess redis;
+	private static final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
 	private static final List<RedisClient> clients = new ArrayList<>();
 
 	private static final List<LettucePipelinedWriter> writers = new ArrayList<>();
+
+	private static @Nullable RedisServerProcess redis;
 
 	private static RedisCommands<String, String> plainDb;
 
@@ -93,18 +96,17 @@ class CoalescingEquivalenceTests {
 
 	private static PerRecordPipeline coalesced;
 
-	private static final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-
-	@BeforeAll
+	@BeforeContainer
 	static void startRedis() {
-		redis = RedisServerProcess.startNew();
-		plainDb = reader(0);
-		coalescedDb = reader(1);
-		plain = pipeline(0, false);
-		coalesced = pipeline(1, true);
+		RedisServerProcess server = RedisServerProcess.startNew();
+		redis = server;
+		plainDb = reader(server, 0);
+		coalescedDb = reader(server, 1);
+		plain = pipeline(server, 0, false);
+		coalesced = pipeline(server, 1, true);
 	}
 
-	@AfterAll
+	@AfterContainer
 	static void stopRedis() {
 		writers.forEach(LettucePipelinedWriter::close);
 		clients.forEach(RedisClient::shutdown);
@@ -113,25 +115,88 @@ class CoalescingEquivalenceTests {
 		}
 	}
 
-	@Test
-	void shouldLeaveEveryKeyAsWritingEachRecordInTurnDoesWhateverTheBatchAndTheKeysHeldBefore() {
-		for (long seed = FIRST_SEED; seed < FIRST_SEED + TRIES; seed++) {
-			Batch batch = Batch.random(new Random(seed));
-			if (difference(batch) != null) {
-				Batch smallest = shrink(batch);
-				fail("seed " + seed + ", shrunk to:\n" + smallest + "differs:\n" + difference(smallest));
-			}
+	/**
+	 * Not vacuous: at least a fifth of the batches give the coalescer writes to merge.
+	 */
+	@Property(tries = 200)
+	void shouldLeaveEveryKeyAsWritingEachRecordInTurnDoesWhateverTheBatchAndTheKeysHeldBefore(
+			@ForAll("batches") Batch batch) {
+		double coalescedBefore = coalescedWrites();
+		String difference = difference(batch);
+		Statistics.label("writes merged").collect(coalescedWrites() > coalescedBefore);
+		assertThat(difference).as("how the keys differ").isNull();
+		Statistics.label("writes merged").coverage((coverage) -> coverage.check(true).percentage((p) -> p >= 20));
+	}
+
+	@Provide
+	Arbitrary<Batch> batches() {
+		Arbitrary<Map<String, Before>> before = Builders.withBuilder(LinkedHashMap<String, Before>::new)
+			.use(before(KEYS.get(0)))
+			.in((map, state) -> put(map, KEYS.get(0), state))
+			.use(before(KEYS.get(1)))
+			.in((map, state) -> put(map, KEYS.get(1), state))
+			.use(before(KEYS.get(2)))
+			.in((map, state) -> put(map, KEYS.get(2), state))
+			.use(before(KEYS.get(3)))
+			.in((map, state) -> put(map, KEYS.get(3), state))
+			.build((map) -> map);
+		Arbitrary<List<List<Write>>> records = write().list()
+			.ofMinSize(1)
+			.ofMaxSize(3)
+			.list()
+			.ofMinSize(1)
+			.ofMaxSize(12);
+		// half the batches name keys and fields with one array per name, as a mapper that
+		// reuses its arrays does (the coalescer compares those by identity first)
+		return before.flatMap((state) -> records.flatMap(
+				(writes) -> Arbitraries.of(true, false).map((sharedArrays) -> new Batch(state, writes, sharedArrays))));
+	}
+
+	private static LinkedHashMap<String, Before> put(LinkedHashMap<String, Before> map, String key, Before state) {
+		if (state != Before.MISSING) {
+			map.put(key, state);
 		}
-		// not vacuous: the batches drawn did give the coalescer writes to merge
-		assertThat(registry.get("sawmill.writes.coalesced").tag("group", "coalesced").counter().count())
-			.isGreaterThan(TRIES);
+		return map;
+	}
+
+	/** A key missing, a hash or a string, with or without a TTL. */
+	private static Arbitrary<Before> before(String key) {
+		Arbitrary<@Nullable Duration> ttl = Arbitraries.just(Duration.ofSeconds(1_000)).injectNull(0.5);
+		Arbitrary<Before> hash = Arbitraries.lazy(CoalescingEquivalenceTests::fields)
+			.flatMap((fields) -> ttl.map((t) -> new Before(fields, null, t)));
+		Arbitrary<Before> string = ttl.map((t) -> new Before(null, "before", t));
+		return Arbitraries.frequencyOf(Tuple.of(2, Arbitraries.just(Before.MISSING)), Tuple.of(3, hash),
+				Tuple.of(1, string));
+	}
+
+	private static Arbitrary<Map<String, String>> fields() {
+		return Arbitraries.maps(Arbitraries.of(FIELDS), Arbitraries.integers().between(0, 99).map((v) -> "v" + v))
+			.ofMinSize(1)
+			.ofMaxSize(FIELDS.size());
+	}
+
+	private static Arbitrary<Write> write() {
+		Arbitrary<String> key = Arbitraries.of(KEYS);
+		return Arbitraries.frequencyOf(Tuple.of(40, key.flatMap((k) -> fields().map((f) -> Write.hset(k, f)))),
+				Tuple.of(25, key.flatMap((k) -> Arbitraries.of(TTLS).map((ttl) -> Write.expire(k, ttl)))),
+				Tuple.of(15, key.map(Write::del)),
+				Tuple.of(8, key.flatMap((k) -> Arbitraries.of(FIELDS).map((field) -> Write.command("HDEL", k, field)))),
+				Tuple.of(5, key.map((k) -> Write.command("PERSIST", k))),
+				// a command that writes a key other than its own: RENAME key other
+				Tuple.of(4, key.flatMap((k) -> key.map((other) -> Write.command("RENAME", k, other)))),
+				Tuple.of(3, key.flatMap(
+						(k) -> Arbitraries.integers().between(0, 9).map((v) -> Write.command("SET", k, "set-" + v)))));
+	}
+
+	private static double coalescedWrites() {
+		return registry.get("sawmill.writes.coalesced").tag("group", "coalesced").counter().count();
 	}
 
 	/**
 	 * Writes the batch both ways; null when both databases end the same, else how they
 	 * differ.
 	 */
-	private static String difference(Batch batch) {
+	private static @Nullable String difference(Batch batch) {
 		plainDb.flushall();
 		batch.seed(plainDb);
 		batch.seed(coalescedDb);
@@ -176,35 +241,15 @@ class CoalescingEquivalenceTests {
 		return without <= 0 ? without == with : Math.abs(without - with) <= TTL_TOLERANCE_MILLIS;
 	}
 
-	/** Drops records, then single writes, one at a time while the batch still fails. */
-	private static Batch shrink(Batch failing) {
-		Batch smallest = failing;
-		boolean shrunk = true;
-		while (shrunk) {
-			shrunk = false;
-			for (int r = 0; !shrunk && r < smallest.writes().size(); r++) {
-				for (int w = -1; !shrunk && w < smallest.writes().get(r).size(); w++) {
-					// w = -1: the whole record
-					Batch candidate = w < 0 ? smallest.without(r) : smallest.without(r, w);
-					if (difference(candidate) != null) {
-						smallest = candidate;
-						shrunk = true;
-					}
-				}
-			}
-		}
-		return smallest;
-	}
-
-	private static RedisCommands<String, String> reader(int database) {
-		RedisClient client = RedisClient.create(uri(database));
+	private static RedisCommands<String, String> reader(RedisServerProcess server, int database) {
+		RedisClient client = RedisClient.create(uri(server, database));
 		clients.add(client);
 		StatefulRedisConnection<String, String> connection = client.connect();
 		return connection.sync();
 	}
 
-	private static PerRecordPipeline pipeline(int database, boolean coalesce) {
-		RedisClient client = RedisClient.create(uri(database));
+	private static PerRecordPipeline pipeline(RedisServerProcess server, int database, boolean coalesce) {
+		RedisClient client = RedisClient.create(uri(server, database));
 		clients.add(client);
 		LettucePipelinedWriter writer = new LettucePipelinedWriter(() -> client,
 				PipelineConfig.custom().timeout(Duration.ofSeconds(10)).build());
@@ -214,89 +259,64 @@ class CoalescingEquivalenceTests {
 				new SawmillMetrics(registry, coalesce ? "coalesced" : "plain"));
 	}
 
-	private static RedisURI uri(int database) {
-		return RedisURI.builder().withHost(redis.host()).withPort(redis.port()).withDatabase(database).build();
+	private static RedisURI uri(RedisServerProcess server, int database) {
+		return RedisURI.builder().withHost(server.host()).withPort(server.port()).withDatabase(database).build();
 	}
 
 	/**
-	 * What the keys hold before the batch, and the batch: each record's writes.
-	 *
-	 * @param before per key: {@code null} (missing), a hash's fields or a string's value,
-	 * and a TTL or not
+	 * What a key holds before the batch: a hash's fields or a string's value, and a TTL
+	 * or not.
 	 */
-	private record Batch(Map<String, Before> before, List<List<RedisWrite>> writes) {
+	record Before(@Nullable Map<String, String> hash, @Nullable String string, @Nullable Duration ttl) {
 
-		record Before(Map<String, String> hash, String string, Duration ttl) {
+		static final Before MISSING = new Before(null, null, null);
+
+	}
+
+	/**
+	 * One write, drawn as data so that jqwik can shrink it; {@link #toWrite} makes it.
+	 */
+	record Write(String command, String key, Map<String, String> fields, @Nullable Duration ttl, List<String> args) {
+
+		static Write hset(String key, Map<String, String> fields) {
+			return new Write("HSET", key, fields, null, List.of());
 		}
 
-		static Batch random(Random random) {
-			Map<String, Before> before = new LinkedHashMap<>();
-			for (String key : KEYS) {
-				Duration ttl = random.nextBoolean() ? Duration.ofSeconds(1_000) : null;
-				switch (random.nextInt(6)) {
-					case 0, 1, 2 -> before.put(key, new Before(fields(random), null, ttl));
-					case 3 -> before.put(key, new Before(null, "before", ttl));
-					default -> {
-						// missing
-					}
+		static Write expire(String key, Duration ttl) {
+			return new Write("EXPIRE", key, Map.of(), ttl, List.of());
+		}
+
+		static Write del(String key) {
+			return new Write("DEL", key, Map.of(), null, List.of());
+		}
+
+		static Write command(String command, String key, String... args) {
+			return new Write(command, key, Map.of(), null, List.of(args));
+		}
+
+		/**
+		 * Keys and fields (the names) through {@code array}, which may hand out one array
+		 * per name; key names among a command's arguments too.
+		 */
+		RedisWrite toWrite(Function<String, byte[]> array) {
+			return switch (command) {
+				case "HSET" -> {
+					Map<byte[], byte[]> values = new LinkedHashMap<>();
+					fields.forEach((field, value) -> values.put(array.apply(field), bytes(value)));
+					yield RedisWrite.hset(array.apply(key), values);
 				}
-			}
-			// half the batches name keys and fields with one array per name, as a mapper
-			// that reuses its
-			// arrays does (the coalescer compares those by identity first); the others
-			// with new arrays
-			Map<String, byte[]> arrays = random.nextBoolean() ? new HashMap<>() : null;
-			List<List<RedisWrite>> writes = new ArrayList<>();
-			int records = 1 + random.nextInt(12);
-			for (int r = 0; r < records; r++) {
-				List<RedisWrite> record = new ArrayList<>();
-				int count = 1 + (random.nextInt(3) == 0 ? 1 : 0) + (random.nextInt(6) == 0 ? 1 : 0);
-				for (int w = 0; w < count; w++) {
-					record.add(write(random, KEYS.get(random.nextInt(KEYS.size())), arrays));
-				}
-				writes.add(record);
-			}
-			return new Batch(before, writes);
+				case "EXPIRE" -> RedisWrite.expire(array.apply(key), Objects.requireNonNull(ttl));
+				case "DEL" -> RedisWrite.del(array.apply(key));
+				case "SET" -> RedisWrite.command("SET", array.apply(key), bytes(args.get(0)));
+				default ->
+					RedisWrite.command(command, array.apply(key), args.stream().map(array).toArray(byte[][]::new));
+			};
 		}
 
-		private static RedisWrite write(Random random, String key, Map<String, byte[]> arrays) {
-			Function<String, byte[]> array = arrays == null ? CoalescerTests::bytes
-					: name -> arrays.computeIfAbsent(name, CoalescerTests::bytes);
-			int kind = random.nextInt(100);
-			if (kind < 40) {
-				Map<byte[], byte[]> fields = new LinkedHashMap<>();
-				fields(random).forEach((field, value) -> fields.put(array.apply(field), bytes(value)));
-				return RedisWrite.hset(array.apply(key), fields);
-			}
-			if (kind < 65) {
-				return RedisWrite.expire(array.apply(key), TTLS.get(random.nextInt(TTLS.size())));
-			}
-			if (kind < 80) {
-				return RedisWrite.del(array.apply(key));
-			}
-			if (kind < 88) {
-				return RedisWrite.command("HDEL", array.apply(key),
-						array.apply(FIELDS.get(random.nextInt(FIELDS.size()))));
-			}
-			if (kind < 93) {
-				return RedisWrite.command("PERSIST", array.apply(key));
-			}
-			if (kind < 97) {
-				// a command that writes a key other than its own: RENAME key other
-				return RedisWrite.command("RENAME", array.apply(key),
-						array.apply(KEYS.get(random.nextInt(KEYS.size()))));
-			}
-			return RedisWrite.command("SET", array.apply(key), bytes("set-" + random.nextInt(10)));
-		}
+	}
 
-		private static Map<String, String> fields(Random random) {
-			Map<String, String> fields = new LinkedHashMap<>();
-			int count = 1 + random.nextInt(FIELDS.size());
-			for (int i = 0; i < count; i++) {
-				fields.put(FIELDS.get(random.nextInt(FIELDS.size())), "v" + random.nextInt(100));
-			}
-			return fields;
-		}
+	/** What the keys hold before the batch, and the batch: each record's writes. */
+	record Batch(Map<String, Before> before, List<List<Write>> writes, boolean sharedArrays) {
 
 		void seed(RedisCommands<String, String> db) {
 			before.forEach((key, state) -> {
@@ -313,49 +333,34 @@ class CoalescingEquivalenceTests {
 		}
 
 		List<MappedRecord> records() {
+			Map<String, byte[]> arrays = new HashMap<>();
+			Function<String, byte[]> array = sharedArrays
+					? (name) -> arrays.computeIfAbsent(name, CoalescerTests::bytes) : CoalescerTests::bytes;
 			List<MappedRecord> records = new ArrayList<>();
 			for (int r = 0; r < writes.size(); r++) {
-				records.add(new MappedRecord(new ConsumerRecord<>("t", 0, r, null, null), writes.get(r)));
+				records.add(new MappedRecord(new ConsumerRecord<>("t", 0, r, null, null),
+						writes.get(r).stream().map((write) -> write.toWrite(array)).toList()));
 			}
 			return records;
 		}
 
-		Batch without(int record) {
-			List<List<RedisWrite>> fewer = new ArrayList<>(writes);
-			fewer.remove(record);
-			return new Batch(before, fewer);
-		}
-
-		/**
-		 * Without one write of a record; without the record when that was its only write.
-		 */
-		Batch without(int record, int write) {
-			if (writes.get(record).size() == 1) {
-				return without(record);
-			}
-			List<RedisWrite> fewerWrites = new ArrayList<>(writes.get(record));
-			fewerWrites.remove(write);
-			List<List<RedisWrite>> fewer = new ArrayList<>(writes);
-			fewer.set(record, fewerWrites);
-			return new Batch(before, fewer);
-		}
-
 		@Override
 		public String toString() {
-			StringBuilder text = new StringBuilder();
+			StringBuilder text = new StringBuilder(sharedArrays ? "(one array per name)\n" : "\n");
 			before.forEach((key, state) -> text.append("  before: ")
 				.append(key)
 				.append(' ')
 				.append(state.hash() != null ? state.hash() : state.string())
 				.append(state.ttl() != null ? " ttl " + state.ttl() : "")
 				.append('\n'));
-			for (List<RedisWrite> record : writes) {
+			for (MappedRecord record : records()) {
 				text.append("  record:");
-				record.forEach(write -> text.append(' ').append(CoalescerTests.text(write)).append(';'));
+				record.writes().forEach((write) -> text.append(' ').append(CoalescerTests.text(write)).append(';'));
 				text.append('\n');
 			}
 			return text.toString();
 		}
+
 	}
 
 }
