@@ -15,34 +15,15 @@
  */
 package io.sawmill.testkit;
 
-import java.io.Closeable;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A TCP proxy on loopback that delays every byte by a fixed one-way delay in each
@@ -74,18 +55,6 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class LatencyProxy implements AutoCloseable {
 
-	/** Parking wakes up this much late on Linux (timer slack); the remainder is spun. */
-	private static final long SPIN_NANOS = 80_000;
-
-	/** Real-time threads have no timer slack: parking wakes within a few microseconds. */
-	private static final long REALTIME_SPIN_NANOS = 20_000;
-
-	/**
-	 * The {@code SCHED_FIFO} priority of the proxy's threads (1–99; above every normal
-	 * thread at any value).
-	 */
-	private static final int REALTIME_PRIORITY = 10;
-
 	/** How the proxy's threads are scheduled. */
 	public enum Priority {
 
@@ -106,12 +75,6 @@ public final class LatencyProxy implements AutoCloseable {
 
 	}
 
-	/**
-	 * Lateness histogram: one-microsecond buckets up to this many; later chunks land in
-	 * the last one.
-	 */
-	private static final int LATENESS_BUCKETS = 10_000;
-
 	private final String targetHost;
 
 	private final int targetPort;
@@ -122,63 +85,22 @@ public final class LatencyProxy implements AutoCloseable {
 
 	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
 
-	private final Priority priority;
+	private final ProxyThreads threads;
 
-	private final ExecutorService threads;
-
-	/**
-	 * Switches new pool threads to {@code SCHED_FIFO} one by one, off the data path (a
-	 * process start each).
-	 */
-	private final ExecutorService scheduler;
-
-	private final AtomicLong realtimeThreads = new AtomicLong();
-
-	private final AtomicLong normalThreads = new AtomicLong();
-
-	private volatile String realtimeRefused;
+	private final ProxyCounters counters = new ProxyCounters();
 
 	private volatile long delayNanos;
 
 	private volatile boolean closed;
-
-	private final AtomicLong bytesToTarget = new AtomicLong();
-
-	private final AtomicLong bytesFromTarget = new AtomicLong();
-
-	private final AtomicLong connections = new AtomicLong();
-
-	private final AtomicLong chunks = new AtomicLong();
-
-	private final AtomicLong latenessTotalNanos = new AtomicLong();
-
-	private final AtomicLong latenessMaxNanos = new AtomicLong();
-
-	private final AtomicLongArray latenessMicros = new AtomicLongArray(LATENESS_BUCKETS + 1);
 
 	private LatencyProxy(String targetHost, int targetPort, Duration oneWayDelay, Priority priority)
 			throws IOException {
 		this.targetHost = targetHost;
 		this.targetPort = targetPort;
 		this.delayNanos = checked(oneWayDelay);
-		this.priority = Objects.requireNonNull(priority, "priority");
+		Objects.requireNonNull(priority, "priority");
 		this.server = new ServerSocket(0, 128, InetAddress.getLoopbackAddress());
-		AtomicInteger counter = new AtomicInteger();
-		// "proxy-<port>-<n>": short enough for Linux' 15-character thread names (ps, top,
-		// /proc)
-		this.threads = Executors.newCachedThreadPool(task -> {
-			Thread thread = new Thread(() -> {
-				schedule();
-				task.run();
-			}, "proxy-" + server.getLocalPort() + "-" + counter.incrementAndGet());
-			thread.setDaemon(true);
-			return thread;
-		});
-		this.scheduler = Executors.newSingleThreadExecutor(task -> {
-			Thread thread = new Thread(task, "chrt-proxy-" + server.getLocalPort());
-			thread.setDaemon(true);
-			return thread;
-		});
+		this.threads = new ProxyThreads(server.getLocalPort(), priority);
 		this.acceptor = new Thread(this::acceptLoop, "latency-proxy-accept-" + server.getLocalPort());
 		this.acceptor.setDaemon(true);
 		this.acceptor.start();
@@ -234,36 +156,11 @@ public final class LatencyProxy implements AutoCloseable {
 	 * {@link #resetStats()}.
 	 */
 	public Stats stats() {
-		long count = chunks.get();
-		long p50 = 0;
-		long p99 = 0;
-		long seen = 0;
-		for (int i = 0; i <= LATENESS_BUCKETS && count > 0; i++) {
-			seen += latenessMicros.get(i);
-			if (p50 == 0 && seen >= Math.ceil(count * 0.5)) {
-				p50 = i + 1;
-			}
-			if (seen >= Math.ceil(count * 0.99)) {
-				p99 = i + 1;
-				break;
-			}
-		}
-		return new Stats(delay(), connections.get(), bytesToTarget.get(), bytesFromTarget.get(), count,
-				Duration.ofNanos(count == 0 ? 0 : latenessTotalNanos.get() / count), Duration.ofNanos(p50 * 1000),
-				Duration.ofNanos(p99 * 1000), Duration.ofNanos(latenessMaxNanos.get()), priority, realtimeThreads.get(),
-				normalThreads.get(), realtimeRefused);
+		return counters.stats(delay(), threads);
 	}
 
 	public void resetStats() {
-		bytesToTarget.set(0);
-		bytesFromTarget.set(0);
-		connections.set(0);
-		chunks.set(0);
-		latenessTotalNanos.set(0);
-		latenessMaxNanos.set(0);
-		for (int i = 0; i <= LATENESS_BUCKETS; i++) {
-			latenessMicros.set(i, 0);
-		}
+		counters.reset();
 	}
 
 	/**
@@ -305,11 +202,10 @@ public final class LatencyProxy implements AutoCloseable {
 	@Override
 	public void close() {
 		closed = true;
-		closeQuietly(server);
-		sockets.forEach(LatencyProxy::closeQuietly);
+		ProxiedConnection.closeQuietly(server);
+		sockets.forEach(ProxiedConnection::closeQuietly);
 		sockets.clear();
 		threads.shutdown();
-		scheduler.shutdown();
 	}
 
 	private void acceptLoop() {
@@ -330,132 +226,12 @@ public final class LatencyProxy implements AutoCloseable {
 			catch (IOException ex) {
 				// the target is down: the client sees its connection refused-like close,
 				// as it would without us
-				closeQuietly(client);
-				closeQuietly(target);
+				ProxiedConnection.closeQuietly(client);
+				ProxiedConnection.closeQuietly(target);
 				continue;
 			}
-			connections.incrementAndGet();
-			sockets.add(client);
-			sockets.add(target);
-			AtomicInteger open = new AtomicInteger(2);
-			try {
-				pump(client, target, bytesToTarget, open);
-				pump(target, client, bytesFromTarget, open);
-			}
-			catch (RejectedExecutionException ex) {
-				// closed meanwhile
-				closeQuietly(client);
-				closeQuietly(target);
-			}
+			new ProxiedConnection(client, target, threads, counters, sockets, () -> delayNanos).start();
 		}
-	}
-
-	/**
-	 * One direction: a reader that timestamps chunks and a writer that forwards each when
-	 * due.
-	 */
-	private void pump(Socket from, Socket to, AtomicLong bytes, AtomicInteger open) {
-		BlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
-		threads.execute(() -> read(from, queue));
-		threads.execute(() -> write(from, to, queue, bytes, open));
-	}
-
-	/**
-	 * Run once by each new pool thread before its first task: if
-	 * {@link Priority#REALTIME} is wanted, hands the thread to the {@link #scheduler},
-	 * which switches it to {@code SCHED_FIFO} while the thread goes on with its task
-	 * (starting {@code chrt} takes milliseconds, more on a busy machine).
-	 */
-	private void schedule() {
-		if (priority != Priority.REALTIME || realtimeRefused != null) {
-			normalThreads.incrementAndGet();
-			return;
-		}
-		String threadId = Realtime.currentThreadId();
-		AtomicBoolean switched = Realtime.SWITCHED.get();
-		try {
-			scheduler.execute(() -> {
-				String refused = realtimeRefused != null ? realtimeRefused
-						: Realtime.switchThread(threadId, REALTIME_PRIORITY);
-				if (refused == null) {
-					switched.set(true);
-					realtimeThreads.incrementAndGet();
-				}
-				else {
-					realtimeRefused = refused;
-					normalThreads.incrementAndGet();
-				}
-			});
-		}
-		catch (RejectedExecutionException ex) {
-			normalThreads.incrementAndGet(); // closed meanwhile
-		}
-	}
-
-	private void read(Socket from, BlockingQueue<Chunk> queue) {
-		byte[] buffer = new byte[64 * 1024];
-		try {
-			InputStream in = from.getInputStream();
-			int n;
-			while ((n = in.read(buffer)) >= 0) {
-				queue.add(new Chunk(Arrays.copyOf(buffer, n), System.nanoTime() + delayNanos));
-			}
-		}
-		catch (IOException ex) {
-			// the connection is gone; the end-of-stream marker below closes the other
-			// side when due
-		}
-		queue.add(Chunk.END);
-	}
-
-	private void write(Socket from, Socket to, BlockingQueue<Chunk> queue, AtomicLong bytes, AtomicInteger open) {
-		try {
-			OutputStream out = to.getOutputStream();
-			while (true) {
-				Chunk chunk = queue.take();
-				if (chunk == Chunk.END) {
-					break;
-				}
-				awaitDue(chunk.due());
-				long lateness = System.nanoTime() - chunk.due();
-				out.write(chunk.bytes());
-				bytes.addAndGet(chunk.bytes().length);
-				record(Math.max(0, lateness));
-			}
-			// this direction ended (a half-close): pass it on, and keep the other
-			// direction open until it ends too
-			to.shutdownOutput();
-			if (open.decrementAndGet() > 0) {
-				return;
-			}
-		}
-		catch (IOException | InterruptedException ex) {
-			// reset by a peer, or the proxy closed: drop the whole connection
-		}
-		closeQuietly(from);
-		closeQuietly(to);
-		sockets.remove(from);
-		sockets.remove(to);
-	}
-
-	private static void awaitDue(long due) {
-		long spin = Realtime.SWITCHED.get().get() ? REALTIME_SPIN_NANOS : SPIN_NANOS;
-		long remaining;
-		while ((remaining = due - System.nanoTime()) > 0) {
-			if (remaining > spin) {
-				LockSupport.parkNanos(remaining - spin);
-			}
-			else {
-				Thread.onSpinWait();
-			}
-		}
-	}
-
-	private void record(long latenessNanos) {
-		chunks.incrementAndGet();
-		latenessTotalNanos.addAndGet(latenessNanos);
-		latenessMaxNanos.accumulateAndGet(latenessNanos, Math::max);
-		latenessMicros.incrementAndGet((int) Math.min(LATENESS_BUCKETS, latenessNanos / 1000));
 	}
 
 	private static long checked(Duration oneWayDelay) {
@@ -463,80 +239,6 @@ public final class LatencyProxy implements AutoCloseable {
 			throw new IllegalArgumentException("oneWayDelay must be zero or positive, but was " + oneWayDelay);
 		}
 		return oneWayDelay.toNanos();
-	}
-
-	private static void closeQuietly(Closeable closeable) {
-		try {
-			if (closeable instanceof Socket socket && !socket.isClosed()) {
-				try {
-					socket.shutdownOutput();
-				}
-				catch (SocketException ignored) {
-					// already half-closed or reset
-				}
-			}
-			closeable.close();
-		}
-		catch (IOException ignored) {
-			// closing anyway
-		}
-	}
-
-	/**
-	 * Switching a thread to {@code SCHED_FIFO} (Linux only): by its thread id, with
-	 * {@code chrt}.
-	 */
-	private static final class Realtime {
-
-		/** Whether the current pool thread runs as {@code SCHED_FIFO} yet. */
-		static final ThreadLocal<AtomicBoolean> SWITCHED = ThreadLocal.withInitial(AtomicBoolean::new);
-
-		/**
-		 * The kernel's id of the calling thread, or null where {@code /proc/thread-self}
-		 * does not exist.
-		 */
-		static String currentThreadId() {
-			try {
-				// "<pid>/task/<tid>"
-				return Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString();
-			}
-			catch (IOException | UnsupportedOperationException ex) {
-				return null;
-			}
-		}
-
-		/**
-		 * @return null once the thread runs as {@code SCHED_FIFO}, otherwise why not
-		 */
-		static String switchThread(String threadId, int priority) {
-			if (threadId == null) {
-				return "no /proc/thread-self (not Linux?)";
-			}
-			try {
-				Process chrt = new ProcessBuilder("chrt", "--fifo", "--pid", Integer.toString(priority), threadId)
-					.redirectErrorStream(true)
-					.start();
-				String output = new String(chrt.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-				if (!chrt.waitFor(5, TimeUnit.SECONDS)) {
-					chrt.destroyForcibly();
-					return "chrt did not finish within 5 s";
-				}
-				return chrt.exitValue() == 0 ? null : "chrt exited with " + chrt.exitValue() + ": " + output;
-			}
-			catch (IOException ex) {
-				return "chrt could not run: " + ex.getMessage();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return "interrupted";
-			}
-		}
-
-	}
-
-	private record Chunk(byte[] bytes, long due) {
-		static final Chunk END = new Chunk(new byte[0], 0);
-
 	}
 
 }

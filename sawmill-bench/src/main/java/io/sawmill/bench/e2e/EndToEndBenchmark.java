@@ -21,24 +21,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
-import java.util.stream.Stream;
 
 import io.sawmill.bench.e2e.measure.BatchRecorder;
 import io.sawmill.bench.e2e.measure.ConsumerCpu;
 import io.sawmill.bench.e2e.measure.RedisCeiling;
-import io.sawmill.bench.e2e.measure.SequentialSample;
 import io.sawmill.bench.e2e.measure.Verification;
 import io.sawmill.bench.e2e.report.CapabilityReport;
 import io.sawmill.bench.e2e.report.CapabilityRow;
-import io.sawmill.bench.e2e.report.Durations;
 import io.sawmill.bench.e2e.report.Plots;
 import io.sawmill.bench.e2e.report.Report;
 import io.sawmill.bench.e2e.report.RouteReport;
@@ -48,12 +42,13 @@ import io.sawmill.bench.e2e.report.RunEnvironment;
 import io.sawmill.bench.e2e.run.BenchOptions;
 import io.sawmill.bench.e2e.run.CapabilityComparison;
 import io.sawmill.bench.e2e.run.Cell;
-import io.sawmill.bench.e2e.run.DrainRounds;
+import io.sawmill.bench.e2e.run.MainTable;
 import io.sawmill.bench.e2e.run.Producing;
 import io.sawmill.bench.e2e.run.RouteComparison;
 import io.sawmill.bench.e2e.run.SawmillRunner;
 import io.sawmill.bench.e2e.run.Status;
 import io.sawmill.bench.e2e.run.TemplateLoop;
+import io.sawmill.bench.e2e.run.WarmUp;
 import io.sawmill.bench.e2e.workload.Endpoint;
 import io.sawmill.bench.e2e.workload.KeyDistribution;
 import io.sawmill.bench.e2e.workload.Workload;
@@ -160,7 +155,7 @@ public final class EndToEndBenchmark implements Cell.Run {
 			RedisClusterProcess cluster = options.cluster() ? startCluster() : null;
 			try {
 				Optional<Endpoint> clusterEndpoint = Optional.ofNullable(cluster).map(Endpoint::cluster);
-				warmUp(kafka, redis, clusterEndpoint);
+				new WarmUp(this, kafka).run(redis, clusterEndpoint);
 				for (double rtt : options.rttsMillis()) {
 					endpoints
 						.add(Endpoint.standalone(rtt,
@@ -170,7 +165,7 @@ public final class EndToEndBenchmark implements Cell.Run {
 								redis));
 				}
 				clusterEndpoint.ifPresent(endpoints::add);
-				measure(kafka, redis, endpoints);
+				rows.addAll(new MainTable(this, kafka, redis).measure(endpoints));
 				if (!options.capabilities().isEmpty()) {
 					capabilities = new CapabilityComparison(this, kafka).run(endpoints);
 				}
@@ -195,56 +190,6 @@ public final class EndToEndBenchmark implements Cell.Run {
 			deleteQuietly(kafkaDir);
 		}
 		return report(ceiling, (System.nanoTime() - started) / 1e9);
-	}
-
-	/**
-	 * Every row, in the table's order: per endpoint (the RTTs, then the cluster), the
-	 * sequential sample, then per batch size the template loop's cell and Sawmill's
-	 * (idle, the ceiling, a busy drain, for Sawmill the steady load); the cluster runs
-	 * Sawmill only. Then Sawmill's further drains, in the {@link DrainRounds}.
-	 */
-	private void measure(KafkaBrokerProcess kafka, RedisServerProcess redis, List<Endpoint> endpoints)
-			throws Exception {
-		List<Supplier<Row>> table = new ArrayList<>();
-		Map<DrainRounds.Slot, Cell> sawmillCells = new LinkedHashMap<>();
-		List<DrainRounds.Slot> slots = new ArrayList<>();
-		for (Endpoint endpoint : endpoints) {
-			for (int batch : options.batchSizes()) {
-				slots.add(new DrainRounds.Slot(endpoint.rtt(), endpoint.cluster(), batch));
-			}
-		}
-		DrainRounds rounds = new DrainRounds(slots, options.sawmillDrains(), options.rttPairs());
-		for (Endpoint endpoint : endpoints) {
-			if (options.strategies().contains("sequential") && !endpoint.cluster()) {
-				sequential(redis, endpoint).forEach(row -> table.add(() -> row));
-			}
-			for (int batch : options.batchSizes()) {
-				for (String strategy : List.of("template", "sawmill")) {
-					if (options.strategies().contains(strategy)
-							&& (strategy.equals("sawmill") || !endpoint.cluster())) {
-						Cell cell = new Cell(this, kafka, redis, strategy, endpoint, batch, false);
-						DrainRounds.Slot slot = new DrainRounds.Slot(endpoint.rtt(), endpoint.cluster(), batch);
-						boolean sawmill = strategy.equals("sawmill");
-						cell.idle();
-						cell.drain(sawmill ? rounds.drains(slot) : 1);
-						if (sawmill) {
-							cell.steady();
-							sawmillCells.put(slot, cell);
-						}
-						table.add(cell::row);
-					}
-				}
-			}
-		}
-		for (List<DrainRounds.Slot> round : rounds.rounds(options.batchSizes())) {
-			for (DrainRounds.Slot slot : round) {
-				Cell cell = sawmillCells.get(slot);
-				if (cell != null) {
-					cell.drain(rounds.drains(slot));
-				}
-			}
-		}
-		table.forEach(row -> rows.add(row.get()));
 	}
 
 	/** The three-master cluster, or null (noted) when it cannot be formed here. */
@@ -294,81 +239,6 @@ public final class EndToEndBenchmark implements Cell.Run {
 			note(name + ": not measured, " + ex.getMessage());
 			return null;
 		}
-	}
-
-	/**
-	 * Each consumer strategy the run measures drains a backlog once, unreported, so that
-	 * the rows measure compiled code (a service runs for hours) and JIT warm-up does not
-	 * favour whichever strategy runs later. A strategy left out of {@code --strategies}
-	 * is not warmed up either: its code would only change the JIT's profile of the
-	 * libraries both use (Lettuce, the Kafka client). Then (not with {@code --quick},
-	 * which must stay under 2 minutes) each runs one whole cell (idle and busy, direct,
-	 * the first batch size), unreported, because after the drain alone the first rows
-	 * still ran slower than the same cell later in the run (docs/benchmarks.md, Method).
-	 * Sawmill then drains the warm-up backlog into the cluster as well, whose path runs
-	 * other code.
-	 */
-	private void warmUp(KafkaBrokerProcess kafka, RedisServerProcess redis, Optional<Endpoint> cluster)
-			throws Exception {
-		int records = options.warmUp();
-		List<String> consumers = Stream.of("template", "sawmill").filter(options.strategies()::contains).toList();
-		if (records == 0 || consumers.isEmpty()) {
-			return;
-		}
-		kafka.createTopic("warm-up", options.partitions());
-		Producing.produce(kafka.bootstrapServers(), "warm-up", workload, records, 0, n -> {
-		});
-		Endpoint direct = Endpoint.standalone(0, null, redis);
-		for (String strategy : consumers) {
-			warmUpDrain(kafka, strategy, direct, records);
-		}
-		for (String strategy : options.quick() ? List.<String>of() : consumers) {
-			Cell cell = new Cell(this, kafka, redis, strategy, direct, options.batchSizes().get(0), true);
-			cell.idle();
-			cell.drain(1);
-		}
-		if (consumers.contains("sawmill") && cluster.isPresent()) {
-			// the cluster path runs other code (Lettuce's cluster API): warm it up too,
-			// after the standalone path
-			warmUpDrain(kafka, "sawmill", cluster.get(), records);
-			Verification.flushAll(cluster.get());
-		}
-		Verification.flushAll(direct);
-	}
-
-	// the try keeps the consumer running for its body, which never calls it
-	@SuppressWarnings("try")
-	private void warmUpDrain(KafkaBrokerProcess kafka, String strategy, Endpoint endpoint, int records)
-			throws Exception {
-		BatchRecorder recorder = new BatchRecorder();
-		status.step("warm-up " + strategy + (endpoint.cluster() ? " (cluster)" : ""), records, recorder::records);
-		try (AutoCloseable consumer = consumer(strategy, kafka, "warm-up",
-				"warm-up-" + strategy + (endpoint.cluster() ? "-cluster" : ""), 1000, endpoint, recorder)) {
-			Cell.await(recorder, records, Duration.ofMinutes(2));
-		}
-	}
-
-	private List<Row> sequential(RedisServerProcess redis, Endpoint endpoint) throws InterruptedException {
-		double rtt = endpoint.rtt();
-		Endpoint direct = Endpoint.standalone(0, null, redis);
-		Verification.flushAll(direct);
-		AtomicLong done = new AtomicLong();
-		status.step("sequential sample at RTT " + Endpoint.rttLabel(rtt), options.sequentialSample(), done::get);
-		SequentialSample.Result sample = SequentialSample.run(workload, options.sequentialSample(),
-				Duration.ofSeconds(options.quick() ? 5 : 15), endpoint.host(), endpoint.port(), options.ttl(),
-				done::set);
-		Verification.Result verified = Verification.verify(direct, workload, sample.records(), options.verifySample(),
-				options.ttl());
-		note(String.format(Locale.ROOT,
-				"sequential at RTT %s: measured %,d records (2 round trips each), %.3f ms per record (P50 %.3f, P99 %.3f), "
-						+ "%s CPU per record; batch numbers are that × batch size. Redis %s",
-				Endpoint.rttLabel(rtt), sample.records(), sample.perRecordNanos() / 1e6, sample.p50() / 1e6,
-				sample.p99() / 1e6, Durations.micros(sample.cpuNanosPerRecord()), verified.text()));
-		return options.batchSizes()
-			.stream()
-			.map(batch -> new Row("sequential", rtt, false, batch, null, null, null, sample, verified.ok(),
-					verified.text(), 0, 0, null))
-			.toList();
 	}
 
 	/**

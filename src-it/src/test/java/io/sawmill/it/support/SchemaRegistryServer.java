@@ -15,6 +15,8 @@
  */
 package io.sawmill.it.support;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -29,6 +31,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import org.awaitility.core.ConditionTimeoutException;
+import org.awaitility.core.TerminalFailureException;
+
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -42,6 +47,9 @@ import tools.jackson.databind.node.ObjectNode;
 public final class SchemaRegistryServer implements AutoCloseable {
 
 	private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+
+	/** How much of the registry's log a failed start shows. */
+	private static final int OUTPUT_TAIL = 8_000;
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -165,38 +173,58 @@ public final class SchemaRegistryServer implements AutoCloseable {
 	}
 
 	private void awaitUp() {
-		long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+		try {
+			await("the schema registry answers").atMost(START_TIMEOUT)
+				.pollInterval(Duration.ofMillis(200))
+				.failFast("the schema registry exited", () -> !process.isAlive())
+				.until(this::answers);
+		}
+		catch (TerminalFailureException ex) {
+			throw new IllegalStateException(
+					"the schema registry exited with " + process.exitValue() + "; its output:\n" + output(), ex);
+		}
+		catch (ConditionTimeoutException ex) {
+			stop();
+			throw new IllegalStateException(
+					"the schema registry did not answer within " + START_TIMEOUT + "; its output:\n" + output(), ex);
+		}
+	}
+
+	/**
+	 * Whether the registry's API answers with a 200; a refused or timed-out connection is
+	 * caught here, because Awaitility would see it wrapped in an unchecked exception that
+	 * {@code ignoreException(IOException.class)} does not match.
+	 */
+	private boolean answers() {
 		HttpRequest ping = HttpRequest.newBuilder(URI.create(url() + "/subjects"))
 			.timeout(Duration.ofSeconds(2))
 			.build();
-		while (System.nanoTime() < deadline) {
-			if (!process.isAlive()) {
-				throw new IllegalStateException("the schema registry exited with " + process.exitValue() + "; its log: "
-						+ data.resolve("registry.log"));
-			}
-			try {
-				if (http.send(ping, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-					return;
-				}
-			}
-			catch (IOException ex) {
-				// not listening yet
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException(ex);
-			}
-			try {
-				Thread.sleep(200);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException(ex);
-			}
+		try {
+			return http.send(ping, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
 		}
-		stop();
-		throw new IllegalStateException("the schema registry did not answer within " + START_TIMEOUT + "; its log: "
-				+ data.resolve("registry.log"));
+		catch (IOException notListeningYet) {
+			return false;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/**
+	 * The end of the registry's log (it keeps every start's), where a failed start says
+	 * why.
+	 */
+	private String output() {
+		Path log = data.resolve("registry.log");
+		try {
+			String text = Files.readString(log);
+			return text.length() <= OUTPUT_TAIL ? text : "(" + log + ", last " + OUTPUT_TAIL + " characters)\n"
+					+ text.substring(text.length() - OUTPUT_TAIL);
+		}
+		catch (IOException ex) {
+			return "(unreadable: " + log + ": " + ex.getMessage() + ")";
+		}
 	}
 
 	private static int freePort() throws IOException {
