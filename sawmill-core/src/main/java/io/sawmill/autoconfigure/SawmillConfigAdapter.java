@@ -210,7 +210,7 @@ final class SawmillConfigAdapter {
 	 * @param mode how the topics are read: a share group's consumers share partitions
 	 */
 	static DoctorConfig doctor(SawmillDoctorProperties d, ListenerConfig listener, PipelineConfig pipeline,
-			String clientRack, ConsumptionMode mode) {
+			@Nullable String clientRack, ConsumptionMode mode) {
 		return bind("sawmill.doctor.*",
 				() -> DoctorConfig.custom()
 					.hostRoot(Path.of(d.getHostRoot()))
@@ -296,7 +296,7 @@ final class SawmillConfigAdapter {
 	 * A route's {@code schema-registry}, or null when it has no URL; its other settings
 	 * without a URL are refused, not ignored.
 	 */
-	private static SchemaRegistryConfig schemaRegistry(SawmillRouteProperties.SchemaRegistry r) {
+	private static @Nullable SchemaRegistryConfig schemaRegistry(SawmillRouteProperties.SchemaRegistry r) {
 		if (r.getUrl() == null || r.getUrl().isBlank()) {
 			if (r.getUsername() != null || r.getPassword() != null) {
 				throw new IllegalArgumentException("schema-registry.username and password are set, but not "
@@ -334,7 +334,7 @@ final class SawmillConfigAdapter {
 	 * The pattern one consumer subscribes with when a route has topic-pattern (see
 	 * {@link Routes#subscription()}), else null.
 	 */
-	private static Pattern routeSubscription(SawmillProperties p) {
+	private static @Nullable Pattern routeSubscription(SawmillProperties p) {
 		if (p.getRoutes()
 			.stream()
 			.allMatch(route -> route.getTopicPattern() == null || route.getTopicPattern().isBlank())) {

@@ -23,6 +23,8 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
+import org.jspecify.annotations.Nullable;
+
 import io.sawmill.mapping.KeyEncoding;
 import io.sawmill.mapping.internal.KeyTemplate;
 import io.sawmill.mapping.registry.internal.SchemaRegistryConfig;
@@ -54,7 +56,7 @@ public final class RouteConfig {
 
 	private final List<String> topics;
 
-	private final Pattern topicPattern;
+	private final @Nullable Pattern topicPattern;
 
 	private final RedisType type;
 
@@ -64,19 +66,19 @@ public final class RouteConfig {
 
 	private final Duration ttl;
 
-	private final String ttlField;
+	private final @Nullable String ttlField;
 
-	private final String ttlHeader;
+	private final @Nullable String ttlHeader;
 
 	private final NullFields nullFields;
 
 	private final HashUpdate hashUpdate;
 
-	private final String valueField;
+	private final @Nullable String valueField;
 
-	private final String scoreField;
+	private final @Nullable String scoreField;
 
-	private final KeyTemplate member;
+	private final @Nullable KeyTemplate member;
 
 	private final ListEnd listEnd;
 
@@ -84,24 +86,24 @@ public final class RouteConfig {
 
 	private final ValueFormat valueFormat;
 
-	private final String avroSchema;
+	private final @Nullable String avroSchema;
 
-	private final String valueDeserializer;
+	private final @Nullable String valueDeserializer;
 
 	private final Map<String, String> valueDeserializerProperties;
 
 	private final KeyFormat keyFormat;
 
-	private final SchemaRegistryConfig schemaRegistry;
+	private final @Nullable SchemaRegistryConfig schemaRegistry;
 
-	private final String deadLetterTopic;
+	private final @Nullable String deadLetterTopic;
 
-	private RouteConfig(Builder b) {
+	private RouteConfig(Builder b, String keyTemplate) {
 		this.name = b.name;
 		this.topics = List.copyOf(b.topics);
 		this.topicPattern = b.topicPattern;
 		this.type = b.type;
-		this.keyTemplate = template(b, "key-template", b.keyTemplate);
+		this.keyTemplate = template(b, "key-template", keyTemplate);
 		this.fields = List.copyOf(b.fields);
 		this.ttl = b.ttl;
 		this.ttlField = b.ttlField;
@@ -127,8 +129,10 @@ public final class RouteConfig {
 			return KeyTemplate.parse(source, b.keyEncoding);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException(
-					"route '" + b.name + "': " + option + " " + ex.getMessage().replaceFirst("^keyTemplate ", ""), ex);
+			throw new IllegalArgumentException("route '" + b.name + "': " + option + " "
+					+ Objects.requireNonNull(ex.getMessage(), "KeyTemplate names what is wrong")
+						.replaceFirst("^keyTemplate ", ""),
+					ex);
 		}
 	}
 
@@ -155,7 +159,7 @@ public final class RouteConfig {
 	 * The pattern (a Java regular expression matched against the whole topic name) of the
 	 * topics this route maps, or {@code null} when the route names its {@link #topics()}.
 	 */
-	public Pattern topicPattern() {
+	public @Nullable Pattern topicPattern() {
 		return topicPattern;
 	}
 
@@ -189,12 +193,12 @@ public final class RouteConfig {
 	}
 
 	/** The value field holding a record's TTL in seconds, or null. */
-	public String ttlField() {
+	public @Nullable String ttlField() {
 		return ttlField;
 	}
 
 	/** The Kafka header holding a record's TTL in seconds (as text), or null. */
-	public String ttlHeader() {
+	public @Nullable String ttlHeader() {
 		return ttlHeader;
 	}
 
@@ -210,12 +214,12 @@ public final class RouteConfig {
 	 * The field written by {@link RedisType#STRING} and {@link RedisType#LIST}, or null
 	 * for the whole value.
 	 */
-	public String valueField() {
+	public @Nullable String valueField() {
 		return valueField;
 	}
 
 	/** The field holding a {@link RedisType#SORTED_SET} member's score. */
-	public String scoreField() {
+	public @Nullable String scoreField() {
 		return scoreField;
 	}
 
@@ -223,7 +227,7 @@ public final class RouteConfig {
 	 * The member of a {@link RedisType#SET} or {@link RedisType#SORTED_SET}, or null for
 	 * other types.
 	 */
-	KeyTemplate member() {
+	@Nullable KeyTemplate member() {
 		return member;
 	}
 
@@ -241,14 +245,14 @@ public final class RouteConfig {
 	}
 
 	/** The Avro schema (JSON) of {@link ValueFormat#AVRO} values, or null. */
-	public String avroSchema() {
+	public @Nullable String avroSchema() {
 		return avroSchema;
 	}
 
 	/**
 	 * The Kafka {@code Deserializer} class of {@link ValueFormat#DESERIALIZER}, or null.
 	 */
-	public String valueDeserializer() {
+	public @Nullable String valueDeserializer() {
 		return valueDeserializer;
 	}
 
@@ -266,7 +270,7 @@ public final class RouteConfig {
 	 * {@link ValueFormat#JSON_SCHEMA}) and keys ({@link #keyFormat()} other than
 	 * {@link KeyFormat#RAW}), or null.
 	 */
-	public SchemaRegistryConfig schemaRegistry() {
+	public @Nullable SchemaRegistryConfig schemaRegistry() {
 		return schemaRegistry;
 	}
 
@@ -274,7 +278,7 @@ public final class RouteConfig {
 	 * The route's own dead-letter topic, or null for the default
 	 * {@code <source topic><suffix>}.
 	 */
-	public String deadLetterTopic() {
+	public @Nullable String deadLetterTopic() {
 		return deadLetterTopic;
 	}
 
@@ -288,7 +292,8 @@ public final class RouteConfig {
 	public boolean ordersByRecordKey() {
 		return switch (type) {
 			case LIST, STREAM, DELETE -> true;
-			case SET, SORTED_SET -> keyTemplate.usesRecordKey() || member.usesRecordKey();
+			case SET, SORTED_SET -> keyTemplate.usesRecordKey()
+					|| Objects.requireNonNull(member, "RouteRules requires a member of a set").usesRecordKey();
 			case HASH, STRING -> keyTemplate.usesRecordKey();
 		};
 	}
@@ -334,11 +339,11 @@ public final class RouteConfig {
 
 		private List<String> topics = List.of();
 
-		private Pattern topicPattern;
+		private @Nullable Pattern topicPattern;
 
 		private RedisType type = RedisType.HASH;
 
-		private String keyTemplate;
+		private @Nullable String keyTemplate;
 
 		private KeyEncoding keyEncoding = KeyEncoding.DEFAULT;
 
@@ -346,19 +351,19 @@ public final class RouteConfig {
 
 		private Duration ttl = DEFAULT_TTL;
 
-		private String ttlField;
+		private @Nullable String ttlField;
 
-		private String ttlHeader;
+		private @Nullable String ttlHeader;
 
 		private NullFields nullFields = NullFields.SKIP;
 
 		private HashUpdate hashUpdate = HashUpdate.MERGE;
 
-		private String valueField;
+		private @Nullable String valueField;
 
-		private String scoreField;
+		private @Nullable String scoreField;
 
-		private String member;
+		private @Nullable String member;
 
 		private ListEnd listEnd = ListEnd.LEFT;
 
@@ -366,17 +371,17 @@ public final class RouteConfig {
 
 		private ValueFormat valueFormat = ValueFormat.JSON;
 
-		private String avroSchema;
+		private @Nullable String avroSchema;
 
-		private String valueDeserializer;
+		private @Nullable String valueDeserializer;
 
 		private Map<String, String> valueDeserializerProperties = Map.of();
 
 		private KeyFormat keyFormat = KeyFormat.RAW;
 
-		private SchemaRegistryConfig schemaRegistry;
+		private @Nullable SchemaRegistryConfig schemaRegistry;
 
-		private String deadLetterTopic;
+		private @Nullable String deadLetterTopic;
 
 		private Builder(String name) {
 			if (name == null || !name.matches("[a-zA-Z0-9._-]+")) {
@@ -398,7 +403,7 @@ public final class RouteConfig {
 		 * A Java regular expression the whole topic name must match; a route has topics
 		 * or a topic pattern, not both.
 		 */
-		public Builder topicPattern(String topicPattern) {
+		public Builder topicPattern(@Nullable String topicPattern) {
 			String regex = blankToNull(topicPattern);
 			try {
 				this.topicPattern = regex == null ? null : Pattern.compile(regex);
@@ -416,7 +421,7 @@ public final class RouteConfig {
 		}
 
 		/** The key template: see {@code sawmill.mapping.key-template}. */
-		public Builder keyTemplate(String keyTemplate) {
+		public Builder keyTemplate(@Nullable String keyTemplate) {
 			this.keyTemplate = keyTemplate;
 			return this;
 		}
@@ -442,12 +447,12 @@ public final class RouteConfig {
 			return this;
 		}
 
-		public Builder ttlField(String ttlField) {
+		public Builder ttlField(@Nullable String ttlField) {
 			this.ttlField = blankToNull(ttlField);
 			return this;
 		}
 
-		public Builder ttlHeader(String ttlHeader) {
+		public Builder ttlHeader(@Nullable String ttlHeader) {
 			this.ttlHeader = blankToNull(ttlHeader);
 			return this;
 		}
@@ -462,12 +467,12 @@ public final class RouteConfig {
 			return this;
 		}
 
-		public Builder valueField(String valueField) {
+		public Builder valueField(@Nullable String valueField) {
 			this.valueField = blankToNull(valueField);
 			return this;
 		}
 
-		public Builder scoreField(String scoreField) {
+		public Builder scoreField(@Nullable String scoreField) {
 			this.scoreField = blankToNull(scoreField);
 			return this;
 		}
@@ -476,7 +481,7 @@ public final class RouteConfig {
 		 * The member template of a set or sorted set, in key-template syntax, e.g.
 		 * {@code {@key}}.
 		 */
-		public Builder member(String member) {
+		public Builder member(@Nullable String member) {
 			this.member = blankToNull(member);
 			return this;
 		}
@@ -499,12 +504,12 @@ public final class RouteConfig {
 			return this;
 		}
 
-		public Builder avroSchema(String avroSchema) {
+		public Builder avroSchema(@Nullable String avroSchema) {
 			this.avroSchema = blankToNull(avroSchema);
 			return this;
 		}
 
-		public Builder valueDeserializer(String valueDeserializer) {
+		public Builder valueDeserializer(@Nullable String valueDeserializer) {
 			this.valueDeserializer = blankToNull(valueDeserializer);
 			return this;
 		}
@@ -520,12 +525,12 @@ public final class RouteConfig {
 		}
 
 		/** The registry of registry-framed values and keys; null for none. */
-		public Builder schemaRegistry(SchemaRegistryConfig schemaRegistry) {
+		public Builder schemaRegistry(@Nullable SchemaRegistryConfig schemaRegistry) {
 			this.schemaRegistry = schemaRegistry;
 			return this;
 		}
 
-		public Builder deadLetterTopic(String deadLetterTopic) {
+		public Builder deadLetterTopic(@Nullable String deadLetterTopic) {
 			String topic = blankToNull(deadLetterTopic);
 			if (topic != null && !topic.matches("[a-zA-Z0-9._-]+")) {
 				throw invalid("dead-letter-topic", deadLetterTopic, "use only a-z A-Z 0-9 . _ -");
@@ -546,17 +551,17 @@ public final class RouteConfig {
 			if (keyTemplate == null || keyTemplate.isBlank()) {
 				throw invalid("key-template", keyTemplate, "must be set, e.g. 'user:{userId}' or '{@key}'");
 			}
-			RouteConfig route = new RouteConfig(this);
+			RouteConfig route = new RouteConfig(this, keyTemplate);
 			RouteRules.check(name, type, valueFormat, route.setOptions(),
 					route.keyTemplate.usesValueFields() || (route.member != null && route.member.usesValueFields()));
 			return route;
 		}
 
-		IllegalArgumentException invalid(String option, Object value, String why) {
+		IllegalArgumentException invalid(String option, @Nullable Object value, String why) {
 			return RouteRules.invalid(name, option, value, why);
 		}
 
-		private static String blankToNull(String value) {
+		private static @Nullable String blankToNull(@Nullable String value) {
 			return value == null || value.isBlank() ? null : value;
 		}
 
