@@ -21,11 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 import org.jspecify.annotations.Nullable;
 
-import io.sawmill.mapping.KeyEncoding;
 import io.sawmill.mapping.internal.KeyTemplate;
 import io.sawmill.mapping.registry.internal.SchemaRegistryConfig;
 import io.sawmill.mapping.route.HashUpdate;
@@ -43,12 +41,6 @@ import io.sawmill.mapping.route.ValueFormat;
  * describes every option.
  */
 public final class RouteConfig {
-
-	/** No TTL: keys do not expire. */
-	public static final Duration DEFAULT_TTL = Duration.ZERO;
-
-	/** No cap on a list's or stream's length. */
-	public static final long DEFAULT_MAX_LENGTH = 0;
 
 	private static final String PATH_SEPARATOR = ".";
 
@@ -333,209 +325,18 @@ public final class RouteConfig {
 				+ " " + keyTemplate.source();
 	}
 
-	public static final class Builder {
-
-		private final String name;
-
-		private List<String> topics = List.of();
-
-		private @Nullable Pattern topicPattern;
-
-		private RedisType type = RedisType.HASH;
-
-		private @Nullable String keyTemplate;
-
-		private KeyEncoding keyEncoding = KeyEncoding.DEFAULT;
-
-		private List<String> fields = List.of();
-
-		private Duration ttl = DEFAULT_TTL;
-
-		private @Nullable String ttlField;
-
-		private @Nullable String ttlHeader;
-
-		private NullFields nullFields = NullFields.SKIP;
-
-		private HashUpdate hashUpdate = HashUpdate.MERGE;
-
-		private @Nullable String valueField;
-
-		private @Nullable String scoreField;
-
-		private @Nullable String member;
-
-		private ListEnd listEnd = ListEnd.LEFT;
-
-		private long maxLength = DEFAULT_MAX_LENGTH;
-
-		private ValueFormat valueFormat = ValueFormat.JSON;
-
-		private @Nullable String avroSchema;
-
-		private @Nullable String valueDeserializer;
-
-		private Map<String, String> valueDeserializerProperties = Map.of();
-
-		private KeyFormat keyFormat = KeyFormat.RAW;
-
-		private @Nullable SchemaRegistryConfig schemaRegistry;
-
-		private @Nullable String deadLetterTopic;
+	/**
+	 * Builds a {@link RouteConfig}: each option is checked as it is set
+	 * ({@link RouteOptions}), their combination in {@link #build()}.
+	 */
+	public static final class Builder extends RouteOptions<Builder> {
 
 		private Builder(String name) {
-			if (name == null || !name.matches("[a-zA-Z0-9._-]+")) {
-				throw new IllegalArgumentException(
-						"route name must be non-empty and use only a-z A-Z 0-9 . _ -, but was '" + name + "'");
-			}
-			this.name = name;
+			super(name);
 		}
 
-		public Builder topics(List<String> topics) {
-			if (topics == null || topics.isEmpty() || topics.stream().anyMatch(t -> t == null || t.isBlank())) {
-				throw invalid("topics", topics, "name at least one topic, without blanks");
-			}
-			this.topics = topics;
-			return this;
-		}
-
-		/**
-		 * A Java regular expression the whole topic name must match; a route has topics
-		 * or a topic pattern, not both.
-		 */
-		public Builder topicPattern(@Nullable String topicPattern) {
-			String regex = blankToNull(topicPattern);
-			try {
-				this.topicPattern = regex == null ? null : Pattern.compile(regex);
-			}
-			catch (PatternSyntaxException e) {
-				throw invalid("topic-pattern", topicPattern,
-						"must be a Java regular expression (" + e.getDescription() + ")");
-			}
-			return this;
-		}
-
-		public Builder type(RedisType type) {
-			this.type = Objects.requireNonNull(type, "type");
-			return this;
-		}
-
-		/** The key template: see {@code sawmill.mapping.key-template}. */
-		public Builder keyTemplate(@Nullable String keyTemplate) {
-			this.keyTemplate = keyTemplate;
-			return this;
-		}
-
-		public Builder keyEncoding(KeyEncoding keyEncoding) {
-			this.keyEncoding = Objects.requireNonNull(keyEncoding, "keyEncoding");
-			return this;
-		}
-
-		public Builder fields(List<String> fields) {
-			if (fields == null || fields.stream().anyMatch(f -> f == null || f.isBlank())) {
-				throw invalid("fields", fields, "list field names without blanks");
-			}
-			this.fields = fields;
-			return this;
-		}
-
-		public Builder ttl(Duration ttl) {
-			if (ttl == null || ttl.isNegative()) {
-				throw invalid("ttl", ttl, "must be zero (no expiry) or positive");
-			}
-			this.ttl = ttl;
-			return this;
-		}
-
-		public Builder ttlField(@Nullable String ttlField) {
-			this.ttlField = blankToNull(ttlField);
-			return this;
-		}
-
-		public Builder ttlHeader(@Nullable String ttlHeader) {
-			this.ttlHeader = blankToNull(ttlHeader);
-			return this;
-		}
-
-		public Builder nullFields(NullFields nullFields) {
-			this.nullFields = Objects.requireNonNull(nullFields, "nullFields");
-			return this;
-		}
-
-		public Builder hashUpdate(HashUpdate hashUpdate) {
-			this.hashUpdate = Objects.requireNonNull(hashUpdate, "hashUpdate");
-			return this;
-		}
-
-		public Builder valueField(@Nullable String valueField) {
-			this.valueField = blankToNull(valueField);
-			return this;
-		}
-
-		public Builder scoreField(@Nullable String scoreField) {
-			this.scoreField = blankToNull(scoreField);
-			return this;
-		}
-
-		/**
-		 * The member template of a set or sorted set, in key-template syntax, e.g.
-		 * {@code {@key}}.
-		 */
-		public Builder member(@Nullable String member) {
-			this.member = blankToNull(member);
-			return this;
-		}
-
-		public Builder listEnd(ListEnd listEnd) {
-			this.listEnd = Objects.requireNonNull(listEnd, "listEnd");
-			return this;
-		}
-
-		public Builder maxLength(long maxLength) {
-			if (maxLength < 0) {
-				throw invalid("max-length", maxLength, "must be zero (no cap) or positive");
-			}
-			this.maxLength = maxLength;
-			return this;
-		}
-
-		public Builder valueFormat(ValueFormat valueFormat) {
-			this.valueFormat = Objects.requireNonNull(valueFormat, "valueFormat");
-			return this;
-		}
-
-		public Builder avroSchema(@Nullable String avroSchema) {
-			this.avroSchema = blankToNull(avroSchema);
-			return this;
-		}
-
-		public Builder valueDeserializer(@Nullable String valueDeserializer) {
-			this.valueDeserializer = blankToNull(valueDeserializer);
-			return this;
-		}
-
-		public Builder valueDeserializerProperties(Map<String, String> properties) {
-			this.valueDeserializerProperties = Objects.requireNonNull(properties, "valueDeserializerProperties");
-			return this;
-		}
-
-		public Builder keyFormat(KeyFormat keyFormat) {
-			this.keyFormat = Objects.requireNonNull(keyFormat, "keyFormat");
-			return this;
-		}
-
-		/** The registry of registry-framed values and keys; null for none. */
-		public Builder schemaRegistry(@Nullable SchemaRegistryConfig schemaRegistry) {
-			this.schemaRegistry = schemaRegistry;
-			return this;
-		}
-
-		public Builder deadLetterTopic(@Nullable String deadLetterTopic) {
-			String topic = blankToNull(deadLetterTopic);
-			if (topic != null && !topic.matches("[a-zA-Z0-9._-]+")) {
-				throw invalid("dead-letter-topic", deadLetterTopic, "use only a-z A-Z 0-9 . _ -");
-			}
-			this.deadLetterTopic = topic;
+		@Override
+		Builder self() {
 			return this;
 		}
 
@@ -555,14 +356,6 @@ public final class RouteConfig {
 			RouteRules.check(name, type, valueFormat, route.setOptions(),
 					route.keyTemplate.usesValueFields() || (route.member != null && route.member.usesValueFields()));
 			return route;
-		}
-
-		IllegalArgumentException invalid(String option, @Nullable Object value, String why) {
-			return RouteRules.invalid(name, option, value, why);
-		}
-
-		private static @Nullable String blankToNull(@Nullable String value) {
-			return value == null || value.isBlank() ? null : value;
 		}
 
 	}
