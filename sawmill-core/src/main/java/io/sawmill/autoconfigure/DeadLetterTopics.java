@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -196,7 +197,9 @@ final class DeadLetterTopics {
 				Map<String, Integer> partitions = new LinkedHashMap<>();
 				Map<String, Integer> bytes = new HashMap<>();
 				for (String topic : sourcesWithout) {
-					partitions.merge(topicFor(topic), described.get(topic).partitions().size(), Math::max);
+					partitions.merge(topicFor(topic),
+							Objects.requireNonNull(described.get(topic), "described as asked").partitions().size(),
+							Math::max);
 					Integer sourceMax = sourceBytes.get(topic);
 					if (sourceMax != null) {
 						bytes.merge(topicFor(topic), sourceMax, Math::max);
@@ -304,7 +307,8 @@ final class DeadLetterTopics {
 		catch (ExecutionException ex) {
 			log.warn("Could not read max.message.bytes of {} ({}): a missing dead-letter topic is created with the "
 					+ "broker's default, and a dead letter larger than the dead-letter producer's max.request.size is "
-					+ "published without its value", topics, ex.getCause().toString());
+					+ "published without its value", topics,
+					Objects.requireNonNull(ex.getCause(), "a failed Kafka future has a cause").toString());
 			return Map.of();
 		}
 		return configs.entrySet().stream().collect(Collectors.toMap(entry -> entry.getKey().name(), entry -> {

@@ -17,6 +17,7 @@ package io.sawmill.autoconfigure;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringApplicationRunListener;
 import org.springframework.boot.bootstrap.ConfigurableBootstrapContext;
@@ -43,7 +44,7 @@ final class DoctorCommandRunListener implements SpringApplicationRunListener {
 	}
 
 	@Override
-	public void ready(ConfigurableApplicationContext context, Duration timeTaken) {
+	public void ready(ConfigurableApplicationContext context, @Nullable Duration timeTaken) {
 		if (!command) {
 			return;
 		}
@@ -60,7 +61,7 @@ final class DoctorCommandRunListener implements SpringApplicationRunListener {
 	}
 
 	@Override
-	public void failed(ConfigurableApplicationContext context, Throwable exception) {
+	public void failed(@Nullable ConfigurableApplicationContext context, Throwable exception) {
 		if (command) {
 			SawmillDoctorCommand.notRun(exception, System.out);
 			System.exit(SawmillDoctorCommand.EXIT_NOT_RUN);

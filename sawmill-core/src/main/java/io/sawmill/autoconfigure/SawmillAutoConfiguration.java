@@ -121,9 +121,9 @@ public final class SawmillAutoConfiguration {
 	@ConditionalOnMissingBean
 	RecordMapper sawmillRecordMapper(SawmillProperties properties) {
 		if (!properties.getRoutes().isEmpty()) {
-			return SawmillConfigAdapter.routeMapper(properties);
+			return MappingConfigAdapter.routeMapper(properties);
 		}
-		return JsonHashMapper.of(SawmillConfigAdapter.mapping(properties));
+		return JsonHashMapper.of(MappingConfigAdapter.mapping(properties));
 	}
 
 	/**

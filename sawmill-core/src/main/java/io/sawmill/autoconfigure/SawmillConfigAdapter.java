@@ -28,31 +28,25 @@ import java.util.stream.Stream;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-import io.sawmill.listener.OffsetReset;
 import io.sawmill.deadletter.internal.DeadLetterBrakeConfig;
 import io.sawmill.deadletter.internal.DeadLetterConfig;
 import io.sawmill.doctor.internal.DoctorConfig;
+import io.sawmill.listener.ConsumptionMode;
 import io.sawmill.listener.internal.ListenerConfig;
 import io.sawmill.listener.internal.RedisCircuit;
-import io.sawmill.mapping.json.JsonHashMapperConfig;
-import io.sawmill.mapping.registry.internal.SchemaRegistryConfig;
-import io.sawmill.mapping.route.internal.RouteConfig;
-import io.sawmill.mapping.route.internal.Routes;
-import io.sawmill.redis.internal.PipelineConfig;
-import io.sawmill.listener.ConsumptionMode;
 import io.sawmill.listener.internal.ShareConfig;
+import io.sawmill.redis.internal.PipelineConfig;
 
 /**
- * The one place where {@code sawmill.*} properties become Sawmill's immutable configs. A
- * bad value fails start-up with the property to change and what was wrong with it; a
- * risky one is logged as a warning that says what to do.
+ * Where {@code sawmill.*} properties become Sawmill's immutable configs: the listener
+ * (with the topics the routes read), share group, pipeline, dead letters (with each
+ * route's dead-letter topic), circuit breaker and doctor here, the mapping and the
+ * routes' mapper configs in {@link MappingConfigAdapter}. A bad value fails start-up with
+ * the property to change and what was wrong with it; a risky one is logged as a warning
+ * that says what to do.
  */
 final class SawmillConfigAdapter {
-
-	private static final Logger log = LoggerFactory.getLogger(SawmillConfigAdapter.class);
 
 	private SawmillConfigAdapter() {
 	}
@@ -177,40 +171,12 @@ final class SawmillConfigAdapter {
 				c.getSlowCallDuration(), c.getSlowCallRateThreshold(), c.getSlidingWindow(), c.getOpenWait()));
 	}
 
-	static JsonHashMapperConfig mapping(SawmillProperties p) {
-		if (p.getMapping().getKeyTemplate() == null) {
-			throw new SawmillConfigurationException("sawmill.mapping.key-template is not set",
-					"Set sawmill.mapping.key-template (e.g. 'user:{userId}', or '{@key}' for the Kafka key), "
-							+ "or define a RecordMapper bean.");
-		}
-		JsonHashMapperConfig mapping = bind("sawmill.mapping.*",
-				() -> JsonHashMapperConfig.custom()
-					.keyTemplate(p.getMapping().getKeyTemplate())
-					.keyEncoding(p.getMapping().getKeyEncoding())
-					.fields(p.getMapping().getFields())
-					.ttl(p.getMapping().getTtl())
-					.version(p.getMapping().getVersion())
-					.tombstoneRetention(p.getMapping().getTombstoneRetention())
-					.build());
-		// with a version, an older record through another partition is stale rather than
-		// written over a newer one
-		if (!mapping.keyTemplateUsesRecordKey() && mapping.version().isEmpty()) {
-			log.warn(
-					"sawmill.mapping.key-template '{}' does not use {@key}: if the topic is partitioned by another key, "
-							+ "the records of one Redis key can come through several partitions, whose order Kafka does not keep, "
-							+ "and an older version can overwrite a newer one. Use {@key} in the template, or have producers key "
-							+ "the topic by the field(s) the template reads (docs/reliability.md, \"Key templates and ordering\").",
-					mapping.keyTemplateSource());
-		}
-		return mapping;
-	}
-
 	/**
 	 * @param clientRack the consumer's {@code client.rack}, or null
 	 * @param mode how the topics are read: a share group's consumers share partitions
 	 */
 	static DoctorConfig doctor(SawmillDoctorProperties d, ListenerConfig listener, PipelineConfig pipeline,
-			String clientRack, ConsumptionMode mode) {
+			@Nullable String clientRack, ConsumptionMode mode) {
 		return bind("sawmill.doctor.*",
 				() -> DoctorConfig.custom()
 					.hostRoot(Path.of(d.getHostRoot()))
@@ -230,100 +196,6 @@ final class SawmillConfigAdapter {
 					.build());
 	}
 
-	/**
-	 * The routes of {@code sawmill.routes}, each validated: a bad value fails start-up
-	 * naming the route's index, its name and the value.
-	 */
-	static List<RouteConfig> routes(SawmillProperties p) {
-		if (p.getMapping().getKeyTemplate() != null) {
-			throw new SawmillConfigurationException("sawmill.routes and sawmill.mapping.key-template are both set",
-					"Move sawmill.mapping.* into a route (sawmill.routes[n].key-template, ...), or remove sawmill.routes.");
-		}
-		if (p.getMapping().getVersion() != null) {
-			throw new SawmillConfigurationException(
-					"sawmill.mapping.version '" + p.getMapping().getVersion() + "' is set together with sawmill.routes",
-					"Version-guarded writes work with the built-in mapping (sawmill.mapping.*) only: remove "
-							+ "sawmill.mapping.version, or map with sawmill.mapping.* instead of routes.");
-		}
-		if (!p.getTopics().isEmpty()) {
-			throw new SawmillConfigurationException(
-					"sawmill.routes and sawmill.topics " + p.getTopics() + " are both set",
-					"Name the topics in each route (sawmill.routes[n].topics) and remove sawmill.topics.");
-		}
-		List<RouteConfig> routes = new ArrayList<>();
-		for (int i = 0; i < p.getRoutes().size(); i++) {
-			SawmillRouteProperties r = p.getRoutes().get(i);
-			String name = r.getName() != null ? r.getName() : "route-" + i;
-			routes.add(bind("sawmill.routes[" + i + "]",
-					() -> (r.getTopics().isEmpty() ? RouteConfig.custom(name)
-							: RouteConfig.custom(name).topics(r.getTopics()))
-						.topicPattern(r.getTopicPattern())
-						.type(r.getType())
-						.keyTemplate(r.getKeyTemplate())
-						.keyEncoding(r.getKeyEncoding())
-						.fields(r.getFields())
-						.ttl(r.getTtl())
-						.ttlField(r.getTtlField())
-						.ttlHeader(r.getTtlHeader())
-						.nullFields(r.getNullFields())
-						.hashUpdate(r.getHashUpdate())
-						.valueField(r.getValueField())
-						.scoreField(r.getScoreField())
-						.member(r.getMember())
-						.listEnd(r.getListEnd())
-						.maxLength(r.getMaxLength())
-						.valueFormat(r.getValueFormat())
-						.avroSchema(r.getAvroSchema())
-						.valueDeserializer(r.getValueDeserializer())
-						.valueDeserializerProperties(r.getValueDeserializerProperties())
-						.keyFormat(r.getKeyFormat())
-						.schemaRegistry(schemaRegistry(r.getSchemaRegistry()))
-						.deadLetterTopic(r.getDeadLetterTopic())
-						.build()));
-		}
-		for (RouteConfig route : routes) {
-			if (!route.ordersByRecordKey()) {
-				log.warn(
-						"Route '{}': neither key-template '{}' nor member uses {@key}: if its topics are partitioned by another "
-								+ "key, an older record can overwrite a newer one (docs/reliability.md, \"Key templates and ordering\").",
-						route.name(), route.keyTemplateSource());
-			}
-		}
-		return routes;
-	}
-
-	/**
-	 * A route's {@code schema-registry}, or null when it has no URL; its other settings
-	 * without a URL are refused, not ignored.
-	 */
-	private static SchemaRegistryConfig schemaRegistry(SawmillRouteProperties.SchemaRegistry r) {
-		if (r.getUrl() == null || r.getUrl().isBlank()) {
-			if (r.getUsername() != null || r.getPassword() != null) {
-				throw new IllegalArgumentException("schema-registry.username and password are set, but not "
-						+ "schema-registry.url; set the URL of the registry's Confluent-compatible API");
-			}
-			return null;
-		}
-		try {
-			return SchemaRegistryConfig.custom(r.getUrl())
-				.basicAuth(r.getUsername(), r.getPassword())
-				.requestTimeout(r.getRequestTimeout())
-				.cacheSize(r.getCacheSize())
-				.build();
-		}
-		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException("schema-registry." + ex.getMessage(), ex);
-		}
-	}
-
-	/**
-	 * The mapper of all routes (one consumer group, one container, dispatching by topic).
-	 */
-	static Routes routeMapper(SawmillProperties p) {
-		List<RouteConfig> routes = routes(p);
-		return bind("sawmill.routes", () -> Routes.of(routes));
-	}
-
 	private static List<String> routeTopics(SawmillProperties p) {
 		List<String> topics = new ArrayList<>();
 		p.getRoutes().forEach(route -> topics.addAll(route.getTopics()));
@@ -334,7 +206,7 @@ final class SawmillConfigAdapter {
 	 * The pattern one consumer subscribes with when a route has topic-pattern (see
 	 * {@link Routes#subscription()}), else null.
 	 */
-	private static Pattern routeSubscription(SawmillProperties p) {
+	private static @Nullable Pattern routeSubscription(SawmillProperties p) {
 		if (p.getRoutes()
 			.stream()
 			.allMatch(route -> route.getTopicPattern() == null || route.getTopicPattern().isBlank())) {
@@ -451,7 +323,11 @@ final class SawmillConfigAdapter {
 		}
 	}
 
-	private static <T> T bind(String properties, Supplier<T> build) {
+	/**
+	 * Builds a config, turning the {@link IllegalArgumentException} its validation throws
+	 * into a start-up failure that names {@code properties}.
+	 */
+	static <T> T bind(String properties, Supplier<T> build) {
 		try {
 			return build.get();
 		}

@@ -17,6 +17,8 @@ package io.sawmill.autoconfigure;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import io.sawmill.doctor.internal.DoctorConfig;
 
 /**
@@ -39,22 +41,22 @@ public class SawmillDoctorProperties {
 	 * This pod's zone, e.g. eu-west-1a (the chart sets SAWMILL_DOCTOR_ZONE with
 	 * rackAwareness.enabled).
 	 */
-	private String zone;
+	private @Nullable String zone;
 
 	/** The zone of the Redis master(s); overrides redis-zone-pattern. */
-	private String redisZone;
+	private @Nullable String redisZone;
 
 	/**
 	 * A regular expression whose first group is the zone in a Redis master's host name,
 	 * e.g. 'redis-([a-z0-9-]+)\.' .
 	 */
-	private String redisZonePattern;
+	private @Nullable String redisZonePattern;
 
 	/**
 	 * Instances of the service consuming the topics (the chart sets
 	 * SAWMILL_DOCTOR_REPLICAS when autoscaling is off).
 	 */
-	private Integer replicas;
+	private @Nullable Integer replicas;
 
 	/** The directory under which proc/ and sys/ are read; '/' except in tests. */
 	private String hostRoot = DoctorConfig.DEFAULT_HOST_ROOT.toString();
@@ -88,35 +90,35 @@ public class SawmillDoctorProperties {
 		this.startupLog = startupLog;
 	}
 
-	public String getZone() {
+	public @Nullable String getZone() {
 		return zone;
 	}
 
-	public void setZone(String zone) {
+	public void setZone(@Nullable String zone) {
 		this.zone = zone;
 	}
 
-	public String getRedisZone() {
+	public @Nullable String getRedisZone() {
 		return redisZone;
 	}
 
-	public void setRedisZone(String redisZone) {
+	public void setRedisZone(@Nullable String redisZone) {
 		this.redisZone = redisZone;
 	}
 
-	public String getRedisZonePattern() {
+	public @Nullable String getRedisZonePattern() {
 		return redisZonePattern;
 	}
 
-	public void setRedisZonePattern(String redisZonePattern) {
+	public void setRedisZonePattern(@Nullable String redisZonePattern) {
 		this.redisZonePattern = redisZonePattern;
 	}
 
-	public Integer getReplicas() {
+	public @Nullable Integer getReplicas() {
 		return replicas;
 	}
 
-	public void setReplicas(Integer replicas) {
+	public void setReplicas(@Nullable Integer replicas) {
 		this.replicas = replicas;
 	}
 

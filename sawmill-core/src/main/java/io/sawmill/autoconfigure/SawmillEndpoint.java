@@ -93,7 +93,7 @@ final class SawmillEndpoint {
 
 	/** The doctor's report, measured afresh; null (404) when the doctor is off. */
 	@ReadOperation
-	public DoctorReport report() {
+	public @Nullable DoctorReport report() {
 		return doctor == null ? null : doctor.examine();
 	}
 
@@ -104,7 +104,7 @@ final class SawmillEndpoint {
 	 * for anything else.
 	 */
 	@ReadOperation
-	public Map<String, Object> read(@Selector String part) throws Exception {
+	public @Nullable Map<String, Object> read(@Selector String part) throws Exception {
 		if (PARTITIONS.equals(part) && operations != null) {
 			return operations.partitions();
 		}
@@ -125,7 +125,7 @@ final class SawmillEndpoint {
 	 * {@link SawmillOperations}. A bad argument answers 400 with what to change.
 	 */
 	@WriteOperation
-	public Map<String, Object> act(@Selector String part, @Nullable String action, @Nullable String topic,
+	public @Nullable Map<String, Object> act(@Selector String part, @Nullable String action, @Nullable String topic,
 			@Nullable Integer partition, @Nullable Long from, @Nullable Long to) throws Exception {
 		if (operations != null && SawmillEndpointOperations.handles(part)) {
 			return SawmillEndpointOperations.act(operations, part, topic, partition, from, to);

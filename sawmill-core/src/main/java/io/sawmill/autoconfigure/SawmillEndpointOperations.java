@@ -54,7 +54,8 @@ final class SawmillEndpointOperations {
 			};
 		}
 		catch (IllegalArgumentException ex) {
-			throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage());
+			String reason = String.valueOf(ex.getMessage());
+			throw new InvalidEndpointRequestException(reason, reason);
 		}
 	}
 

@@ -19,6 +19,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import io.sawmill.mapping.KeyEncoding;
 import io.sawmill.mapping.json.JsonHashMapperConfig;
 
@@ -32,7 +34,7 @@ public class SawmillMappingProperties {
 	 * Redis key of each record, e.g. 'user:{userId}'; '{@key}' is the Kafka key, dot
 	 * paths reach nested fields, '{{' and '}}' are literal braces.
 	 */
-	private String keyTemplate;
+	private @Nullable String keyTemplate;
 
 	/**
 	 * How '{@key}' writes the Kafka key: UTF8 (text keys; others are dead-lettered), HEX
@@ -54,7 +56,7 @@ public class SawmillMappingProperties {
 	 * 'field:<json field>' (integer or ISO-8601 instant); an older record than Redis
 	 * holds is skipped and counted stale. Unset: off.
 	 */
-	private String version;
+	private @Nullable String version;
 
 	/**
 	 * With a version, how long a deleted key keeps its version so that a late older
@@ -62,11 +64,11 @@ public class SawmillMappingProperties {
 	 */
 	private Duration tombstoneRetention = JsonHashMapperConfig.DEFAULT_TOMBSTONE_RETENTION;
 
-	public String getKeyTemplate() {
+	public @Nullable String getKeyTemplate() {
 		return keyTemplate;
 	}
 
-	public void setKeyTemplate(String keyTemplate) {
+	public void setKeyTemplate(@Nullable String keyTemplate) {
 		this.keyTemplate = keyTemplate;
 	}
 
@@ -94,11 +96,11 @@ public class SawmillMappingProperties {
 		this.ttl = ttl;
 	}
 
-	public String getVersion() {
+	public @Nullable String getVersion() {
 		return version;
 	}
 
-	public void setVersion(String version) {
+	public void setVersion(@Nullable String version) {
 		this.version = version;
 	}
 

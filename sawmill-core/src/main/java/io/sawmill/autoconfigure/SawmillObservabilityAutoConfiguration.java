@@ -17,8 +17,10 @@ package io.sawmill.autoconfigure;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.Objects;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -211,7 +213,9 @@ public final class SawmillObservabilityAutoConfiguration {
 			HealthIndicator redisHealthContributor(RedisConnectionFactory connectionFactory,
 					SawmillProperties properties) {
 				HealthIndicator redis = new DataRedisHealthIndicator(connectionFactory);
-				TimeBoundedCheck health = new TimeBoundedCheck("redis", () -> toReport(redis.health(true)),
+				TimeBoundedCheck health = new TimeBoundedCheck("redis",
+						() -> toReport(
+								Objects.requireNonNull(redis.health(true), "a health indicator reports a health")),
 						properties.getHealth().getTimeout());
 				return () -> toHealth(health.check());
 			}

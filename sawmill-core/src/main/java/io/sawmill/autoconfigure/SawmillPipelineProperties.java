@@ -17,6 +17,8 @@ package io.sawmill.autoconfigure;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.redis.ReplicaShortfallPolicy;
 
@@ -49,7 +51,7 @@ public class SawmillPipelineProperties {
 	 * before its offsets are committed; unset: 1 with Sentinel, and with a Cluster whose
 	 * every master has a replica, else 0.
 	 */
-	private Integer waitForReplicas;
+	private @Nullable Integer waitForReplicas;
 
 	/**
 	 * How long a batch waits for those replicas before it counts as a transient failure.
@@ -100,11 +102,11 @@ public class SawmillPipelineProperties {
 		this.commandObservations = commandObservations;
 	}
 
-	public Integer getWaitForReplicas() {
+	public @Nullable Integer getWaitForReplicas() {
 		return waitForReplicas;
 	}
 
-	public void setWaitForReplicas(Integer waitForReplicas) {
+	public void setWaitForReplicas(@Nullable Integer waitForReplicas) {
 		this.waitForReplicas = waitForReplicas;
 	}
 

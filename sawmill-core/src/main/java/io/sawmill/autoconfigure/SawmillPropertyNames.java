@@ -23,7 +23,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeanUtils;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
@@ -81,7 +83,7 @@ final class SawmillPropertyNames {
 			case MAP:
 				return true;
 			case LIST:
-				return name.isNumericIndex(index) && matches(node.element, name, index + 1, joinElements);
+				return name.isNumericIndex(index) && matches(node.element(), name, index + 1, joinElements);
 			case BEAN:
 				StringBuilder key = new StringBuilder();
 				int last = joinElements ? name.getNumberOfElements() - 1 : index;
@@ -99,8 +101,8 @@ final class SawmillPropertyNames {
 	}
 
 	private static void collect(Node node, String path, List<String> names) {
-		if (node.kind == Kind.LIST && node.element.kind == Kind.BEAN) {
-			collect(node.element, path + "[0]", names);
+		if (node.kind == Kind.LIST && node.element().kind == Kind.BEAN) {
+			collect(node.element(), path + "[0]", names);
 		}
 		else if (node.kind != Kind.BEAN) {
 			names.add(path);
@@ -189,7 +191,8 @@ final class SawmillPropertyNames {
 
 		final Map<String, Node> children = new LinkedHashMap<>();
 
-		Node element;
+		/** The elements' node of a LIST; null for other kinds. */
+		@Nullable Node element;
 
 		Node(Kind kind, String dashed) {
 			this.kind = kind;
@@ -198,6 +201,11 @@ final class SawmillPropertyNames {
 
 		static Node bean(String dashed) {
 			return new Node(Kind.BEAN, dashed);
+		}
+
+		/** The elements' node, which every LIST has. */
+		Node element() {
+			return Objects.requireNonNull(element, "a LIST node has its element");
 		}
 
 	}

@@ -21,6 +21,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import io.sawmill.mapping.registry.internal.SchemaRegistryConfig;
 import io.sawmill.mapping.route.HashUpdate;
 import io.sawmill.mapping.route.KeyFormat;
@@ -37,7 +39,7 @@ import io.sawmill.mapping.route.ValueFormat;
 public class SawmillRouteProperties extends SawmillMappingProperties {
 
 	/** The route's name, used in log lines and errors. */
-	private String name;
+	private @Nullable String name;
 
 	/** The topics this route reads; a topic belongs to one route. */
 	private List<String> topics = new ArrayList<>();
@@ -47,16 +49,16 @@ public class SawmillRouteProperties extends SawmillMappingProperties {
 	 * route reads every topic it matches, also ones created later. Needs
 	 * dead-letter-topic while dead letters are on.
 	 */
-	private String topicPattern;
+	private @Nullable String topicPattern;
 
 	/** The Redis type written: HASH, STRING, SORTED_SET, SET, LIST, STREAM or DELETE. */
 	private RedisType type = RedisType.HASH;
 
 	/** Value field holding a record's TTL in seconds. */
-	private String ttlField;
+	private @Nullable String ttlField;
 
 	/** Kafka header holding a record's TTL in seconds. */
-	private String ttlHeader;
+	private @Nullable String ttlHeader;
 
 	/** What a JSON null does to a HASH field: SKIP (keeps it) or DELETE (HDEL). */
 	private NullFields nullFields = NullFields.SKIP;
@@ -68,13 +70,13 @@ public class SawmillRouteProperties extends SawmillMappingProperties {
 	private HashUpdate hashUpdate = HashUpdate.MERGE;
 
 	/** The field STRING and LIST write; unset writes the whole value. */
-	private String valueField;
+	private @Nullable String valueField;
 
 	/** The value field holding a SORTED_SET member's score. */
-	private String scoreField;
+	private @Nullable String scoreField;
 
 	/** The member of a SET or SORTED_SET, in key-template syntax, e.g. '{@key}'. */
-	private String member;
+	private @Nullable String member;
 
 	/** Where LIST pushes: LEFT (LPUSH, newest first) or RIGHT (RPUSH). */
 	private ListEnd listEnd = ListEnd.LEFT;
@@ -88,10 +90,10 @@ public class SawmillRouteProperties extends SawmillMappingProperties {
 	/**
 	 * The Avro schema (JSON) of unframed AVRO values; unset reads registry-framed Avro.
 	 */
-	private String avroSchema;
+	private @Nullable String avroSchema;
 
 	/** The Kafka Deserializer class of DESERIALIZER values. */
-	private String valueDeserializer;
+	private @Nullable String valueDeserializer;
 
 	/**
 	 * Properties passed to the value deserializer's configure(), e.g.
@@ -112,21 +114,21 @@ public class SawmillRouteProperties extends SawmillMappingProperties {
 	 * This route's dead-letter topic; unset uses '<source topic>' +
 	 * sawmill.dead-letter.topic-suffix.
 	 */
-	private String deadLetterTopic;
+	private @Nullable String deadLetterTopic;
 
-	public String getName() {
+	public @Nullable String getName() {
 		return name;
 	}
 
-	public void setName(String name) {
+	public void setName(@Nullable String name) {
 		this.name = name;
 	}
 
-	public String getTopicPattern() {
+	public @Nullable String getTopicPattern() {
 		return topicPattern;
 	}
 
-	public void setTopicPattern(String topicPattern) {
+	public void setTopicPattern(@Nullable String topicPattern) {
 		this.topicPattern = topicPattern;
 	}
 
@@ -146,19 +148,19 @@ public class SawmillRouteProperties extends SawmillMappingProperties {
 		this.type = type;
 	}
 
-	public String getTtlField() {
+	public @Nullable String getTtlField() {
 		return ttlField;
 	}
 
-	public void setTtlField(String ttlField) {
+	public void setTtlField(@Nullable String ttlField) {
 		this.ttlField = ttlField;
 	}
 
-	public String getTtlHeader() {
+	public @Nullable String getTtlHeader() {
 		return ttlHeader;
 	}
 
-	public void setTtlHeader(String ttlHeader) {
+	public void setTtlHeader(@Nullable String ttlHeader) {
 		this.ttlHeader = ttlHeader;
 	}
 
@@ -178,27 +180,27 @@ public class SawmillRouteProperties extends SawmillMappingProperties {
 		this.hashUpdate = hashUpdate;
 	}
 
-	public String getValueField() {
+	public @Nullable String getValueField() {
 		return valueField;
 	}
 
-	public void setValueField(String valueField) {
+	public void setValueField(@Nullable String valueField) {
 		this.valueField = valueField;
 	}
 
-	public String getScoreField() {
+	public @Nullable String getScoreField() {
 		return scoreField;
 	}
 
-	public void setScoreField(String scoreField) {
+	public void setScoreField(@Nullable String scoreField) {
 		this.scoreField = scoreField;
 	}
 
-	public String getMember() {
+	public @Nullable String getMember() {
 		return member;
 	}
 
-	public void setMember(String member) {
+	public void setMember(@Nullable String member) {
 		this.member = member;
 	}
 
@@ -226,19 +228,19 @@ public class SawmillRouteProperties extends SawmillMappingProperties {
 		this.valueFormat = valueFormat;
 	}
 
-	public String getAvroSchema() {
+	public @Nullable String getAvroSchema() {
 		return avroSchema;
 	}
 
-	public void setAvroSchema(String avroSchema) {
+	public void setAvroSchema(@Nullable String avroSchema) {
 		this.avroSchema = avroSchema;
 	}
 
-	public String getValueDeserializer() {
+	public @Nullable String getValueDeserializer() {
 		return valueDeserializer;
 	}
 
-	public void setValueDeserializer(String valueDeserializer) {
+	public void setValueDeserializer(@Nullable String valueDeserializer) {
 		this.valueDeserializer = valueDeserializer;
 	}
 
@@ -262,11 +264,11 @@ public class SawmillRouteProperties extends SawmillMappingProperties {
 		return schemaRegistry;
 	}
 
-	public String getDeadLetterTopic() {
+	public @Nullable String getDeadLetterTopic() {
 		return deadLetterTopic;
 	}
 
-	public void setDeadLetterTopic(String deadLetterTopic) {
+	public void setDeadLetterTopic(@Nullable String deadLetterTopic) {
 		this.deadLetterTopic = deadLetterTopic;
 	}
 
@@ -277,13 +279,13 @@ public class SawmillRouteProperties extends SawmillMappingProperties {
 		 * Base URL of the registry's Confluent-compatible API, e.g. http://registry:8081
 		 * or Apicurio's http://registry:8080/apis/ccompat/v7.
 		 */
-		private String url;
+		private @Nullable String url;
 
 		/** User of HTTP basic authentication; set together with password. */
-		private String username;
+		private @Nullable String username;
 
 		/** Password of HTTP basic authentication. */
-		private String password;
+		private @Nullable String password;
 
 		/**
 		 * How long one schema lookup may take; past it the registry counts as unreachable
@@ -296,27 +298,27 @@ public class SawmillRouteProperties extends SawmillMappingProperties {
 		 */
 		private int cacheSize = SchemaRegistryConfig.DEFAULT_CACHE_SIZE;
 
-		public String getUrl() {
+		public @Nullable String getUrl() {
 			return url;
 		}
 
-		public void setUrl(String url) {
+		public void setUrl(@Nullable String url) {
 			this.url = url;
 		}
 
-		public String getUsername() {
+		public @Nullable String getUsername() {
 			return username;
 		}
 
-		public void setUsername(String username) {
+		public void setUsername(@Nullable String username) {
 			this.username = username;
 		}
 
-		public String getPassword() {
+		public @Nullable String getPassword() {
 			return password;
 		}
 
-		public void setPassword(String password) {
+		public void setPassword(@Nullable String password) {
 			this.password = password;
 		}
 

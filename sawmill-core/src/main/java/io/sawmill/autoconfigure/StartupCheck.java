@@ -18,6 +18,7 @@ package io.sawmill.autoconfigure;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.concurrent.CompletableFuture;
@@ -30,6 +31,7 @@ import java.util.concurrent.TimeoutException;
 
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.apache.kafka.clients.admin.Admin;
@@ -78,7 +80,7 @@ final class StartupCheck implements SmartLifecycle, InitializingBean {
 
 	private final List<String> topics;
 
-	private final Pattern topicPattern;
+	private final @Nullable Pattern topicPattern;
 
 	private final DeadLetterTopics deadLetterTopics;
 
@@ -95,7 +97,7 @@ final class StartupCheck implements SmartLifecycle, InitializingBean {
 	private volatile boolean running;
 
 	/** The topic list asked for at creation, taken by the first {@link #start()}. */
-	private Future<Set<String>> topicList;
+	private @Nullable Future<Set<String>> topicList;
 
 	/**
 	 * Where Redis was looked for, for the message when it cannot be used.
@@ -107,13 +109,19 @@ final class StartupCheck implements SmartLifecycle, InitializingBean {
 
 		static RedisTarget of(LettuceConnectionFactory factory) {
 			if (factory.isClusterAware()) {
-				return new RedisTarget("Redis Cluster at " + nodes(factory.getClusterConfiguration().getClusterNodes()),
-						"spring.data.redis.cluster.nodes");
+				return new RedisTarget("Redis Cluster at " + nodes(Objects
+					.requireNonNull(factory.getClusterConfiguration(),
+							"a cluster-aware factory has a cluster configuration")
+					.getClusterNodes()), "spring.data.redis.cluster.nodes");
 			}
 			if (factory.isRedisSentinelAware()) {
-				RedisSentinelConfiguration sentinel = factory.getSentinelConfiguration();
-				return new RedisTarget("Redis master '" + sentinel.getMaster().getName() + "' of the Sentinels at "
-						+ nodes(sentinel.getSentinels()), "spring.data.redis.sentinel.master/nodes");
+				RedisSentinelConfiguration sentinel = Objects.requireNonNull(factory.getSentinelConfiguration(),
+						"a Sentinel-aware factory has a Sentinel configuration");
+				return new RedisTarget(
+						"Redis master '" + Objects
+							.requireNonNull(sentinel.getMaster(), "a Sentinel configuration names its master")
+							.getName() + "' of the Sentinels at " + nodes(sentinel.getSentinels()),
+						"spring.data.redis.sentinel.master/nodes");
 			}
 			return new RedisTarget("Redis at " + factory.getHostName() + ":" + factory.getPort(),
 					"spring.data.redis.host/port (or url)");
@@ -128,7 +136,7 @@ final class StartupCheck implements SmartLifecycle, InitializingBean {
 	 * @param topicPattern the pattern the consumers subscribe with when a route has one
 	 * (it needs no topic to exist: one matching none is a WARN), or {@code null}
 	 */
-	StartupCheck(Admin admin, List<String> topics, Pattern topicPattern, DeadLetterTopics deadLetterTopics,
+	StartupCheck(Admin admin, List<String> topics, @Nullable Pattern topicPattern, DeadLetterTopics deadLetterTopics,
 			String kafkaServers, RedisBatchWriter writer, int connections, RedisTarget redis, Duration timeout) {
 		this.admin = admin;
 		this.topics = topics;

@@ -18,6 +18,7 @@ package io.sawmill.autoconfigure;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
@@ -67,7 +68,7 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 	private static final Pattern KUBERNETES_SERVICE_VARIABLE = Pattern.compile(
 			"[A-Z0-9_]+_(SERVICE_HOST|SERVICE_PORT(_[A-Z0-9_]+)?|PORT(_[0-9]+_(TCP|UDP|SCTP)(_PROTO|_PORT|_ADDR)?)?)");
 
-	private Environment environment;
+	private @Nullable Environment environment;
 
 	@Override
 	public void setEnvironment(Environment environment) {
@@ -93,7 +94,7 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 				}
 			}
 		}
-		check(environment, names);
+		check(Objects.requireNonNull(environment, "Spring sets the environment before this callback"), names);
 	}
 
 	/**
@@ -132,7 +133,7 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 	 * Boot reads a source as environment variables only under these names
 	 * (SpringConfigurationPropertySource).
 	 */
-	private static boolean isEnvironmentVariables(Object source) {
+	private static boolean isEnvironmentVariables(@Nullable Object source) {
 		return source instanceof SystemEnvironmentPropertySource environment && (environment.getName()
 			.equals(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME)
 				|| environment.getName().endsWith("-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME));
@@ -153,7 +154,7 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 		return variable != null && KUBERNETES_SERVICE_VARIABLE.matcher(variable).matches();
 	}
 
-	private static String describe(ConfigurationProperty property) {
+	private static String describe(@Nullable ConfigurationProperty property) {
 		return (property != null && property.getOrigin() != null) ? " (" + property.getOrigin() + ")" : "";
 	}
 
@@ -173,7 +174,7 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 		private NearestName() {
 		}
 
-		static String of(String name, List<String> valid) {
+		static @Nullable String of(String name, List<String> valid) {
 			String target = comparable(name);
 			String best = null;
 			int bestDistance = Integer.MAX_VALUE;

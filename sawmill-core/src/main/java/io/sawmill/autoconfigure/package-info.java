@@ -18,4 +18,7 @@
  * and the customizer a user's own bean can add. The user-facing API of Sawmill is this
  * package and the package roots it names in docs/architecture.md.
  */
+@NullMarked
 package io.sawmill.autoconfigure;
+
+import org.jspecify.annotations.NullMarked;

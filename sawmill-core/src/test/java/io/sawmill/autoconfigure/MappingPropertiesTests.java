@@ -45,15 +45,15 @@ class MappingPropertiesTests {
 	@Test
 	void shouldEncodeKafkaKeysAsUtf8UnlessToldOtherwise() {
 		SawmillProperties properties = properties("{@key}");
-		assertThat(SawmillConfigAdapter.mapping(properties).keyEncoding()).isEqualTo(KeyEncoding.UTF8);
+		assertThat(MappingConfigAdapter.mapping(properties).keyEncoding()).isEqualTo(KeyEncoding.UTF8);
 
 		properties.getMapping().setKeyEncoding(KeyEncoding.HEX);
-		assertThat(SawmillConfigAdapter.mapping(properties).keyEncoding()).isEqualTo(KeyEncoding.HEX);
+		assertThat(MappingConfigAdapter.mapping(properties).keyEncoding()).isEqualTo(KeyEncoding.HEX);
 	}
 
 	@Test
 	void shouldWarnThatATemplateWithoutTheKafkaKeyCanBreakOrderingAndSayWhatToDo(CapturedOutput output) {
-		SawmillConfigAdapter.mapping(properties("user:{userId}"));
+		MappingConfigAdapter.mapping(properties("user:{userId}"));
 
 		assertThat(output.getOut()).contains("WARN")
 			.contains("sawmill.mapping.key-template 'user:{userId}' does not use {@key}")
@@ -63,7 +63,7 @@ class MappingPropertiesTests {
 
 	@Test
 	void shouldNotWarnWhenTheTemplateUsesTheKafkaKey(CapturedOutput output) {
-		SawmillConfigAdapter.mapping(properties("{{user}}:{@key}:{region}"));
+		MappingConfigAdapter.mapping(properties("{{user}}:{@key}:{region}"));
 
 		assertThat(output.getOut()).doesNotContain("does not use {@key}");
 	}
@@ -71,7 +71,7 @@ class MappingPropertiesTests {
 	@Test
 	void shouldFailStartUpNamingTheTemplateAndThePositionOfAnUnescapedBrace() {
 		assertThatExceptionOfType(SawmillConfigurationException.class)
-			.isThrownBy(() -> SawmillConfigAdapter.mapping(properties("{user}}:{@key}")))
+			.isThrownBy(() -> MappingConfigAdapter.mapping(properties("{user}}:{@key}")))
 			.withMessage("Invalid sawmill.mapping.*: keyTemplate '{user}}:{@key}' is invalid: '}' at position 6 has no"
 					+ " matching '{' (write '}}' for a literal '}')");
 	}
@@ -79,11 +79,11 @@ class MappingPropertiesTests {
 	@Test
 	void shouldVersionGuardTheMappingWithARetentionOfAnHourUnlessToldOtherwise() {
 		SawmillProperties properties = properties("{@key}");
-		assertThat(SawmillConfigAdapter.mapping(properties).version()).isEmpty();
+		assertThat(MappingConfigAdapter.mapping(properties).version()).isEmpty();
 
 		properties.getMapping().setVersion("field:updatedAt");
-		assertThat(SawmillConfigAdapter.mapping(properties).version()).contains("field:updatedAt");
-		assertThat(SawmillConfigAdapter.mapping(properties).tombstoneRetention()).isEqualTo(Duration.ofHours(1));
+		assertThat(MappingConfigAdapter.mapping(properties).version()).contains("field:updatedAt");
+		assertThat(MappingConfigAdapter.mapping(properties).tombstoneRetention()).isEqualTo(Duration.ofHours(1));
 	}
 
 	@Test
@@ -91,7 +91,7 @@ class MappingPropertiesTests {
 		SawmillProperties properties = properties("user:{userId}");
 		properties.getMapping().setVersion("timestamp");
 
-		SawmillConfigAdapter.mapping(properties);
+		MappingConfigAdapter.mapping(properties);
 
 		assertThat(output.getOut()).doesNotContain("does not use {@key}");
 	}
@@ -102,7 +102,7 @@ class MappingPropertiesTests {
 		properties.getMapping().setVersion("updatedAt");
 
 		assertThatExceptionOfType(SawmillConfigurationException.class)
-			.isThrownBy(() -> SawmillConfigAdapter.mapping(properties))
+			.isThrownBy(() -> MappingConfigAdapter.mapping(properties))
 			.withMessage("Invalid sawmill.mapping.*: version must be 'timestamp' or 'field:<json field>' (e.g. "
 					+ "'field:updatedAt'), but was 'updatedAt'");
 	}
@@ -114,7 +114,7 @@ class MappingPropertiesTests {
 		properties.getMapping().setTombstoneRetention(Duration.ofSeconds(-1));
 
 		assertThatExceptionOfType(SawmillConfigurationException.class)
-			.isThrownBy(() -> SawmillConfigAdapter.mapping(properties))
+			.isThrownBy(() -> MappingConfigAdapter.mapping(properties))
 			.withMessageContaining("tombstoneRetention must be zero (none) or positive, but was PT-1S");
 	}
 

@@ -68,7 +68,7 @@ class RoutePropertiesTests {
 	void routesBindFromPropertiesAndAllTheirTopicsAreConsumedByOneGroup() {
 		SawmillProperties properties = bind(twoRoutes());
 
-		Routes routes = SawmillConfigAdapter.routeMapper(properties);
+		Routes routes = MappingConfigAdapter.routeMapper(properties);
 
 		assertThat(routes.routes()).extracting(RouteConfig::name).containsExactly("profiles", "scores");
 		assertThat(routes.routes().get(0).hashUpdate()).isEqualTo(HashUpdate.REPLACE);
@@ -89,7 +89,7 @@ class RoutePropertiesTests {
 
 		Pattern subscription = SawmillConfigAdapter.listener(bound).topicPattern();
 
-		assertThat(SawmillConfigAdapter.routeMapper(bound).routes().get(1).topicPattern().pattern())
+		assertThat(MappingConfigAdapter.routeMapper(bound).routes().get(1).topicPattern().pattern())
 			.isEqualTo("scores-.*");
 		assertThat(SawmillConfigAdapter.listener(bound).topics()).containsExactly("profiles", "profiles-eu");
 		assertThat(List.of("profiles", "profiles-eu", "scores-a", "scores-b"))
@@ -128,7 +128,7 @@ class RoutePropertiesTests {
 		properties.remove("sawmill.routes[1].score-field");
 
 		assertThatExceptionOfType(SawmillConfigurationException.class)
-			.isThrownBy(() -> SawmillConfigAdapter.routeMapper(bind(properties)))
+			.isThrownBy(() -> MappingConfigAdapter.routeMapper(bind(properties)))
 			.withMessage("Invalid sawmill.routes[1]: route 'scores': score-field must be set for type SORTED_SET, "
 					+ "e.g. 'score', but was null");
 	}
@@ -143,7 +143,7 @@ class RoutePropertiesTests {
 		properties.put("sawmill.routes[0].schema-registry.password", "secret");
 		properties.put("sawmill.routes[0].schema-registry.request-timeout", "2s");
 
-		RouteConfig route = SawmillConfigAdapter.routeMapper(bind(properties)).routes().get(0);
+		RouteConfig route = MappingConfigAdapter.routeMapper(bind(properties)).routes().get(0);
 
 		assertThat(route.valueFormat()).isEqualTo(ValueFormat.PROTOBUF);
 		assertThat(route.keyFormat()).isEqualTo(KeyFormat.AVRO);
@@ -159,14 +159,14 @@ class RoutePropertiesTests {
 		badUrl.put("sawmill.routes[0].value-format", "avro");
 		badUrl.put("sawmill.routes[0].schema-registry.url", "registry:8081");
 		assertThatExceptionOfType(SawmillConfigurationException.class)
-			.isThrownBy(() -> SawmillConfigAdapter.routeMapper(bind(badUrl)))
+			.isThrownBy(() -> MappingConfigAdapter.routeMapper(bind(badUrl)))
 			.withMessageStartingWith("Invalid sawmill.routes[0]: schema-registry.url must be an http or https URL");
 
 		Map<String, String> noUrl = twoRoutes();
 		noUrl.put("sawmill.routes[0].schema-registry.username", "sawmill");
 		noUrl.put("sawmill.routes[0].schema-registry.password", "secret");
 		assertThatExceptionOfType(SawmillConfigurationException.class)
-			.isThrownBy(() -> SawmillConfigAdapter.routeMapper(bind(noUrl)))
+			.isThrownBy(() -> MappingConfigAdapter.routeMapper(bind(noUrl)))
 			.withMessageStartingWith("Invalid sawmill.routes[0]: schema-registry.username and password are set, "
 					+ "but not schema-registry.url");
 	}
@@ -176,7 +176,7 @@ class RoutePropertiesTests {
 		Map<String, String> withVersion = twoRoutes();
 		withVersion.put("sawmill.mapping.version", "timestamp");
 		assertThatExceptionOfType(SawmillConfigurationException.class)
-			.isThrownBy(() -> SawmillConfigAdapter.routeMapper(bind(withVersion)))
+			.isThrownBy(() -> MappingConfigAdapter.routeMapper(bind(withVersion)))
 			.withMessage("sawmill.mapping.version 'timestamp' is set together with sawmill.routes");
 	}
 
@@ -185,13 +185,13 @@ class RoutePropertiesTests {
 		Map<String, String> withMapping = twoRoutes();
 		withMapping.put("sawmill.mapping.key-template", "{@key}");
 		assertThatExceptionOfType(SawmillConfigurationException.class)
-			.isThrownBy(() -> SawmillConfigAdapter.routeMapper(bind(withMapping)))
+			.isThrownBy(() -> MappingConfigAdapter.routeMapper(bind(withMapping)))
 			.withMessage("sawmill.routes and sawmill.mapping.key-template are both set");
 
 		Map<String, String> withTopics = twoRoutes();
 		withTopics.put("sawmill.topics", "users");
 		assertThatExceptionOfType(SawmillConfigurationException.class)
-			.isThrownBy(() -> SawmillConfigAdapter.routeMapper(bind(withTopics)))
+			.isThrownBy(() -> MappingConfigAdapter.routeMapper(bind(withTopics)))
 			.withMessage("sawmill.routes and sawmill.topics [users] are both set");
 	}
 

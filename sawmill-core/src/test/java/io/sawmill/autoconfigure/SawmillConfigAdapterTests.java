@@ -53,7 +53,7 @@ class SawmillConfigAdapterTests {
 		assertThat(listener.batchSize()).isEqualTo(ListenerConfig.DEFAULT_BATCH_SIZE);
 		assertThat(listener.coalesceWrites()).isEqualTo(ListenerConfig.DEFAULT_COALESCE_WRITES);
 		assertThat(pipeline.maxCommandsPerChunk()).isEqualTo(PipelineConfig.DEFAULT_MAX_COMMANDS_PER_CHUNK);
-		assertThat(SawmillConfigAdapter.mapping(properties).keyTemplateSource()).isEqualTo("{@key}");
+		assertThat(MappingConfigAdapter.mapping(properties).keyTemplateSource()).isEqualTo("{@key}");
 		assertThatNoException().isThrownBy(() -> SawmillConfigAdapter.checkPollInterval(listener, pipeline, Map.of()));
 	}
 

@@ -16,7 +16,9 @@
 package io.sawmill.admin.internal;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
@@ -63,8 +65,7 @@ final class OperatorPauses {
 		long deadline = System.nanoTime() + wait.toNanos();
 		while (true) {
 			apply();
-			boolean all = container.getAssignedPartitions()
-				.stream()
+			boolean all = assigned().stream()
 				.filter(partition -> paused.covers(partition.topic()))
 				.allMatch(container::isPartitionPaused);
 			if (all || System.nanoTime() > deadline) {
@@ -85,7 +86,7 @@ final class OperatorPauses {
 		}
 		topics.removeAll(resumed.topics());
 		resumed.patterns().forEach(pattern -> patterns.remove(pattern.pattern()));
-		for (TopicPartition partition : container.getAssignedPartitions()) {
+		for (TopicPartition partition : assigned()) {
 			if (resumed.covers(partition.topic()) && !paused(partition.topic())) {
 				container.resumePartition(partition);
 			}
@@ -101,7 +102,7 @@ final class OperatorPauses {
 		if (topics.isEmpty() && patterns.isEmpty()) {
 			return;
 		}
-		for (TopicPartition partition : container.getAssignedPartitions()) {
+		for (TopicPartition partition : assigned()) {
 			if (paused(partition.topic()) && !container.isPartitionPaused(partition)) {
 				container.pausePartition(partition);
 			}
@@ -115,6 +116,11 @@ final class OperatorPauses {
 	/** The topics paused by name, then each paused pattern. */
 	Set<String> topics() {
 		return new Selection(Set.copyOf(topics), Set.copyOf(patterns.values()), false).describe();
+	}
+
+	/** The partitions assigned here; never null for Sawmill's concurrent container. */
+	private Collection<TopicPartition> assigned() {
+		return Objects.requireNonNull(container.getAssignedPartitions(), "a concurrent container lists its partitions");
 	}
 
 }

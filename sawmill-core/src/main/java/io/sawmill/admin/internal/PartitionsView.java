@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -125,7 +126,8 @@ final class PartitionsView {
 			List<Map<String, Object>> rows = new ArrayList<>();
 			for (TopicPartition partition : partitions.stream().filter(p -> p.topic().equals(topic)).toList()) {
 				OffsetAndMetadata done = committed.get(partition);
-				long from = done != null ? done.offset() : starts.get(partition);
+				long from = done != null ? done.offset()
+						: Objects.requireNonNull(starts.get(partition), "listed for every partition");
 				Map<String, Object> row = new LinkedHashMap<>();
 				row.put("partition", partition.partition());
 				String owner = owners.get(partition);
@@ -133,7 +135,8 @@ final class PartitionsView {
 				row.put("consumer", owner);
 				row.put("committedOffset", done == null ? null : done.offset());
 				row.put("endOffset", ends.get(partition));
-				row.put("lagRecords", Math.max(0, ends.get(partition) - from));
+				row.put("lagRecords",
+						Math.max(0, Objects.requireNonNull(ends.get(partition), "listed for every partition") - from));
 				row.put("lagSeconds", owner == null ? null : lagSeconds(partition));
 				List<String> why = new ArrayList<>();
 				if (pauses.paused(topic)) {
@@ -158,7 +161,7 @@ final class PartitionsView {
 	 * Why the whole container is paused (the brake first, as releasing it is the
 	 * operator's to do).
 	 */
-	private String containerPause() {
+	private @Nullable String containerPause() {
 		if (brake != null && brake.engaged().isPresent()) {
 			return "dead-letter brake";
 		}
@@ -193,7 +196,7 @@ final class PartitionsView {
 		return resets;
 	}
 
-	private Double lagSeconds(TopicPartition partition) {
+	private @Nullable Double lagSeconds(TopicPartition partition) {
 		Gauge gauge = registry.find("sawmill.lag.seconds")
 			.tag("topic", partition.topic())
 			.tag("partition", Integer.toString(partition.partition()))

@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
@@ -38,6 +39,7 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.jspecify.annotations.Nullable;
 import org.springframework.kafka.support.KafkaHeaders;
 
 import io.sawmill.deadletter.internal.KafkaDeadLetterPublisher;
@@ -118,7 +120,7 @@ final class Redrive {
 	}
 
 	/** Why a record cannot be re-driven, or null. */
-	private String unredrivable(ConsumerRecord<byte[], byte[]> deadLetter) {
+	private @Nullable String unredrivable(ConsumerRecord<byte[], byte[]> deadLetter) {
 		String original = text(deadLetter, KafkaHeaders.DLT_ORIGINAL_TOPIC);
 		if (original == null || deadLetter.headers().lastHeader(KafkaHeaders.DLT_ORIGINAL_PARTITION) == null) {
 			return "not a dead letter: no " + KafkaHeaders.DLT_ORIGINAL_TOPIC + " header";
@@ -163,8 +165,10 @@ final class Redrive {
 				new ByteArrayDeserializer())) {
 			List<TopicPartition> assigned = List.of(partition);
 			consumer.assign(assigned);
-			long end = Math.min(to, consumer.endOffsets(assigned, READ_TIMEOUT).get(partition));
-			long start = Math.max(from, consumer.beginningOffsets(assigned, READ_TIMEOUT).get(partition));
+			long end = Math.min(to, Objects.requireNonNull(consumer.endOffsets(assigned, READ_TIMEOUT).get(partition),
+					"the partition asked for"));
+			long start = Math.max(from, Objects.requireNonNull(
+					consumer.beginningOffsets(assigned, READ_TIMEOUT).get(partition), "the partition asked for"));
 			consumer.seek(partition, start);
 			long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
 			while (consumer.position(partition, READ_TIMEOUT) < end) {
@@ -200,7 +204,7 @@ final class Redrive {
 		return offset == null ? "?" : ByteBuffer.wrap(offset.value()).getLong();
 	}
 
-	private static String text(ConsumerRecord<byte[], byte[]> record, String header) {
+	private static @Nullable String text(ConsumerRecord<byte[], byte[]> record, String header) {
 		Header found = record.headers().lastHeader(header);
 		return found == null ? null : new String(found.value(), StandardCharsets.UTF_8);
 	}

@@ -20,6 +20,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -200,7 +201,8 @@ public final class SawmillOperations implements ConsumerRebalanceListener, AutoC
 		}
 		Map<String, Object> result = redrive.run(topic, partition, from, to);
 		log.warn("Operator re-drove dead letters {}-{} [{}, {}): {} re-driven, {} skipped", topic, partition, from, to,
-				result.get("redriven"), ((List<?>) result.get("skipped")).size());
+				result.get("redriven"),
+				((List<?>) Objects.requireNonNull(result.get("skipped"), "run() lists the skipped")).size());
 		return result;
 	}
 

@@ -17,4 +17,7 @@
  * The operator's actions behind the {@code sawmill} actuator endpoint: pause, resume,
  * redrive and the views they answer with. Not an API.
  */
+@NullMarked
 package io.sawmill.admin.internal;
+
+import org.jspecify.annotations.NullMarked;

@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 
 import io.sawmill.metrics.internal.CgroupCpuStat;
@@ -60,7 +61,7 @@ final class CpuChecks {
 	}
 
 	private static Finding quota(CgroupCpuStat.Source source) {
-		Path dir = source.file().getParent();
+		Path dir = Objects.requireNonNull(source.file().getParent(), "a cgroup file lies in its cgroup's directory");
 		String quota;
 		String period;
 		String file;

@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +31,7 @@ import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -48,11 +50,12 @@ public final class Doctor {
 
 	private final DoctorConfig config;
 
-	private final LettuceConnectionFactory redis;
+	private final @Nullable LettuceConnectionFactory redis;
 
-	private final Map<String, Object> kafkaAdmin;
+	private final @Nullable Map<String, Object> kafkaAdmin;
 
-	private Doctor(DoctorConfig config, LettuceConnectionFactory redis, Map<String, Object> kafkaAdmin) {
+	private Doctor(DoctorConfig config, @Nullable LettuceConnectionFactory redis,
+			@Nullable Map<String, Object> kafkaAdmin) {
 		this.config = config;
 		this.redis = redis;
 		this.kafkaAdmin = kafkaAdmin;
@@ -74,16 +77,16 @@ public final class Doctor {
 		findings.addAll(CpuChecks.check(config.hostRoot()));
 		findings.addAll(KernelChecks.check(config.hostRoot()));
 		if (redis != null) {
-			findings.addAll(redisFindings());
+			findings.addAll(redisFindings(redis));
 		}
 		if (kafkaAdmin != null) {
-			findings.add(kafkaPartitions());
+			findings.add(kafkaPartitions(kafkaAdmin));
 			findings.add(KafkaChecks.rack(config));
 		}
 		return DoctorReport.of(findings);
 	}
 
-	private List<Finding> redisFindings() {
+	private List<Finding> redisFindings(LettuceConnectionFactory redis) {
 		try {
 			List<Finding> findings = new ArrayList<>();
 			for (RedisNodeFacts node : bounded(() -> RedisInspection.inspect(redis, config.pings()))) {
@@ -97,7 +100,7 @@ public final class Doctor {
 		}
 	}
 
-	private Finding kafkaPartitions() {
+	private Finding kafkaPartitions(Map<String, Object> kafkaAdmin) {
 		if (config.topics().isEmpty() && config.topicPattern().isEmpty()) {
 			return Finding.unknown(KafkaChecks.PARTITIONS, "no topics configured", "", "Set sawmill.topics.");
 		}
@@ -113,7 +116,8 @@ public final class Doctor {
 				.allTopicNames()
 				.get(config.timeout().toMillis(), TimeUnit.MILLISECONDS);
 			Map<String, Integer> partitions = new LinkedHashMap<>();
-			topics.forEach(topic -> partitions.put(topic, described.get(topic).partitions().size()));
+			topics.forEach(topic -> partitions.put(topic,
+					Objects.requireNonNull(described.get(topic), "described as asked").partitions().size()));
 			return KafkaChecks.partitions(partitions, config);
 		}
 		catch (InterruptedException ex) {
@@ -164,7 +168,8 @@ public final class Doctor {
 			throw new IllegalStateException("interrupted", ex);
 		}
 		catch (ExecutionException ex) {
-			throw new IllegalStateException(rootMessage(ex.getCause()), ex.getCause());
+			throw new IllegalStateException(
+					rootMessage(Objects.requireNonNull(ex.getCause(), "a failed task has a cause")), ex.getCause());
 		}
 		catch (TimeoutException ex) {
 			future.cancel(true);
@@ -184,9 +189,9 @@ public final class Doctor {
 
 		private final DoctorConfig config;
 
-		private LettuceConnectionFactory redis;
+		private @Nullable LettuceConnectionFactory redis;
 
-		private Map<String, Object> kafkaAdmin;
+		private @Nullable Map<String, Object> kafkaAdmin;
 
 		private Builder(DoctorConfig config) {
 			if (config == null) {

@@ -22,6 +22,8 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
+
 import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.redis.ReplicaShortfallPolicy;
 
@@ -47,17 +49,17 @@ public final class DoctorConfig {
 
 	private final Path hostRoot;
 
-	private final String zone;
+	private final @Nullable String zone;
 
-	private final String redisZone;
+	private final @Nullable String redisZone;
 
-	private final Pattern redisZonePattern;
+	private final @Nullable Pattern redisZonePattern;
 
-	private final Integer replicas;
+	private final @Nullable Integer replicas;
 
 	private final List<String> topics;
 
-	private final Pattern topicPattern;
+	private final @Nullable Pattern topicPattern;
 
 	private final int concurrency;
 
@@ -69,7 +71,7 @@ public final class DoctorConfig {
 
 	private final Duration replicaShortfallGrace;
 
-	private final String clientRack;
+	private final @Nullable String clientRack;
 
 	private final int pings;
 
@@ -195,17 +197,17 @@ public final class DoctorConfig {
 
 		private Path hostRoot = DEFAULT_HOST_ROOT;
 
-		private String zone;
+		private @Nullable String zone;
 
-		private String redisZone;
+		private @Nullable String redisZone;
 
-		private Pattern redisZonePattern;
+		private @Nullable Pattern redisZonePattern;
 
-		private Integer replicas;
+		private @Nullable Integer replicas;
 
 		private List<String> topics = List.of();
 
-		private Pattern topicPattern;
+		private @Nullable Pattern topicPattern;
 
 		private int concurrency = 1;
 
@@ -217,7 +219,7 @@ public final class DoctorConfig {
 
 		private Duration replicaShortfallGrace = PipelineConfig.DEFAULT_REPLICA_SHORTFALL_GRACE;
 
-		private String clientRack;
+		private @Nullable String clientRack;
 
 		private int pings = DEFAULT_PINGS;
 
@@ -235,13 +237,13 @@ public final class DoctorConfig {
 		}
 
 		/** Blank means unknown. */
-		public Builder zone(String zone) {
+		public Builder zone(@Nullable String zone) {
 			this.zone = blankToNull(zone);
 			return this;
 		}
 
 		/** Blank means unknown. */
-		public Builder redisZone(String redisZone) {
+		public Builder redisZone(@Nullable String redisZone) {
 			this.redisZone = blankToNull(redisZone);
 			return this;
 		}
@@ -251,7 +253,7 @@ public final class DoctorConfig {
 		 * in the master's host name, e.g. {@code redis-([a-z]+-[a-z]+-\d[a-z])\.} ; blank
 		 * means none
 		 */
-		public Builder redisZonePattern(String regex) {
+		public Builder redisZonePattern(@Nullable String regex) {
 			if (regex == null || regex.isBlank()) {
 				this.redisZonePattern = null;
 				return this;
@@ -273,7 +275,7 @@ public final class DoctorConfig {
 		}
 
 		/** Null means unknown. */
-		public Builder replicas(Integer replicas) {
+		public Builder replicas(@Nullable Integer replicas) {
 			if (replicas != null && replicas < 1) {
 				throw new IllegalArgumentException("replicas must be at least 1, but was " + replicas);
 			}
@@ -287,7 +289,7 @@ public final class DoctorConfig {
 		}
 
 		/** The subscription pattern of topic-pattern routes; null without one. */
-		public Builder topicPattern(Pattern topicPattern) {
+		public Builder topicPattern(@Nullable Pattern topicPattern) {
 			this.topicPattern = topicPattern;
 			return this;
 		}
@@ -321,7 +323,7 @@ public final class DoctorConfig {
 		}
 
 		/** Blank means not set. */
-		public Builder clientRack(String clientRack) {
+		public Builder clientRack(@Nullable String clientRack) {
 			this.clientRack = blankToNull(clientRack);
 			return this;
 		}
@@ -346,7 +348,7 @@ public final class DoctorConfig {
 			return new DoctorConfig(this);
 		}
 
-		private static String blankToNull(String value) {
+		private static @Nullable String blankToNull(@Nullable String value) {
 			return value == null || value.isBlank() ? null : value.trim();
 		}
 

@@ -19,9 +19,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.stream.Collectors;
+
+import org.jspecify.annotations.Nullable;
 
 import io.sawmill.redis.ReplicaShortfallPolicy;
 
@@ -83,7 +86,8 @@ final class RedisChecks {
 
 	static Finding zone(RedisNodeFacts node, DoctorConfig config) {
 		Optional<String> redisZone = config.redisZone().or(() -> config.redisZonePattern().flatMap(pattern -> {
-			Matcher matcher = pattern.matcher(node.host());
+			Matcher matcher = pattern
+				.matcher(Objects.requireNonNull(node.host(), "the zone pattern reads the master's host"));
 			return matcher.find() ? Optional.ofNullable(matcher.group(1)) : Optional.empty();
 		}));
 		String why = "a master in another zone costs a cross-zone round trip per batch and cross-zone traffic is billed";
@@ -244,7 +248,7 @@ final class RedisChecks {
 				"Set sawmill.pipeline.replica-shortfall-grace above " + timeout + " (twice is a margin for gossip).");
 	}
 
-	private static int[] majorMinor(String version) {
+	private static int @Nullable [] majorMinor(String version) {
 		String[] parts = version.split("\\.");
 		try {
 			return new int[] { Integer.parseInt(parts[0]), parts.length > 1 ? Integer.parseInt(parts[1]) : 0 };

@@ -20,14 +20,17 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisSentinelConnection;
 import org.springframework.data.redis.connection.RedisServer;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -58,8 +61,7 @@ final class RedisInspection {
 			return masters;
 		}
 		String host = factory.isRedisSentinelAware() ? sentinelMaster(factory) : factory.getHostName();
-		String name = factory.isRedisSentinelAware()
-				? "master " + factory.getSentinelConfiguration().getMaster().getName() + " at " + host
+		String name = factory.isRedisSentinelAware() ? "master " + sentinelMasterName(factory) + " at " + host
 				: host + ":" + factory.getPort();
 		try (RedisConnection connection = factory.getConnection()) {
 			return List
@@ -68,8 +70,11 @@ final class RedisInspection {
 		}
 	}
 
-	private static String sentinelMaster(LettuceConnectionFactory factory) {
-		String master = factory.getSentinelConfiguration().getMaster().getName();
+	private static @Nullable String sentinelMaster(LettuceConnectionFactory factory) {
+		String master = sentinelMasterName(factory);
+		if (master == null) {
+			return null;
+		}
 		try (RedisSentinelConnection sentinel = factory.getSentinelConnection()) {
 			return sentinel.masters()
 				.stream()
@@ -83,7 +88,17 @@ final class RedisInspection {
 		}
 	}
 
-	private static RedisNodeFacts facts(String name, String host, int pings, Supplier<String> ping,
+	/**
+	 * The name of the master a Sentinel-aware factory connects to: the factory has a
+	 * Sentinel configuration, and Lettuce needs its master to connect at all.
+	 */
+	private static @Nullable String sentinelMasterName(LettuceConnectionFactory factory) {
+		RedisSentinelConfiguration sentinel = Objects.requireNonNull(factory.getSentinelConfiguration(),
+				"a Sentinel-aware factory has a Sentinel configuration");
+		return Objects.requireNonNull(sentinel.getMaster(), "a Sentinel configuration names its master").getName();
+	}
+
+	private static RedisNodeFacts facts(String name, @Nullable String host, int pings, Supplier<String> ping,
 			Function<String, Properties> info, Function<String, Properties> config) {
 		ping.get(); // not counted: opens the connection and warms up the code path
 		List<Duration> roundTrips = new ArrayList<>();

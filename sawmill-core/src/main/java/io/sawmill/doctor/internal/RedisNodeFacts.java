@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * What one Redis master told the doctor: round-trip times of a few PINGs, the fields of
  * {@code INFO server}, {@code memory}, {@code persistence} and {@code replication}, and
@@ -35,7 +37,7 @@ import java.util.Optional;
  * {@code CONFIG GET} is allowed
  * @param save the {@code save} setting; empty when {@code CONFIG GET save} was refused
  */
-record RedisNodeFacts(String name, String host, List<Duration> roundTrips, Map<String, String> info,
+record RedisNodeFacts(String name, @Nullable String host, List<Duration> roundTrips, Map<String, String> info,
 		Optional<String> save) {
 
 	RedisNodeFacts {

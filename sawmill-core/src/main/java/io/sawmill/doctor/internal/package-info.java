@@ -17,4 +17,7 @@
  * The doctor: checks of the host, Redis and Kafka against Sawmill's settings, each a
  * finding with a verdict. Not an API: run it with {@code --sawmill.doctor.command=true}.
  */
+@NullMarked
 package io.sawmill.doctor.internal;
+
+import org.jspecify.annotations.NullMarked;

@@ -24,6 +24,8 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.function.BiConsumer;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A hash's fields as the built-in mappers hand them to {@code HSET}: names and values in
  * two arrays, in the order they were added. Like a {@code LinkedHashMap<byte[], byte[]>},
@@ -50,7 +52,7 @@ public final class FieldMap extends AbstractMap<byte[], byte[]> {
 	 * Each name's position, once there are more than {@link #SCANNED} fields; null until
 	 * then.
 	 */
-	private IdentityHashMap<byte[], Integer> index;
+	private @Nullable IdentityHashMap<byte[], Integer> index;
 
 	/**
 	 * @param expected how many fields will be added (more are taken too)
@@ -124,7 +126,7 @@ public final class FieldMap extends AbstractMap<byte[], byte[]> {
 	}
 
 	@Override
-	public byte[] get(Object name) {
+	public byte @Nullable [] get(Object name) {
 		int at = indexOf(name);
 		return at < 0 ? null : values[at];
 	}

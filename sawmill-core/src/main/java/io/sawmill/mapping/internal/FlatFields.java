@@ -20,6 +20,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The flattened scalar fields of one JSON value, in document order:
  * {@code address.city → Oslo}. Each path occurs once. Values are held as the UTF-8 bytes
@@ -41,7 +43,7 @@ public final class FlatFields {
 	 * The paths whose value was JSON {@code null}, or null when there were none (the
 	 * usual case).
 	 */
-	private List<String> nulls;
+	private @Nullable List<String> nulls;
 
 	public FlatFields(boolean readAsTree) {
 		this.readAsTree = readAsTree;
@@ -89,7 +91,7 @@ public final class FlatFields {
 	 * The value at {@code path} as UTF-8, or null when the value has no such scalar
 	 * field.
 	 */
-	public byte[] get(String path) {
+	public byte @Nullable [] get(@Nullable String path) {
 		for (int i = 0; i < size; i++) {
 			if (paths[i].equals(path)) {
 				return values[i];

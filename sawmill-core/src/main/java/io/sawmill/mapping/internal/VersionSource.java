@@ -23,6 +23,7 @@ import java.time.format.DateTimeFormatter;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.record.TimestampType;
+import org.jspecify.annotations.Nullable;
 
 import io.sawmill.mapping.RecordMappingException;
 
@@ -45,11 +46,11 @@ public final class VersionSource {
 	private static final String FIELD = "field:";
 
 	/** The field's path, or null for the record timestamp. */
-	private final String path;
+	private final @Nullable String path;
 
 	private final String source;
 
-	private VersionSource(String source, String path) {
+	private VersionSource(String source, @Nullable String path) {
 		this.source = source;
 		this.path = path;
 	}
@@ -58,12 +59,14 @@ public final class VersionSource {
 	 * @param source {@code timestamp} or {@code field:<path>}
 	 * @throws IllegalArgumentException naming the value when it is neither
 	 */
-	public static VersionSource parse(String source) {
-		if (TIMESTAMP.equals(source)) {
-			return new VersionSource(source, null);
-		}
-		if (source != null && source.startsWith(FIELD) && !source.substring(FIELD.length()).isBlank()) {
-			return new VersionSource(source, source.substring(FIELD.length()).strip());
+	public static VersionSource parse(@Nullable String source) {
+		if (source != null) {
+			if (TIMESTAMP.equals(source)) {
+				return new VersionSource(source, null);
+			}
+			if (source.startsWith(FIELD) && !source.substring(FIELD.length()).isBlank()) {
+				return new VersionSource(source, source.substring(FIELD.length()).strip());
+			}
 		}
 		throw new IllegalArgumentException(
 				"version must be 'timestamp' or 'field:<json field>' (e.g. 'field:updatedAt'), but was '" + source
@@ -80,7 +83,7 @@ public final class VersionSource {
 	 * @param fields the record's flattened value; null for a tombstone
 	 * @throws RecordMappingException when the record has no readable version
 	 */
-	public long of(ConsumerRecord<byte[], byte[]> record, FlatFields fields) {
+	public long of(ConsumerRecord<byte[], byte[]> record, @Nullable FlatFields fields) {
 		if (path == null) {
 			if (record.timestampType() == TimestampType.NO_TIMESTAMP_TYPE || record.timestamp() < 0) {
 				throw new RecordMappingException(

@@ -17,4 +17,7 @@
  * What the mappers share: flattening JSON, key templates, field selection and the version
  * source. Not an API.
  */
+@NullMarked
 package io.sawmill.mapping.internal;
+
+import org.jspecify.annotations.NullMarked;

@@ -94,7 +94,7 @@ public final class JsonHashMapper implements RecordMapper {
 			}
 			// the record writes the reserved version field
 			catch (IllegalArgumentException ex) {
-				throw new RecordMappingException(ex.getMessage(), ex);
+				throw new RecordMappingException(String.valueOf(ex.getMessage()), ex);
 			}
 		}
 		RedisWrite hset = RedisWrite.hset(key, fields);

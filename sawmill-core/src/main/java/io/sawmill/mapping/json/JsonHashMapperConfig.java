@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
+
 import io.sawmill.mapping.KeyEncoding;
 import io.sawmill.mapping.internal.KeyTemplate;
 import io.sawmill.mapping.internal.VersionSource;
@@ -51,12 +53,12 @@ public final class JsonHashMapperConfig {
 
 	private final String pathSeparator;
 
-	private final VersionSource version;
+	private final @Nullable VersionSource version;
 
 	private final Duration tombstoneRetention;
 
-	private JsonHashMapperConfig(Builder builder) {
-		this.keyTemplate = KeyTemplate.parse(builder.keyTemplate, builder.keyEncoding);
+	private JsonHashMapperConfig(Builder builder, String keyTemplate) {
+		this.keyTemplate = KeyTemplate.parse(keyTemplate, builder.keyEncoding);
 		this.keyEncoding = builder.keyEncoding;
 		this.fields = List.copyOf(builder.fields);
 		this.ttl = builder.ttl;
@@ -126,7 +128,7 @@ public final class JsonHashMapperConfig {
 		return Optional.ofNullable(version).map(VersionSource::source);
 	}
 
-	VersionSource versionSource() {
+	@Nullable VersionSource versionSource() {
 		return version;
 	}
 
@@ -140,7 +142,7 @@ public final class JsonHashMapperConfig {
 
 	public static final class Builder {
 
-		private String keyTemplate;
+		private @Nullable String keyTemplate;
 
 		private KeyEncoding keyEncoding = KeyEncoding.DEFAULT;
 
@@ -150,7 +152,7 @@ public final class JsonHashMapperConfig {
 
 		private String pathSeparator = DEFAULT_PATH_SEPARATOR;
 
-		private String version;
+		private @Nullable String version;
 
 		private Duration tombstoneRetention = DEFAULT_TOMBSTONE_RETENTION;
 
@@ -165,7 +167,7 @@ public final class JsonHashMapperConfig {
 		 * <code>&#125;&#125;</code> are literal braces, e.g. {@code {{user}}:{userId}}
 		 * for the Redis Cluster hash tag {@code {user}}.
 		 */
-		public Builder keyTemplate(String keyTemplate) {
+		public Builder keyTemplate(@Nullable String keyTemplate) {
 			this.keyTemplate = keyTemplate;
 			return this;
 		}
@@ -221,7 +223,7 @@ public final class JsonHashMapperConfig {
 		 * field holding a non-negative integer or an ISO-8601 instant; a tombstone
 		 * carries it in a Kafka header of that name); null turns it off.
 		 */
-		public Builder version(String version) {
+		public Builder version(@Nullable String version) {
 			if (version != null) {
 				VersionSource.parse(version);
 			}
@@ -248,7 +250,7 @@ public final class JsonHashMapperConfig {
 				throw new IllegalArgumentException(
 						"keyTemplate must be set, e.g. 'user:{userId}' or '{@key}', but was '" + keyTemplate + "'");
 			}
-			return new JsonHashMapperConfig(this);
+			return new JsonHashMapperConfig(this, keyTemplate);
 		}
 
 	}

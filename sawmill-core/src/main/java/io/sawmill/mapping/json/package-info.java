@@ -16,4 +16,7 @@
 /**
  * The JSON hash mapper: a JSON object's fields into one Redis hash per record.
  */
+@NullMarked
 package io.sawmill.mapping.json;
+
+import org.jspecify.annotations.NullMarked;

@@ -24,6 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One reading of the CFS bandwidth counters of the container's cgroup: how many
  * enforcement periods have elapsed, in how many of them the cgroup was throttled, and for
@@ -110,7 +112,7 @@ public record CgroupCpuStat(Version version, long periods, long throttledPeriods
 		return Optional.of(new CgroupCpuStat(version, periods, throttled, time));
 	}
 
-	private static Long multiply(Long value, long factor) {
+	private static @Nullable Long multiply(@Nullable Long value, long factor) {
 		return value == null ? null : value * factor;
 	}
 

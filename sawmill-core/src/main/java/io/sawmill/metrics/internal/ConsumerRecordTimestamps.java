@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -30,6 +31,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@link RecordTimestamps} through a consumer of its own: assigned (no group, never
@@ -43,7 +45,7 @@ public final class ConsumerRecordTimestamps implements RecordTimestamps {
 
 	private final Supplier<Consumer<byte[], byte[]>> consumers;
 
-	private Consumer<byte[], byte[]> consumer;
+	private @Nullable Consumer<byte[], byte[]> consumer;
 
 	/**
 	 * Reads with {@code consumer}, created on first use (tests pass a
@@ -76,30 +78,39 @@ public final class ConsumerRecordTimestamps implements RecordTimestamps {
 		if (from.isEmpty()) {
 			return timestamps;
 		}
-		if (consumer == null) {
-			consumer = consumers.get();
-		}
-		consumer.assign(from.keySet());
-		consumer.resume(consumer.paused());
-		from.forEach(consumer::seek);
+		Consumer<byte[], byte[]> reader = open();
+		reader.assign(from.keySet());
+		reader.resume(reader.paused());
+		from.forEach(reader::seek);
 		Set<TopicPartition> pending = new HashSet<>(from.keySet());
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (!pending.isEmpty() && System.nanoTime() < deadline) {
 			long remaining = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
-			ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(Math.min(remaining, 500)));
+			ConsumerRecords<byte[], byte[]> records = reader.poll(Duration.ofMillis(Math.min(remaining, 500)));
 			for (TopicPartition partition : records.partitions()) {
 				for (ConsumerRecord<byte[], byte[]> record : records.records(partition)) {
-					if (pending.contains(partition) && record.offset() >= from.get(partition)) {
+					if (pending.contains(partition) && record.offset() >= Objects.requireNonNull(from.get(partition),
+							"every pending partition is in from")) {
 						timestamps.put(partition, record.timestamp());
 						pending.remove(partition);
-						consumer.pause(List.of(partition));
+						reader.pause(List.of(partition));
 					}
 				}
 			}
-			pending.removeIf(partition -> end.containsKey(partition)
-					&& consumer.position(partition) >= end.get(partition) && !timestamps.containsKey(partition));
+			pending.removeIf(partition -> end.containsKey(partition) && reader.position(partition) >= end.get(partition)
+					&& !timestamps.containsKey(partition));
 		}
 		return timestamps;
+	}
+
+	/** The reader, created on first use. */
+	private Consumer<byte[], byte[]> open() {
+		Consumer<byte[], byte[]> open = consumer;
+		if (open == null) {
+			open = consumers.get();
+			consumer = open;
+		}
+		return open;
 	}
 
 	@Override

@@ -19,6 +19,8 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 
+import org.jspecify.annotations.Nullable;
+
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -75,7 +77,7 @@ public final class CpuThrottlingMetrics implements MeterBinder {
 	}
 
 	private static void counter(MeterRegistry registry, CgroupCpuStat.Source source, String name, String description,
-			String unit, String cgroup, ToDoubleFunction<CgroupCpuStat> value) {
+			@Nullable String unit, String cgroup, ToDoubleFunction<CgroupCpuStat> value) {
 		FunctionCounter.builder(name, source, s -> s.read().map(value::applyAsDouble).orElse(Double.NaN))
 			.description(description)
 			.baseUnit(unit)

@@ -20,6 +20,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -177,8 +178,10 @@ public final class GroupLagExporter implements SmartLifecycle {
 		Map<TopicPartition, Long> lags = new HashMap<>();
 		for (TopicPartition partition : all) {
 			OffsetAndMetadata done = committed.get(partition);
-			long from = done != null ? done.offset() : starts.get(partition);
-			lags.put(partition, Math.max(0, ends.get(partition) - from));
+			long from = done != null ? done.offset()
+					: Objects.requireNonNull(starts.get(partition), "listed for every uncommitted partition");
+			lags.put(partition,
+					Math.max(0, Objects.requireNonNull(ends.get(partition), "listed for every partition") - from));
 		}
 		return lags;
 	}

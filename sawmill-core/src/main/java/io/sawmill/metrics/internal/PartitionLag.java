@@ -18,6 +18,7 @@ package io.sawmill.metrics.internal;
 import java.time.Clock;
 
 import org.apache.kafka.common.TopicPartition;
+import org.jspecify.annotations.Nullable;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -38,7 +39,7 @@ final class PartitionLag {
 
 	private final Gauge recordsGauge;
 
-	private final Gauge secondsGauge;
+	private final @Nullable Gauge secondsGauge;
 
 	private volatile long records;
 
@@ -77,7 +78,7 @@ final class PartitionLag {
 	 * @param oldest the timestamp of the record at {@code committed}, or null when there
 	 * is no lag or it could not be read (then the last one read for this offset stays)
 	 */
-	void update(long lag, long committed, Long oldest) {
+	void update(long lag, long committed, @Nullable Long oldest) {
 		if (lag == 0) {
 			oldestTimestamp = CAUGHT_UP;
 		}

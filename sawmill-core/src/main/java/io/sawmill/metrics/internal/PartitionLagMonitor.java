@@ -21,6 +21,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -78,7 +79,7 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 
 	private final Duration timeout;
 
-	private final RecordTimestamps timestamps;
+	private final @Nullable RecordTimestamps timestamps;
 
 	private final Clock clock;
 
@@ -103,7 +104,7 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 	 * @param clock "now" of the lag in seconds
 	 */
 	public PartitionLagMonitor(Admin admin, List<String> topics, SawmillMetrics metrics, Duration interval,
-			RecordTimestamps timestamps, Clock clock) {
+			@Nullable RecordTimestamps timestamps, Clock clock) {
 		this(admin, topics, null, metrics, interval, timestamps, clock);
 	}
 
@@ -115,7 +116,7 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 	 * @param clock "now" of the lag in seconds
 	 */
 	public PartitionLagMonitor(Admin admin, List<String> topics, @Nullable Pattern pattern, SawmillMetrics metrics,
-			Duration interval, RecordTimestamps timestamps, Clock clock) {
+			Duration interval, @Nullable RecordTimestamps timestamps, Clock clock) {
 		if (interval.isNegative() || interval.isZero()) {
 			throw new IllegalArgumentException("interval must be greater than 0, but was " + interval);
 		}
@@ -179,15 +180,18 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 			Map<TopicPartition, Long> from = new HashMap<>();
 			for (TopicPartition partition : partitions) {
 				OffsetAndMetadata done = committed.get(partition);
-				from.put(partition, done != null ? done.offset() : starts.get(partition));
+				from.put(partition, done != null ? done.offset()
+						: Objects.requireNonNull(starts.get(partition), "listed for every uncommitted partition"));
 			}
 			Map<TopicPartition, Long> oldest = readTimestamps(from, ends);
 			for (TopicPartition partition : partitions) {
 				if (!assigned.contains(partition)) {
 					continue; // revoked while we read
 				}
-				long lag = Math.max(0, ends.get(partition) - from.get(partition));
-				state(partition).update(lag, from.get(partition), oldest.get(partition));
+				long committedOffset = Objects.requireNonNull(from.get(partition), "put for every partition above");
+				long lag = Math.max(0,
+						Objects.requireNonNull(ends.get(partition), "listed for every partition") - committedOffset);
+				state(partition).update(lag, committedOffset, oldest.get(partition));
 			}
 		}
 	}
@@ -204,7 +208,7 @@ public final class PartitionLagMonitor implements SmartLifecycle, ConsumerRebala
 		Map<TopicPartition, Long> known = new HashMap<>();
 		from.forEach((partition, offset) -> {
 			PartitionLag previous = lags.get(partition);
-			if (ends.get(partition) <= offset) {
+			if (Objects.requireNonNull(ends.get(partition), "listed for every partition") <= offset) {
 				return;
 			}
 			if (previous != null && previous.knowsTimestampAt(offset)) {

@@ -40,7 +40,7 @@ final class PeriodicTask {
 
 	private final Duration interval;
 
-	private volatile ScheduledExecutorService scheduler;
+	private volatile @Nullable ScheduledExecutorService scheduler;
 
 	PeriodicTask(String threadName, Runnable task, Duration initialDelay, Duration interval) {
 		this.threadName = threadName;

@@ -16,12 +16,14 @@
 package io.sawmill.metrics.internal;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -74,9 +76,9 @@ public final class RedisRoundTripProbe implements SmartLifecycle, AutoCloseable 
 
 	private final AtomicReference<Double> lastSeconds = new AtomicReference<>(Double.NaN);
 
-	private final AtomicReference<String> lastError = new AtomicReference<>();
+	private final AtomicReference<@Nullable String> lastError = new AtomicReference<>();
 
-	private StatefulConnection<byte[], byte[]> connection;
+	private @Nullable StatefulConnection<byte[], byte[]> connection;
 
 	private final PeriodicTask task;
 
@@ -143,11 +145,11 @@ public final class RedisRoundTripProbe implements SmartLifecycle, AutoCloseable 
 
 	/** The last round trip in seconds, NaN before the first or after a failed PING. */
 	public double lastRoundTripSeconds() {
-		return lastSeconds.get();
+		return Objects.requireNonNull(lastSeconds.get(), "NaN, never null, when unknown");
 	}
 
 	/** Why the last PING failed, or null if it succeeded. */
-	public String lastError() {
+	public @Nullable String lastError() {
 		return lastError.get();
 	}
 

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -42,9 +43,9 @@ public final class SummaryLogger implements SmartLifecycle {
 
 	private final SawmillMetrics metrics;
 
-	private final PartitionLagMonitor lag;
+	private final @Nullable PartitionLagMonitor lag;
 
-	private final RedisRoundTripProbe rtt;
+	private final @Nullable RedisRoundTripProbe rtt;
 
 	private final Duration interval;
 
@@ -60,8 +61,8 @@ public final class SummaryLogger implements SmartLifecycle {
 	 * @param lag null when no lag is measured
 	 * @param rtt null when no RTT is measured
 	 */
-	public SummaryLogger(SawmillMetrics metrics, PartitionLagMonitor lag, RedisRoundTripProbe rtt, Duration interval,
-			Clock clock) {
+	public SummaryLogger(SawmillMetrics metrics, @Nullable PartitionLagMonitor lag, @Nullable RedisRoundTripProbe rtt,
+			Duration interval, Clock clock) {
 		if (interval.isNegative() || interval.isZero()) {
 			throw new IllegalArgumentException("interval must be greater than 0, but was " + interval);
 		}

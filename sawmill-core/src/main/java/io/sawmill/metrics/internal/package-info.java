@@ -18,4 +18,7 @@
  * the periodic summary line. Not an API: the metric names are listed in
  * docs/operations.md.
  */
+@NullMarked
 package io.sawmill.metrics.internal;
+
+import org.jspecify.annotations.NullMarked;

@@ -21,9 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
-import io.sawmill.mapping.KeyEncoding;
+import org.jspecify.annotations.Nullable;
+
 import io.sawmill.mapping.internal.KeyTemplate;
 import io.sawmill.mapping.registry.internal.SchemaRegistryConfig;
 import io.sawmill.mapping.route.HashUpdate;
@@ -42,19 +42,13 @@ import io.sawmill.mapping.route.ValueFormat;
  */
 public final class RouteConfig {
 
-	/** No TTL: keys do not expire. */
-	public static final Duration DEFAULT_TTL = Duration.ZERO;
-
-	/** No cap on a list's or stream's length. */
-	public static final long DEFAULT_MAX_LENGTH = 0;
-
 	private static final String PATH_SEPARATOR = ".";
 
 	private final String name;
 
 	private final List<String> topics;
 
-	private final Pattern topicPattern;
+	private final @Nullable Pattern topicPattern;
 
 	private final RedisType type;
 
@@ -64,19 +58,19 @@ public final class RouteConfig {
 
 	private final Duration ttl;
 
-	private final String ttlField;
+	private final @Nullable String ttlField;
 
-	private final String ttlHeader;
+	private final @Nullable String ttlHeader;
 
 	private final NullFields nullFields;
 
 	private final HashUpdate hashUpdate;
 
-	private final String valueField;
+	private final @Nullable String valueField;
 
-	private final String scoreField;
+	private final @Nullable String scoreField;
 
-	private final KeyTemplate member;
+	private final @Nullable KeyTemplate member;
 
 	private final ListEnd listEnd;
 
@@ -84,24 +78,24 @@ public final class RouteConfig {
 
 	private final ValueFormat valueFormat;
 
-	private final String avroSchema;
+	private final @Nullable String avroSchema;
 
-	private final String valueDeserializer;
+	private final @Nullable String valueDeserializer;
 
 	private final Map<String, String> valueDeserializerProperties;
 
 	private final KeyFormat keyFormat;
 
-	private final SchemaRegistryConfig schemaRegistry;
+	private final @Nullable SchemaRegistryConfig schemaRegistry;
 
-	private final String deadLetterTopic;
+	private final @Nullable String deadLetterTopic;
 
-	private RouteConfig(Builder b) {
+	private RouteConfig(Builder b, String keyTemplate) {
 		this.name = b.name;
 		this.topics = List.copyOf(b.topics);
 		this.topicPattern = b.topicPattern;
 		this.type = b.type;
-		this.keyTemplate = template(b, "key-template", b.keyTemplate);
+		this.keyTemplate = template(b, "key-template", keyTemplate);
 		this.fields = List.copyOf(b.fields);
 		this.ttl = b.ttl;
 		this.ttlField = b.ttlField;
@@ -127,8 +121,10 @@ public final class RouteConfig {
 			return KeyTemplate.parse(source, b.keyEncoding);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException(
-					"route '" + b.name + "': " + option + " " + ex.getMessage().replaceFirst("^keyTemplate ", ""), ex);
+			throw new IllegalArgumentException("route '" + b.name + "': " + option + " "
+					+ Objects.requireNonNull(ex.getMessage(), "KeyTemplate names what is wrong")
+						.replaceFirst("^keyTemplate ", ""),
+					ex);
 		}
 	}
 
@@ -155,7 +151,7 @@ public final class RouteConfig {
 	 * The pattern (a Java regular expression matched against the whole topic name) of the
 	 * topics this route maps, or {@code null} when the route names its {@link #topics()}.
 	 */
-	public Pattern topicPattern() {
+	public @Nullable Pattern topicPattern() {
 		return topicPattern;
 	}
 
@@ -189,12 +185,12 @@ public final class RouteConfig {
 	}
 
 	/** The value field holding a record's TTL in seconds, or null. */
-	public String ttlField() {
+	public @Nullable String ttlField() {
 		return ttlField;
 	}
 
 	/** The Kafka header holding a record's TTL in seconds (as text), or null. */
-	public String ttlHeader() {
+	public @Nullable String ttlHeader() {
 		return ttlHeader;
 	}
 
@@ -210,12 +206,12 @@ public final class RouteConfig {
 	 * The field written by {@link RedisType#STRING} and {@link RedisType#LIST}, or null
 	 * for the whole value.
 	 */
-	public String valueField() {
+	public @Nullable String valueField() {
 		return valueField;
 	}
 
 	/** The field holding a {@link RedisType#SORTED_SET} member's score. */
-	public String scoreField() {
+	public @Nullable String scoreField() {
 		return scoreField;
 	}
 
@@ -223,7 +219,7 @@ public final class RouteConfig {
 	 * The member of a {@link RedisType#SET} or {@link RedisType#SORTED_SET}, or null for
 	 * other types.
 	 */
-	KeyTemplate member() {
+	@Nullable KeyTemplate member() {
 		return member;
 	}
 
@@ -241,14 +237,14 @@ public final class RouteConfig {
 	}
 
 	/** The Avro schema (JSON) of {@link ValueFormat#AVRO} values, or null. */
-	public String avroSchema() {
+	public @Nullable String avroSchema() {
 		return avroSchema;
 	}
 
 	/**
 	 * The Kafka {@code Deserializer} class of {@link ValueFormat#DESERIALIZER}, or null.
 	 */
-	public String valueDeserializer() {
+	public @Nullable String valueDeserializer() {
 		return valueDeserializer;
 	}
 
@@ -266,7 +262,7 @@ public final class RouteConfig {
 	 * {@link ValueFormat#JSON_SCHEMA}) and keys ({@link #keyFormat()} other than
 	 * {@link KeyFormat#RAW}), or null.
 	 */
-	public SchemaRegistryConfig schemaRegistry() {
+	public @Nullable SchemaRegistryConfig schemaRegistry() {
 		return schemaRegistry;
 	}
 
@@ -274,7 +270,7 @@ public final class RouteConfig {
 	 * The route's own dead-letter topic, or null for the default
 	 * {@code <source topic><suffix>}.
 	 */
-	public String deadLetterTopic() {
+	public @Nullable String deadLetterTopic() {
 		return deadLetterTopic;
 	}
 
@@ -288,7 +284,8 @@ public final class RouteConfig {
 	public boolean ordersByRecordKey() {
 		return switch (type) {
 			case LIST, STREAM, DELETE -> true;
-			case SET, SORTED_SET -> keyTemplate.usesRecordKey() || member.usesRecordKey();
+			case SET, SORTED_SET -> keyTemplate.usesRecordKey()
+					|| Objects.requireNonNull(member, "RouteRules requires a member of a set").usesRecordKey();
 			case HASH, STRING -> keyTemplate.usesRecordKey();
 		};
 	}
@@ -328,209 +325,18 @@ public final class RouteConfig {
 				+ " " + keyTemplate.source();
 	}
 
-	public static final class Builder {
-
-		private final String name;
-
-		private List<String> topics = List.of();
-
-		private Pattern topicPattern;
-
-		private RedisType type = RedisType.HASH;
-
-		private String keyTemplate;
-
-		private KeyEncoding keyEncoding = KeyEncoding.DEFAULT;
-
-		private List<String> fields = List.of();
-
-		private Duration ttl = DEFAULT_TTL;
-
-		private String ttlField;
-
-		private String ttlHeader;
-
-		private NullFields nullFields = NullFields.SKIP;
-
-		private HashUpdate hashUpdate = HashUpdate.MERGE;
-
-		private String valueField;
-
-		private String scoreField;
-
-		private String member;
-
-		private ListEnd listEnd = ListEnd.LEFT;
-
-		private long maxLength = DEFAULT_MAX_LENGTH;
-
-		private ValueFormat valueFormat = ValueFormat.JSON;
-
-		private String avroSchema;
-
-		private String valueDeserializer;
-
-		private Map<String, String> valueDeserializerProperties = Map.of();
-
-		private KeyFormat keyFormat = KeyFormat.RAW;
-
-		private SchemaRegistryConfig schemaRegistry;
-
-		private String deadLetterTopic;
+	/**
+	 * Builds a {@link RouteConfig}: each option is checked as it is set
+	 * ({@link RouteOptions}), their combination in {@link #build()}.
+	 */
+	public static final class Builder extends RouteOptions<Builder> {
 
 		private Builder(String name) {
-			if (name == null || !name.matches("[a-zA-Z0-9._-]+")) {
-				throw new IllegalArgumentException(
-						"route name must be non-empty and use only a-z A-Z 0-9 . _ -, but was '" + name + "'");
-			}
-			this.name = name;
+			super(name);
 		}
 
-		public Builder topics(List<String> topics) {
-			if (topics == null || topics.isEmpty() || topics.stream().anyMatch(t -> t == null || t.isBlank())) {
-				throw invalid("topics", topics, "name at least one topic, without blanks");
-			}
-			this.topics = topics;
-			return this;
-		}
-
-		/**
-		 * A Java regular expression the whole topic name must match; a route has topics
-		 * or a topic pattern, not both.
-		 */
-		public Builder topicPattern(String topicPattern) {
-			String regex = blankToNull(topicPattern);
-			try {
-				this.topicPattern = regex == null ? null : Pattern.compile(regex);
-			}
-			catch (PatternSyntaxException e) {
-				throw invalid("topic-pattern", topicPattern,
-						"must be a Java regular expression (" + e.getDescription() + ")");
-			}
-			return this;
-		}
-
-		public Builder type(RedisType type) {
-			this.type = Objects.requireNonNull(type, "type");
-			return this;
-		}
-
-		/** The key template: see {@code sawmill.mapping.key-template}. */
-		public Builder keyTemplate(String keyTemplate) {
-			this.keyTemplate = keyTemplate;
-			return this;
-		}
-
-		public Builder keyEncoding(KeyEncoding keyEncoding) {
-			this.keyEncoding = Objects.requireNonNull(keyEncoding, "keyEncoding");
-			return this;
-		}
-
-		public Builder fields(List<String> fields) {
-			if (fields == null || fields.stream().anyMatch(f -> f == null || f.isBlank())) {
-				throw invalid("fields", fields, "list field names without blanks");
-			}
-			this.fields = fields;
-			return this;
-		}
-
-		public Builder ttl(Duration ttl) {
-			if (ttl == null || ttl.isNegative()) {
-				throw invalid("ttl", ttl, "must be zero (no expiry) or positive");
-			}
-			this.ttl = ttl;
-			return this;
-		}
-
-		public Builder ttlField(String ttlField) {
-			this.ttlField = blankToNull(ttlField);
-			return this;
-		}
-
-		public Builder ttlHeader(String ttlHeader) {
-			this.ttlHeader = blankToNull(ttlHeader);
-			return this;
-		}
-
-		public Builder nullFields(NullFields nullFields) {
-			this.nullFields = Objects.requireNonNull(nullFields, "nullFields");
-			return this;
-		}
-
-		public Builder hashUpdate(HashUpdate hashUpdate) {
-			this.hashUpdate = Objects.requireNonNull(hashUpdate, "hashUpdate");
-			return this;
-		}
-
-		public Builder valueField(String valueField) {
-			this.valueField = blankToNull(valueField);
-			return this;
-		}
-
-		public Builder scoreField(String scoreField) {
-			this.scoreField = blankToNull(scoreField);
-			return this;
-		}
-
-		/**
-		 * The member template of a set or sorted set, in key-template syntax, e.g.
-		 * {@code {@key}}.
-		 */
-		public Builder member(String member) {
-			this.member = blankToNull(member);
-			return this;
-		}
-
-		public Builder listEnd(ListEnd listEnd) {
-			this.listEnd = Objects.requireNonNull(listEnd, "listEnd");
-			return this;
-		}
-
-		public Builder maxLength(long maxLength) {
-			if (maxLength < 0) {
-				throw invalid("max-length", maxLength, "must be zero (no cap) or positive");
-			}
-			this.maxLength = maxLength;
-			return this;
-		}
-
-		public Builder valueFormat(ValueFormat valueFormat) {
-			this.valueFormat = Objects.requireNonNull(valueFormat, "valueFormat");
-			return this;
-		}
-
-		public Builder avroSchema(String avroSchema) {
-			this.avroSchema = blankToNull(avroSchema);
-			return this;
-		}
-
-		public Builder valueDeserializer(String valueDeserializer) {
-			this.valueDeserializer = blankToNull(valueDeserializer);
-			return this;
-		}
-
-		public Builder valueDeserializerProperties(Map<String, String> properties) {
-			this.valueDeserializerProperties = Objects.requireNonNull(properties, "valueDeserializerProperties");
-			return this;
-		}
-
-		public Builder keyFormat(KeyFormat keyFormat) {
-			this.keyFormat = Objects.requireNonNull(keyFormat, "keyFormat");
-			return this;
-		}
-
-		/** The registry of registry-framed values and keys; null for none. */
-		public Builder schemaRegistry(SchemaRegistryConfig schemaRegistry) {
-			this.schemaRegistry = schemaRegistry;
-			return this;
-		}
-
-		public Builder deadLetterTopic(String deadLetterTopic) {
-			String topic = blankToNull(deadLetterTopic);
-			if (topic != null && !topic.matches("[a-zA-Z0-9._-]+")) {
-				throw invalid("dead-letter-topic", deadLetterTopic, "use only a-z A-Z 0-9 . _ -");
-			}
-			this.deadLetterTopic = topic;
+		@Override
+		Builder self() {
 			return this;
 		}
 
@@ -546,18 +352,10 @@ public final class RouteConfig {
 			if (keyTemplate == null || keyTemplate.isBlank()) {
 				throw invalid("key-template", keyTemplate, "must be set, e.g. 'user:{userId}' or '{@key}'");
 			}
-			RouteConfig route = new RouteConfig(this);
+			RouteConfig route = new RouteConfig(this, keyTemplate);
 			RouteRules.check(name, type, valueFormat, route.setOptions(),
 					route.keyTemplate.usesValueFields() || (route.member != null && route.member.usesValueFields()));
 			return route;
-		}
-
-		IllegalArgumentException invalid(String option, Object value, String why) {
-			return RouteRules.invalid(name, option, value, why);
-		}
-
-		private static String blankToNull(String value) {
-			return value == null || value.isBlank() ? null : value;
 		}
 
 	}

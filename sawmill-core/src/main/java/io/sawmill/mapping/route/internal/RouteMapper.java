@@ -21,9 +21,11 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
+import org.jspecify.annotations.Nullable;
 
 import io.sawmill.mapping.RecordMapper;
 import io.sawmill.mapping.RecordMappingException;
@@ -54,7 +56,7 @@ final class RouteMapper implements RecordMapper {
 
 	private final KeyTemplate key;
 
-	private final KeyTemplate member;
+	private final @Nullable KeyTemplate member;
 
 	private final ValueDecoder decoder;
 
@@ -62,9 +64,9 @@ final class RouteMapper implements RecordMapper {
 
 	private final FieldSelection selection;
 
-	private final SchemaRegistry registry;
+	private final @Nullable SchemaRegistry registry;
 
-	private final SchemaFormat keyFormat;
+	private final @Nullable SchemaFormat keyFormat;
 
 	RouteMapper(RouteConfig config) {
 		this.config = config;
@@ -98,7 +100,7 @@ final class RouteMapper implements RecordMapper {
 
 	@Override
 	public List<RedisWrite> map(ConsumerRecord<byte[], byte[]> polled) {
-		ConsumerRecord<byte[], byte[]> record = keyFormat == null ? polled : withKeyRead(polled);
+		ConsumerRecord<byte[], byte[]> record = keyFormat == null ? polled : withKeyRead(polled, keyFormat);
 		if (record.value() == null) {
 			return tombstone(record);
 		}
@@ -112,9 +114,9 @@ final class RouteMapper implements RecordMapper {
 				config.hashUpdate() == HashUpdate.MERGE ? hashMerge(redisKey, fields) : hashReplace(redisKey, fields);
 			case STRING -> ttl.isZero() ? List.of(RedisWrite.command("SET", redisKey, element(value)))
 					: List.of(RedisWrite.command("SET", redisKey, element(value), ascii("PX"), ascii(ttl.toMillis())));
-			case SORTED_SET ->
-				List.of(RedisWrite.idempotentCommand("ZADD", redisKey, score(fields), member.resolve(record, fields)));
-			case SET -> List.of(RedisWrite.command("SADD", redisKey, member.resolve(record, fields)));
+			case SORTED_SET -> List
+				.of(RedisWrite.idempotentCommand("ZADD", redisKey, score(fields), member().resolve(record, fields)));
+			case SET -> List.of(RedisWrite.command("SADD", redisKey, member().resolve(record, fields)));
 			case LIST -> list(redisKey, element(value));
 			case STREAM -> stream(redisKey, fields);
 			case DELETE -> List.of(RedisWrite.del(redisKey));
@@ -132,7 +134,7 @@ final class RouteMapper implements RecordMapper {
 	 * {@code {@key}} stands for: a string or number as it is, anything else as compact
 	 * JSON.
 	 */
-	private ConsumerRecord<byte[], byte[]> withKeyRead(ConsumerRecord<byte[], byte[]> record) {
+	private ConsumerRecord<byte[], byte[]> withKeyRead(ConsumerRecord<byte[], byte[]> record, SchemaFormat keyFormat) {
 		if (record.key() == null) {
 			return record;
 		}
@@ -157,16 +159,21 @@ final class RouteMapper implements RecordMapper {
 		}
 		if (key.usesValueFields() || (member != null && member.usesValueFields())) {
 			throw new RecordMappingException("route '" + config.name() + "': a tombstone has no value, but the "
-					+ (key.usesValueFields() ? "key-template '" + key.source() : "member '" + member.source())
+					+ (key.usesValueFields() ? "key-template '" + key.source() : "member '" + member().source())
 					+ "' reads value fields; use {@key} to support deletes");
 		}
 		byte[] redisKey = key.resolve(record, NO_FIELDS);
 		return switch (config.type()) {
 			case HASH, STRING, DELETE -> List.of(RedisWrite.del(redisKey));
-			case SORTED_SET -> List.of(RedisWrite.command("ZREM", redisKey, member.resolve(record, NO_FIELDS)));
-			case SET -> List.of(RedisWrite.command("SREM", redisKey, member.resolve(record, NO_FIELDS)));
+			case SORTED_SET -> List.of(RedisWrite.command("ZREM", redisKey, member().resolve(record, NO_FIELDS)));
+			case SET -> List.of(RedisWrite.command("SREM", redisKey, member().resolve(record, NO_FIELDS)));
 			case LIST, STREAM -> throw new IllegalStateException("handled above");
 		};
+	}
+
+	/** The member of a SET or SORTED_SET, which RouteRules requires for those types. */
+	private KeyTemplate member() {
+		return Objects.requireNonNull(member, "RouteRules requires a member of a set");
 	}
 
 	private List<RedisWrite> hashMerge(byte[] redisKey, FlatFields fields) {
@@ -302,7 +309,7 @@ final class RouteMapper implements RecordMapper {
 				source + " must be a positive whole number of seconds, but was '" + text + "'");
 	}
 
-	private static byte[] required(FlatFields fields, String name, String option) {
+	private static byte[] required(FlatFields fields, @Nullable String name, String option) {
 		byte[] value = fields.get(name);
 		if (value == null) {
 			throw new RecordMappingException(option + " '" + name + "' is missing or null");

@@ -21,6 +21,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 import io.sawmill.mapping.route.RedisType;
 import io.sawmill.mapping.route.ValueFormat;
 
@@ -143,7 +145,7 @@ final class RouteRules {
 		return onlyFor;
 	}
 
-	static IllegalArgumentException invalid(String route, String option, Object value, String why) {
+	static IllegalArgumentException invalid(String route, String option, @Nullable Object value, String why) {
 		return new IllegalArgumentException("route '" + route + "': " + option + " " + why + ", but was "
 				+ (value instanceof String ? "'" + value + "'" : value));
 	}

@@ -20,9 +20,12 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.jspecify.annotations.Nullable;
 
 import io.sawmill.mapping.RecordMapper;
 import io.sawmill.mapping.RecordMappingException;
@@ -86,7 +89,7 @@ public final class Routes implements RecordMapper {
 		}
 		for (RouteMapper patterned : byPattern) {
 			byTopic.forEach((topic, named) -> {
-				if (patterned.config().topicPattern().matcher(topic).matches()) {
+				if (pattern(patterned).matcher(topic).matches()) {
 					throw new IllegalArgumentException("topic '" + topic + "' of route '" + named.config().name()
 							+ "' matches topic-pattern '" + patterned.config().topicPattern() + "' of route '"
 							+ patterned.config().name() + "'; a topic belongs to one route");
@@ -108,11 +111,16 @@ public final class Routes implements RecordMapper {
 		return route.map(record);
 	}
 
-	private RouteMapper firstPatternMatching(String topic) {
-		return byPattern.stream()
-			.filter(r -> r.config().topicPattern().matcher(topic).matches())
-			.findFirst()
-			.orElse(null);
+	private @Nullable RouteMapper firstPatternMatching(String topic) {
+		return byPattern.stream().filter(r -> pattern(r).matcher(topic).matches()).findFirst().orElse(null);
+	}
+
+	/**
+	 * The topic pattern of a route in {@code byPattern}, which holds only routes with
+	 * one.
+	 */
+	private static Pattern pattern(RouteMapper patterned) {
+		return Objects.requireNonNull(patterned.config().topicPattern(), "a route in byPattern has a topic-pattern");
 	}
 
 	public List<RouteConfig> routes() {

@@ -18,9 +18,11 @@ package io.sawmill.mapping.route.internal;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.jspecify.annotations.Nullable;
 
 import io.sawmill.mapping.RecordMappingException;
 import io.sawmill.mapping.internal.FlatFields;
@@ -48,17 +50,17 @@ final class ValueDecoder {
 
 	private final boolean needsFields;
 
-	private final AvroValues avro;
+	private final @Nullable AvroValues avro;
 
-	private final ThreadLocal<Deserializer<?>> deserializer;
+	private final @Nullable ThreadLocal<Deserializer<?>> deserializer;
 
-	private final SchemaRegistry registry;
+	private final @Nullable SchemaRegistry registry;
 
 	/**
 	 * @throws IllegalArgumentException naming the route when the schema or deserializer
 	 * cannot be loaded
 	 */
-	ValueDecoder(RouteConfig config, boolean needsFields, SchemaRegistry registry) {
+	ValueDecoder(RouteConfig config, boolean needsFields, @Nullable SchemaRegistry registry) {
 		this.config = config;
 		this.flattener = new JsonFlattener(config.pathSeparator());
 		this.needsFields = needsFields;
@@ -79,7 +81,7 @@ final class ValueDecoder {
 					"route '" + config.name() + "': value-format AVRO needs org.apache.avro:avro on the class path");
 		}
 		try {
-			return new AvroValues(config.avroSchema());
+			return new AvroValues(Objects.requireNonNull(config.avroSchema(), "called with an avro-schema only"));
 		}
 		catch (RuntimeException ex) {
 			throw new IllegalArgumentException(
@@ -120,7 +122,9 @@ final class ValueDecoder {
 	private Decoded deserialized(ConsumerRecord<byte[], byte[]> record) {
 		Object value;
 		try {
-			value = deserializer.get().deserialize(record.topic(), record.headers(), record.value());
+			value = Objects.requireNonNull(deserializer, "set for value-format DESERIALIZER")
+				.get()
+				.deserialize(record.topic(), record.headers(), record.value());
 		}
 		catch (RuntimeException ex) {
 			throw new RecordMappingException(
@@ -135,7 +139,7 @@ final class ValueDecoder {
 			return text.startsWith("{") ? new Decoded(flattener.flatten(bytes), bytes)
 					: new Decoded(new FlatFields(false), bytes);
 		}
-		JsonNode tree = value == null ? null : ValueTrees.toTree(value);
+		@Nullable JsonNode tree = value == null ? null : ValueTrees.toTree(value);
 		if (tree == null) {
 			throw new RecordMappingException("value-deserializer " + config.valueDeserializer() + " returned "
 					+ (value == null ? "null" : value.getClass().getName())
@@ -151,9 +155,11 @@ final class ValueDecoder {
 	 * @throws io.sawmill.mapping.MappingUnavailableException when the registry cannot be
 	 * asked
 	 */
-	static JsonNode registryTree(SchemaRegistry registry, SchemaFormat format, byte[] bytes) {
-		Object value = registry.read(format, bytes);
-		JsonNode tree = format == SchemaFormat.AVRO ? AvroValues.toTree(value) : ValueTrees.toTree(value);
+	static JsonNode registryTree(@Nullable SchemaRegistry registry, SchemaFormat format, byte[] bytes) {
+		Object value = Objects
+			.requireNonNull(registry, "RouteRules requires schema-registry.url for registry-framed formats")
+			.read(format, bytes);
+		@Nullable JsonNode tree = format == SchemaFormat.AVRO ? AvroValues.toTree(value) : ValueTrees.toTree(value);
 		if (tree == null) {
 			throw new IllegalStateException(format + " read as " + value.getClass().getName());
 		}

@@ -17,6 +17,8 @@ package io.sawmill.mapping.route.internal;
 
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import io.sawmill.mapping.registry.SchemaFormat;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -66,7 +68,7 @@ final class ValueTrees {
 	}
 
 	/** The tree of {@code value}, or null when it is none of the kinds above. */
-	static JsonNode toTree(Object value) {
+	static @Nullable JsonNode toTree(Object value) {
 		if (value instanceof JsonNode node) {
 			return node;
 		}

@@ -17,4 +17,7 @@
  * Routes from topics to Redis types: each route's immutable configuration, decoders and
  * mapper. Not an API: public only where the auto-configuration builds it.
  */
+@NullMarked
 package io.sawmill.mapping.route.internal;
+
+import org.jspecify.annotations.NullMarked;
