@@ -17,14 +17,22 @@ package io.sawmill;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaPackage;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import org.jspecify.annotations.NullMarked;
 
 /**
  * The layering of sawmill-core's main code: mapping at the bottom, Spring Boot only at
@@ -85,6 +93,22 @@ class ArchitectureTests {
 		.should()
 		.dependOnClassesThat()
 		.resideInAPackage("io.sawmill.autoconfigure..");
+
+	/**
+	 * Every package of sawmill-core is {@code @NullMarked}, so that NullAway checks all
+	 * of its main code (the test kit on the class path is a module of its own, not
+	 * checked).
+	 */
+	@ArchTest
+	static void shouldMarkEveryPackageNullMarked(JavaClasses classes) {
+		Set<String> unmarked = classes.stream()
+			.filter((javaClass) -> !javaClass.getPackageName().startsWith("io.sawmill.testkit"))
+			.map(JavaClass::getPackage)
+			.filter((javaPackage) -> !javaPackage.isAnnotatedWith(NullMarked.class))
+			.map(JavaPackage::getName)
+			.collect(Collectors.toCollection(TreeSet::new));
+		assertThat(unmarked).as("packages without @NullMarked in their package-info.java").isEmpty();
+	}
 
 	/** Each top-level class analysed, with its nested classes, is a slice. */
 	private static final class TopLevelClasses implements SliceAssignment {

@@ -85,6 +85,8 @@ public final class LatencyProxy implements AutoCloseable {
 
 	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
 
+	private final Priority priority;
+
 	private final ProxyThreads threads;
 
 	private final ProxyCounters counters = new ProxyCounters();
@@ -98,9 +100,9 @@ public final class LatencyProxy implements AutoCloseable {
 		this.targetHost = targetHost;
 		this.targetPort = targetPort;
 		this.delayNanos = checked(oneWayDelay);
-		Objects.requireNonNull(priority, "priority");
+		this.priority = Objects.requireNonNull(priority, "priority");
 		this.server = new ServerSocket(0, 128, InetAddress.getLoopbackAddress());
-		this.threads = new ProxyThreads(server.getLocalPort(), priority);
+		this.threads = new ProxyThreads(server.getLocalPort(), priority == Priority.REALTIME);
 		this.acceptor = new Thread(this::acceptLoop, "latency-proxy-accept-" + server.getLocalPort());
 		this.acceptor.setDaemon(true);
 		this.acceptor.start();
@@ -156,7 +158,11 @@ public final class LatencyProxy implements AutoCloseable {
 	 * {@link #resetStats()}.
 	 */
 	public Stats stats() {
-		return counters.stats(delay(), threads);
+		ProxyCounters.Counts counts = counters.counts();
+		return new Stats(delay(), counts.connections(), counts.bytesToTarget(), counts.bytesFromTarget(),
+				counts.chunks(), counts.meanLateness(), counts.p50Lateness(), counts.p99Lateness(),
+				counts.maxLateness(), priority, threads.realtimeThreads(), threads.normalThreads(),
+				threads.realtimeRefused());
 	}
 
 	public void resetStats() {

@@ -67,8 +67,11 @@ final class ProxyCounters {
 		latenessMicros.incrementAndGet((int) Math.min(LATENESS_BUCKETS, latenessNanos / 1000));
 	}
 
-	/** The counts so far, with the delay now configured and how the threads run. */
-	LatencyProxy.Stats stats(Duration delay, ProxyThreads threads) {
+	/**
+	 * The counts so far; lateness rounded up to the microsecond at the median and the
+	 * 99th percentile.
+	 */
+	Counts counts() {
 		long count = chunks.get();
 		long p50 = 0;
 		long p99 = 0;
@@ -83,10 +86,9 @@ final class ProxyCounters {
 				break;
 			}
 		}
-		return new LatencyProxy.Stats(delay, connections.get(), bytesToTarget.get(), bytesFromTarget.get(), count,
+		return new Counts(connections.get(), bytesToTarget.get(), bytesFromTarget.get(), count,
 				Duration.ofNanos(count == 0 ? 0 : latenessTotalNanos.get() / count), Duration.ofNanos(p50 * 1000),
-				Duration.ofNanos(p99 * 1000), Duration.ofNanos(latenessMaxNanos.get()), threads.priority(),
-				threads.realtimeThreads(), threads.normalThreads(), threads.realtimeRefused());
+				Duration.ofNanos(p99 * 1000), Duration.ofNanos(latenessMaxNanos.get()));
 	}
 
 	void reset() {
@@ -99,6 +101,11 @@ final class ProxyCounters {
 		for (int i = 0; i <= LATENESS_BUCKETS; i++) {
 			latenessMicros.set(i, 0);
 		}
+	}
+
+	/** What {@link #counts()} read, in {@link LatencyProxy.Stats}' terms. */
+	record Counts(long connections, long bytesToTarget, long bytesFromTarget, long chunks, Duration meanLateness,
+			Duration p50Lateness, Duration p99Lateness, Duration maxLateness) {
 	}
 
 }

@@ -28,12 +28,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
-import io.sawmill.testkit.LatencyProxy.Priority;
-
 /**
  * The pooled threads of a {@link LatencyProxy}, switched to {@code SCHED_FIFO} (Linux
- * only: by their thread id, with {@code chrt}) where {@link Priority#REALTIME} is asked
- * for and the kernel allows it, and how a thread waits until a chunk is due. Thread-safe.
+ * only: by their thread id, with {@code chrt}) where
+ * {@link LatencyProxy.Priority#REALTIME} is asked for and the kernel allows it, and how a
+ * thread waits until a chunk is due. Thread-safe.
  */
 final class ProxyThreads {
 
@@ -52,7 +51,7 @@ final class ProxyThreads {
 	/** Whether the current pool thread runs as {@code SCHED_FIFO} yet. */
 	private static final ThreadLocal<AtomicBoolean> SWITCHED = ThreadLocal.withInitial(AtomicBoolean::new);
 
-	private final Priority priority;
+	private final boolean realtime;
 
 	private final ExecutorService pool;
 
@@ -68,8 +67,8 @@ final class ProxyThreads {
 
 	private volatile String realtimeRefused;
 
-	ProxyThreads(int port, Priority priority) {
-		this.priority = priority;
+	ProxyThreads(int port, boolean realtime) {
+		this.realtime = realtime;
 		AtomicInteger counter = new AtomicInteger();
 		// "proxy-<port>-<n>": short enough for Linux' 15-character thread names (ps, top,
 		// /proc)
@@ -96,10 +95,6 @@ final class ProxyThreads {
 		pool.execute(task);
 	}
 
-	Priority priority() {
-		return priority;
-	}
-
 	long realtimeThreads() {
 		return realtimeThreads.get();
 	}
@@ -119,13 +114,13 @@ final class ProxyThreads {
 	}
 
 	/**
-	 * Run once by each new pool thread before its first task: if
-	 * {@link Priority#REALTIME} is wanted, hands the thread to the {@link #scheduler},
-	 * which switches it to {@code SCHED_FIFO} while the thread goes on with its task
-	 * (starting {@code chrt} takes milliseconds, more on a busy machine).
+	 * Run once by each new pool thread before its first task: if real-time scheduling is
+	 * wanted, hands the thread to the {@link #scheduler}, which switches it to
+	 * {@code SCHED_FIFO} while the thread goes on with its task (starting {@code chrt}
+	 * takes milliseconds, more on a busy machine).
 	 */
 	private void schedule() {
-		if (priority != Priority.REALTIME || realtimeRefused != null) {
+		if (!realtime || realtimeRefused != null) {
 			normalThreads.incrementAndGet();
 			return;
 		}
