@@ -34,8 +34,8 @@ import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.redis.internal.LettucePipelinedWriter;
+import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.testkit.RedisClusterProcess;
 import io.sawmill.testkit.RedisServerProcess;
 

@@ -37,9 +37,9 @@ import org.springframework.data.redis.serializer.RedisSerializer;
 
 import io.lettuce.core.ClientOptions;
 import io.sawmill.mapping.RedisWrite;
+import io.sawmill.redis.internal.LettucePipelinedWriter;
 import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.redis.internal.PipelineResult;
-import io.sawmill.redis.internal.LettucePipelinedWriter;
 import io.sawmill.testkit.RedisServerProcess;
 import io.sawmill.testkit.SampleEvents;
 

@@ -24,9 +24,9 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.sawmill.mapping.RedisWrite;
+import io.sawmill.redis.internal.LettucePipelinedWriter;
 import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.redis.internal.RedisBatchWriter;
-import io.sawmill.redis.internal.LettucePipelinedWriter;
 import io.sawmill.testkit.RedisSentinelProcess;
 import io.sawmill.testkit.RedisServerProcess;
 

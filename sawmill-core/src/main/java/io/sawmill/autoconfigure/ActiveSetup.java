@@ -29,11 +29,11 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.core.env.Environment;
 
+import io.sawmill.listener.ConsumptionMode;
 import io.sawmill.listener.internal.ListenerConfig;
 import io.sawmill.mapping.RecordMapper;
 import io.sawmill.mapping.json.JsonHashMapper;
 import io.sawmill.mapping.route.internal.Routes;
-import io.sawmill.listener.ConsumptionMode;
 
 /**
  * What the service will do, said once at start-up: the active mapper (the built-in JSON

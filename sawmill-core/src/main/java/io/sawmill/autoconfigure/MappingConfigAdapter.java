@@ -35,7 +35,7 @@ import io.sawmill.mapping.route.internal.Routes;
 final class MappingConfigAdapter {
 
 	// the adapter's warnings keep the one logger name users set levels for
-	private static final Logger log = LoggerFactory.getLogger(SawmillConfigAdapter.class);
+	private static final Logger log = LoggerFactory.getLogger(MappingConfigAdapter.class);
 
 	private MappingConfigAdapter() {
 	}

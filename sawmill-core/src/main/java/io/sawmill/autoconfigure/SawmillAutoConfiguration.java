@@ -49,10 +49,9 @@ import io.lettuce.core.tracing.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sawmill.admin.internal.SawmillOperations;
-import io.sawmill.deadletter.internal.DeadLetterBrake;
 import io.sawmill.deadletter.DeadLetterPublisher;
+import io.sawmill.deadletter.internal.DeadLetterBrake;
 import io.sawmill.deadletter.internal.KafkaDeadLetterPublisher;
-import io.sawmill.listener.Delivery;
 import io.sawmill.listener.internal.ListenerConfig;
 import io.sawmill.listener.internal.ListenerProgress;
 import io.sawmill.listener.internal.RedisCircuit;
@@ -63,10 +62,10 @@ import io.sawmill.mapping.json.JsonHashMapper;
 import io.sawmill.metrics.internal.ConsumerRecordTimestamps;
 import io.sawmill.metrics.internal.PartitionLagMonitor;
 import io.sawmill.metrics.internal.SawmillMetrics;
+import io.sawmill.redis.internal.LettucePipelinedWriter;
 import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.redis.internal.RedisBatchWriter;
 import io.sawmill.redis.internal.ReplicaShortfalls;
-import io.sawmill.redis.internal.LettucePipelinedWriter;
 
 /**
  * Sawmill's data path from {@code sawmill.*}, {@code spring.kafka.*} and

@@ -16,11 +16,9 @@
 package io.sawmill.autoconfigure;
 
 import java.time.Clock;
-import java.util.List;
 import java.util.Objects;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

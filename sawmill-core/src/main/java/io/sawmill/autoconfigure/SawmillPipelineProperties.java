@@ -19,8 +19,8 @@ import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
-import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.redis.ReplicaShortfallPolicy;
+import io.sawmill.redis.internal.PipelineConfig;
 
 /** The pipelined Redis round trip. */
 public class SawmillPipelineProperties {

@@ -24,10 +24,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
-import io.sawmill.listener.OffsetReset;
 import io.sawmill.listener.Delivery;
+import io.sawmill.listener.OffsetReset;
 import io.sawmill.listener.internal.ListenerConfig;
-import io.sawmill.redis.internal.PipelineConfig;
 
 /**
  * Sawmill's {@code sawmill.*} properties. Kafka and Redis connections come from the

@@ -31,18 +31,18 @@ import org.springframework.boot.kafka.autoconfigure.KafkaConnectionDetails;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 
-import io.sawmill.deadletter.internal.DeadLetterBrake;
 import io.sawmill.deadletter.DeadLetterPublisher;
+import io.sawmill.deadletter.internal.DeadLetterBrake;
 import io.sawmill.health.internal.ListenerContainerHealth;
 import io.sawmill.listener.internal.ListenerConfig;
-import io.sawmill.mapping.RecordMapper;
-import io.sawmill.metrics.internal.SawmillMetrics;
-import io.sawmill.redis.internal.RedisBatchWriter;
 import io.sawmill.listener.internal.ShareBacklog;
 import io.sawmill.listener.internal.ShareConfig;
 import io.sawmill.listener.internal.ShareConsumers;
 import io.sawmill.listener.internal.ShareGroups;
 import io.sawmill.listener.internal.ShareMetrics;
+import io.sawmill.mapping.RecordMapper;
+import io.sawmill.metrics.internal.SawmillMetrics;
+import io.sawmill.redis.internal.RedisBatchWriter;
 
 /**
  * Share-group consumption ({@code sawmill.consumption.mode=share}): the share consumer

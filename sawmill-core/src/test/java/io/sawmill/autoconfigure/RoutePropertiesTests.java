@@ -32,9 +32,9 @@ import io.sawmill.mapping.registry.internal.SchemaRegistryConfig;
 import io.sawmill.mapping.route.HashUpdate;
 import io.sawmill.mapping.route.KeyFormat;
 import io.sawmill.mapping.route.RedisType;
+import io.sawmill.mapping.route.ValueFormat;
 import io.sawmill.mapping.route.internal.RouteConfig;
 import io.sawmill.mapping.route.internal.Routes;
-import io.sawmill.mapping.route.ValueFormat;
 
 class RoutePropertiesTests {
 

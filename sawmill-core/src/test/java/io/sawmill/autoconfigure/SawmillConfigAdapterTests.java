@@ -31,8 +31,8 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 
 import io.sawmill.listener.Delivery;
 import io.sawmill.listener.internal.ListenerConfig;
-import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.redis.ReplicaShortfallPolicy;
+import io.sawmill.redis.internal.PipelineConfig;
 
 class SawmillConfigAdapterTests {
 

@@ -28,9 +28,9 @@ import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException
 
 import io.sawmill.admin.internal.ReplicaShortfallView;
 import io.sawmill.deadletter.DeadLetter;
+import io.sawmill.deadletter.DeadLetterBrakeEngagedException;
 import io.sawmill.deadletter.internal.DeadLetterBrake;
 import io.sawmill.deadletter.internal.DeadLetterBrakeConfig;
-import io.sawmill.deadletter.DeadLetterBrakeEngagedException;
 import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.redis.internal.ReplicaShortfall;
 import io.sawmill.testkit.MutableClock;

@@ -42,10 +42,10 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.sawmill.admin.internal.SawmillOperations;
+import io.sawmill.listener.internal.ShareConsumers;
 import io.sawmill.mapping.RecordMapper;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.mapping.VersionGuard;
-import io.sawmill.listener.internal.ShareConsumers;
 import io.sawmill.testkit.KafkaTestBroker;
 import io.sawmill.testkit.RedisServerProcess;
 

@@ -24,8 +24,8 @@ import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
-import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.redis.ReplicaShortfallPolicy;
+import io.sawmill.redis.internal.PipelineConfig;
 
 /**
  * What the doctor compares its measurements with. Immutable; built with

@@ -29,9 +29,9 @@ import java.util.function.Function;
 
 import org.apache.kafka.common.TopicPartition;
 
-import io.sawmill.listener.OffsetReset;
 import io.sawmill.deadletter.DeadLetter;
 import io.sawmill.listener.Delivery;
+import io.sawmill.listener.OffsetReset;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.metrics.internal.SawmillMetrics;
 import io.sawmill.redis.internal.PipelineResult;

@@ -20,7 +20,6 @@ import java.util.function.Function;
 
 import org.apache.kafka.common.TopicPartition;
 
-import io.sawmill.listener.OffsetReset;
 import io.sawmill.listener.Delivery;
 
 /**

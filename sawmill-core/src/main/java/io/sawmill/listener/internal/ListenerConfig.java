@@ -121,10 +121,7 @@ public final class ListenerConfig {
 		return new Builder();
 	}
 
-	/**
-	 * The topics named by configuration; topics a {@link #topicPattern()} matches are not
-	 * among them.
-	 */
+	/** The topics named by configuration, not those a {@link #topicPattern()} matches. */
 	public List<String> topics() {
 		return topics;
 	}
@@ -142,10 +139,7 @@ public final class ListenerConfig {
 		return groupId;
 	}
 
-	/**
-	 * Consumer threads, each with its own Redis connection; useful up to the partition
-	 * count.
-	 */
+	/** Consumer threads, each with its Redis connection; useful up to the partitions. */
 	public int concurrency() {
 		return concurrency;
 	}
@@ -158,10 +152,7 @@ public final class ListenerConfig {
 		return batchSize;
 	}
 
-	/**
-	 * Attempts to write a batch before it is handed back to Kafka uncommitted, to be
-	 * polled again.
-	 */
+	/** Attempts to write a batch before it is left uncommitted, to be polled again. */
 	public int retryMaxAttempts() {
 		return retryMaxAttempts;
 	}
@@ -179,10 +170,7 @@ public final class ListenerConfig {
 		return shutdownTimeout;
 	}
 
-	/**
-	 * Records whose value is larger are dead-lettered with that reason instead of
-	 * written.
-	 */
+	/** A record whose value is larger is dead-lettered with that reason, not written. */
 	public int maxRecordBytes() {
 		return maxRecordBytes;
 	}
@@ -324,23 +312,14 @@ public final class ListenerConfig {
 		}
 
 		public Builder retryBackoff(Duration initial, Duration max) {
-			if (initial == null || initial.isNegative() || initial.isZero()) {
-				throw new IllegalArgumentException("retry initial backoff must be positive, but was " + initial);
-			}
-			if (max == null || max.compareTo(initial) < 0) {
-				throw new IllegalArgumentException(
-						"retry max backoff must be at least the initial backoff " + initial + ", but was " + max);
-			}
+			requireBackoff("retry", initial, max);
 			this.retryInitialBackoff = initial;
 			this.retryMaxBackoff = max;
 			return this;
 		}
 
 		public Builder shutdownTimeout(Duration shutdownTimeout) {
-			if (shutdownTimeout == null || shutdownTimeout.isNegative() || shutdownTimeout.isZero()) {
-				throw new IllegalArgumentException("shutdownTimeout must be positive, but was " + shutdownTimeout);
-			}
-			this.shutdownTimeout = shutdownTimeout;
+			this.shutdownTimeout = requirePositive("shutdownTimeout", shutdownTimeout);
 			return this;
 		}
 
@@ -353,23 +332,14 @@ public final class ListenerConfig {
 		}
 
 		public Builder redeliveryBackoff(Duration initial, Duration max) {
-			if (initial == null || initial.isNegative() || initial.isZero()) {
-				throw new IllegalArgumentException("redelivery initial backoff must be positive, but was " + initial);
-			}
-			if (max == null || max.compareTo(initial) < 0) {
-				throw new IllegalArgumentException(
-						"redelivery max backoff must be at least the initial backoff " + initial + ", but was " + max);
-			}
+			requireBackoff("redelivery", initial, max);
 			this.redeliveryInitialBackoff = initial;
 			this.redeliveryMaxBackoff = max;
 			return this;
 		}
 
 		public Builder stallTimeout(Duration stallTimeout) {
-			if (stallTimeout == null || stallTimeout.isNegative() || stallTimeout.isZero()) {
-				throw new IllegalArgumentException("stallTimeout must be positive, but was " + stallTimeout);
-			}
-			this.stallTimeout = stallTimeout;
+			this.stallTimeout = requirePositive("stallTimeout", stallTimeout);
 			return this;
 		}
 
@@ -379,20 +349,12 @@ public final class ListenerConfig {
 		}
 
 		public Builder delivery(Delivery delivery) {
-			if (delivery == null) {
-				throw new IllegalArgumentException(
-						"delivery must be one of " + Arrays.toString(Delivery.values()) + ", but was null");
-			}
-			this.delivery = delivery;
+			this.delivery = requireOneOf("delivery", delivery, Delivery.values());
 			return this;
 		}
 
 		public Builder offsetReset(OffsetReset offsetReset) {
-			if (offsetReset == null) {
-				throw new IllegalArgumentException(
-						"offsetReset must be one of " + Arrays.toString(OffsetReset.values()) + ", but was null");
-			}
-			this.offsetReset = offsetReset;
+			this.offsetReset = requireOneOf("offsetReset", offsetReset, OffsetReset.values());
 			return this;
 		}
 
@@ -402,6 +364,29 @@ public final class ListenerConfig {
 						"topics must name at least one topic (or set a topic pattern), but was " + topics);
 			}
 			return new ListenerConfig(this);
+		}
+
+		private static Duration requirePositive(String name, Duration duration) {
+			if (duration == null || duration.isNegative() || duration.isZero()) {
+				throw new IllegalArgumentException(name + " must be positive, but was " + duration);
+			}
+			return duration;
+		}
+
+		private static <E extends Enum<E>> E requireOneOf(String name, E value, E[] values) {
+			if (value == null) {
+				throw new IllegalArgumentException(
+						name + " must be one of " + Arrays.toString(values) + ", but was null");
+			}
+			return value;
+		}
+
+		private static void requireBackoff(String name, Duration initial, Duration max) {
+			requirePositive(name + " initial backoff", initial);
+			if (max == null || max.compareTo(initial) < 0) {
+				throw new IllegalArgumentException(
+						name + " max backoff must be at least the initial backoff " + initial + ", but was " + max);
+			}
 		}
 
 	}

@@ -34,13 +34,13 @@ import org.slf4j.LoggerFactory;
 
 import io.sawmill.deadletter.DeadLetter;
 import io.sawmill.deadletter.DeadLetterPublisher;
+import io.sawmill.listener.internal.ShareBatch.Decision;
 import io.sawmill.mapping.MappingUnavailableException;
 import io.sawmill.mapping.RecordMapper;
 import io.sawmill.metrics.RecordOutcome;
 import io.sawmill.metrics.internal.SawmillMetrics;
 import io.sawmill.redis.internal.PipelineResult;
 import io.sawmill.redis.internal.RedisBatchWriter;
-import io.sawmill.listener.internal.ShareBatch.Decision;
 
 /**
  * The data path of one share-consumer thread: poll → map → write (one pipelined round

@@ -26,8 +26,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
-import io.sawmill.listener.OffsetReset;
 import io.sawmill.listener.Delivery;
+import io.sawmill.listener.OffsetReset;
 import io.sawmill.metrics.RecordOutcome;
 import io.sawmill.metrics.internal.SawmillMetrics;
 import io.sawmill.redis.internal.PipelineResult;

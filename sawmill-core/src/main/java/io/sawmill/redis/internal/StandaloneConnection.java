@@ -28,8 +28,8 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.netty.channel.Channel;
 import io.sawmill.mapping.RedisWrite;
-import io.sawmill.redis.internal.TransactionalBatchWriter.Transaction;
 import io.sawmill.redis.internal.RedisBatchWriter.Sent;
+import io.sawmill.redis.internal.TransactionalBatchWriter.Transaction;
 
 /**
  * A writer thread's connection to a standalone or Sentinel-managed master: one link,

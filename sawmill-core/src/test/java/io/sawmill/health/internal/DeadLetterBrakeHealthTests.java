@@ -24,9 +24,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 import io.sawmill.deadletter.DeadLetter;
+import io.sawmill.deadletter.DeadLetterPublisher;
 import io.sawmill.deadletter.internal.DeadLetterBrake;
 import io.sawmill.deadletter.internal.DeadLetterBrakeConfig;
-import io.sawmill.deadletter.DeadLetterPublisher;
 import io.sawmill.testkit.MutableClock;
 
 class DeadLetterBrakeHealthTests {

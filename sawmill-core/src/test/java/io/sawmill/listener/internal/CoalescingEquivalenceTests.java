@@ -43,7 +43,7 @@ import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.testkit.RedisServerProcess;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Builders;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -130,16 +130,8 @@ class CoalescingEquivalenceTests {
 
 	@Provide
 	Arbitrary<Batch> batches() {
-		Arbitrary<Map<String, Before>> before = Builders.withBuilder(LinkedHashMap<String, Before>::new)
-			.use(before(KEYS.get(0)))
-			.in((map, state) -> put(map, KEYS.get(0), state))
-			.use(before(KEYS.get(1)))
-			.in((map, state) -> put(map, KEYS.get(1), state))
-			.use(before(KEYS.get(2)))
-			.in((map, state) -> put(map, KEYS.get(2), state))
-			.use(before(KEYS.get(3)))
-			.in((map, state) -> put(map, KEYS.get(3), state))
-			.build((map) -> map);
+		Arbitrary<Map<String, Before>> before = Combinators.combine(before(), before(), before(), before())
+			.as((k0, k1, k2, k3) -> held(List.of(k0, k1, k2, k3)));
 		Arbitrary<List<List<Write>>> records = write().list()
 			.ofMinSize(1)
 			.ofMaxSize(3)
@@ -152,18 +144,21 @@ class CoalescingEquivalenceTests {
 				(writes) -> Arbitraries.of(true, false).map((sharedArrays) -> new Batch(state, writes, sharedArrays))));
 	}
 
-	private static LinkedHashMap<String, Before> put(LinkedHashMap<String, Before> map, String key, Before state) {
-		if (state != Before.MISSING) {
-			map.put(key, state);
+	/** What each of {@link #KEYS} holds, in turn; missing keys left out. */
+	private static Map<String, Before> held(List<Before> states) {
+		Map<String, Before> held = new LinkedHashMap<>();
+		for (int i = 0; i < KEYS.size(); i++) {
+			if (states.get(i) != Before.MISSING) {
+				held.put(KEYS.get(i), states.get(i));
+			}
 		}
-		return map;
+		return held;
 	}
 
 	/** A key missing, a hash or a string, with or without a TTL. */
-	private static Arbitrary<Before> before(String key) {
+	private static Arbitrary<Before> before() {
 		Arbitrary<@Nullable Duration> ttl = Arbitraries.just(Duration.ofSeconds(1_000)).injectNull(0.5);
-		Arbitrary<Before> hash = Arbitraries.lazy(CoalescingEquivalenceTests::fields)
-			.flatMap((fields) -> ttl.map((t) -> new Before(fields, null, t)));
+		Arbitrary<Before> hash = fields().flatMap((fields) -> ttl.map((t) -> new Before(fields, null, t)));
 		Arbitrary<Before> string = ttl.map((t) -> new Before(null, "before", t));
 		return Arbitraries.frequencyOf(Tuple.of(2, Arbitraries.just(Before.MISSING)), Tuple.of(3, hash),
 				Tuple.of(1, string));

@@ -38,8 +38,8 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sawmill.mapping.RedisWrite;
 import io.sawmill.metrics.internal.SawmillMetrics;
-import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.redis.internal.LettucePipelinedWriter;
+import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**

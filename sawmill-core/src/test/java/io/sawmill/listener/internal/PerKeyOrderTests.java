@@ -43,8 +43,8 @@ import io.sawmill.deadletter.DeadLetterPublisher;
 import io.sawmill.mapping.json.JsonHashMapper;
 import io.sawmill.mapping.json.JsonHashMapperConfig;
 import io.sawmill.metrics.internal.SawmillMetrics;
-import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.redis.internal.LettucePipelinedWriter;
+import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**

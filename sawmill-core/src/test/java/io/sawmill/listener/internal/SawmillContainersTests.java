@@ -46,7 +46,6 @@ import org.springframework.kafka.listener.ListenerExecutionFailedException;
 import org.springframework.kafka.listener.MessageListenerContainer;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.sawmill.listener.OffsetReset;
 import io.sawmill.deadletter.DeadLetterPublisher;
 import io.sawmill.listener.Delivery;
 import io.sawmill.metrics.internal.SawmillMetrics;

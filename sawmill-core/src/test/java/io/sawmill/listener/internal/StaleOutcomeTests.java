@@ -47,8 +47,8 @@ import io.sawmill.deadletter.DeadLetter;
 import io.sawmill.mapping.RecordMapper;
 import io.sawmill.mapping.VersionGuard;
 import io.sawmill.metrics.internal.SawmillMetrics;
-import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.redis.internal.LettucePipelinedWriter;
+import io.sawmill.redis.internal.PipelineConfig;
 import io.sawmill.testkit.RedisServerProcess;
 
 /**

@@ -87,7 +87,7 @@ public final class SawmillRunner implements AutoCloseable {
 		all.put("logging.level.org.apache.kafka", "ERROR");
 		// the workload's Kafka key is its id, so the key template's {id} is the key (no
 		// {@key} warning per start)
-		all.put("logging.level.io.sawmill.autoconfigure.SawmillConfigAdapter", "ERROR");
+		all.put("logging.level.io.sawmill.autoconfigure.MappingConfigAdapter", "ERROR");
 		all.putAll(redis.springProperties());
 		if (properties.keySet().stream().anyMatch(name -> name.startsWith("sawmill.routes"))) {
 			all.keySet().removeIf(name -> name.equals("sawmill.topics") || name.startsWith("sawmill.mapping."));
