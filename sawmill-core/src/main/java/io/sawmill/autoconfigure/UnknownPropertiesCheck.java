@@ -34,9 +34,8 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.boot.origin.PropertySourceOrigin;
 import org.springframework.boot.origin.SystemEnvironmentOrigin;
-import org.springframework.context.EnvironmentAware;
-import org.springframework.core.Ordered;
-import org.springframework.core.PriorityOrdered;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.env.Environment;
@@ -49,7 +48,10 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  * in force without a word. Valid names are those of {@link SawmillProperties} and of any
  * other {@code @ConfigurationProperties} bean whose prefix starts with {@code sawmill},
  * in any relaxed form Boot binds ({@code sawmill.batchSize}, {@code SAWMILL_BATCH_SIZE},
- * {@code sawmill.topics[0]}). Runs as a bean factory post-processor, before any bean is
+ * {@code sawmill.topics[0]}). Registered on every application context that
+ * {@code SpringApplication} starts ({@code META-INF/spring.factories}), whether or not
+ * {@code sawmill.enabled} is true, so a misspelt {@code sawmill.enabled} is caught too;
+ * it runs as a bean factory post-processor, once every bean is defined and before any is
  * created or anything connects.
  * <p>
  * Environment variables are checked too ({@code SAWMILL_BACH_SIZE} fails), except the
@@ -59,7 +61,8 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  * {@code sawmill} (the chart's default release name), or {@code sawmill-…}, would
  * otherwise stop every pod from starting.
  */
-final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, EnvironmentAware, PriorityOrdered {
+final class UnknownPropertiesCheck
+		implements ApplicationContextInitializer<ConfigurableApplicationContext>, BeanFactoryPostProcessor {
 
 	private static final String PREFIX = "sawmill";
 
@@ -71,13 +74,9 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 	private @Nullable Environment environment;
 
 	@Override
-	public void setEnvironment(Environment environment) {
-		this.environment = environment;
-	}
-
-	@Override
-	public int getOrder() {
-		return Ordered.LOWEST_PRECEDENCE;
+	public void initialize(ConfigurableApplicationContext context) {
+		this.environment = context.getEnvironment();
+		context.addBeanFactoryPostProcessor(this);
 	}
 
 	@Override
@@ -94,7 +93,7 @@ final class UnknownPropertiesCheck implements BeanFactoryPostProcessor, Environm
 				}
 			}
 		}
-		check(Objects.requireNonNull(environment, "Spring sets the environment before this callback"), names);
+		check(Objects.requireNonNull(environment, "initialize runs before the bean factory is post-processed"), names);
 	}
 
 	/**

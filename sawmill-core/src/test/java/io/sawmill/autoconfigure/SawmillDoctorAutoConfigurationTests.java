@@ -50,7 +50,8 @@ class SawmillDoctorAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(KafkaAutoConfiguration.class, DataRedisAutoConfiguration.class,
-				SawmillPropertiesCheckAutoConfiguration.class, SawmillDoctorAutoConfiguration.class))
+				SawmillDoctorAutoConfiguration.class))
+		.withInitializer(new UnknownPropertiesCheck())
 		.withPropertyValues("sawmill.topics=orders,refunds", "sawmill.concurrency=3");
 
 	@Test

@@ -28,7 +28,7 @@ import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException
 
 import io.sawmill.admin.internal.ReplicaShortfallView;
 import io.sawmill.deadletter.DeadLetter;
-import io.sawmill.deadletter.DeadLetterBrakeEngagedException;
+import io.sawmill.deadletter.internal.DeadLetterBrakeEngagedException;
 import io.sawmill.deadletter.internal.DeadLetterBrake;
 import io.sawmill.deadletter.internal.DeadLetterBrakeConfig;
 import io.sawmill.redis.internal.PipelineConfig;

@@ -16,11 +16,13 @@
 package io.sawmill.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -32,7 +34,7 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 class UnknownPropertiesCheckTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(SawmillPropertiesCheckAutoConfiguration.class));
+		.withInitializer(new UnknownPropertiesCheck());
 
 	@Test
 	void shouldFailStartupOnMisspeltPropertyNamingTheNearestValidOne() {
@@ -116,6 +118,16 @@ class UnknownPropertiesCheckTests {
 			.withPropertyValues("sawmill.extra.windw=5s")
 			.run(context -> assertThat(analysis(context).getDescription())
 				.startsWith("Unknown property sawmill.extra.windw; did you mean sawmill.extra.window?"));
+	}
+
+	@Test
+	void shouldCheckEveryApplicationThatSpringApplicationStarts() {
+		SpringApplication application = new SpringApplication(ExtraPropertiesConfiguration.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		application.setDefaultProperties(Map.of("sawmill.bach-size", "500"));
+		assertThatExceptionOfType(SawmillConfigurationException.class).isThrownBy(application::run)
+			.satisfies(ex -> assertThat(new SawmillFailureAnalyzer().analyze(ex).getDescription())
+				.startsWith("Unknown property sawmill.bach-size; did you mean sawmill.batch-size?"));
 	}
 
 	@Test

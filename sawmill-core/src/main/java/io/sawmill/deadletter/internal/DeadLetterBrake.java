@@ -31,7 +31,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.sawmill.deadletter.DeadLetter;
-import io.sawmill.deadletter.DeadLetterBrakeEngagedException;
 import io.sawmill.deadletter.DeadLetterPublisher;
 import io.sawmill.metrics.RecordOutcome;
 

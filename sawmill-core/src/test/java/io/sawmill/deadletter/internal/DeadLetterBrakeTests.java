@@ -30,7 +30,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 import io.sawmill.deadletter.DeadLetter;
-import io.sawmill.deadletter.DeadLetterBrakeEngagedException;
 import io.sawmill.deadletter.DeadLetterPublisher;
 import io.sawmill.testkit.MutableClock;
 

@@ -20,7 +20,6 @@ import java.util.Map;
 
 import io.sawmill.mapping.MappingUnavailableException;
 import io.sawmill.mapping.RecordMappingException;
-import io.sawmill.mapping.registry.SchemaFormat;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 

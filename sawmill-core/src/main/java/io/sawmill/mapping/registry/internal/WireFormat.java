@@ -16,7 +16,6 @@
 package io.sawmill.mapping.registry.internal;
 
 import io.sawmill.mapping.RecordMappingException;
-import io.sawmill.mapping.registry.SchemaFormat;
 
 /**
  * The Confluent wire format: magic byte 0, the schema id as a 4-byte big-endian int, for

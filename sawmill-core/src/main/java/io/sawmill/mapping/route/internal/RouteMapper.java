@@ -33,7 +33,7 @@ import io.sawmill.mapping.RedisWrite;
 import io.sawmill.mapping.internal.FieldSelection;
 import io.sawmill.mapping.internal.FlatFields;
 import io.sawmill.mapping.internal.KeyTemplate;
-import io.sawmill.mapping.registry.SchemaFormat;
+import io.sawmill.mapping.registry.internal.SchemaFormat;
 import io.sawmill.mapping.registry.internal.SchemaRegistry;
 import io.sawmill.mapping.route.HashUpdate;
 import io.sawmill.mapping.route.KeyFormat;

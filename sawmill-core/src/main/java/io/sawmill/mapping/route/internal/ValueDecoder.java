@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
 import io.sawmill.mapping.RecordMappingException;
 import io.sawmill.mapping.internal.FlatFields;
 import io.sawmill.mapping.internal.JsonFlattener;
-import io.sawmill.mapping.registry.SchemaFormat;
+import io.sawmill.mapping.registry.internal.SchemaFormat;
 import io.sawmill.mapping.registry.internal.SchemaRegistry;
 import io.sawmill.mapping.route.ValueFormat;
 import tools.jackson.databind.JsonNode;

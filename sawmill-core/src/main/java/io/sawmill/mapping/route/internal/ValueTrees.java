@@ -19,7 +19,7 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
-import io.sawmill.mapping.registry.SchemaFormat;
+import io.sawmill.mapping.registry.internal.SchemaFormat;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 

@@ -25,7 +25,6 @@ import org.junit.jupiter.api.Test;
 
 import io.sawmill.mapping.MappingUnavailableException;
 import io.sawmill.mapping.RecordMappingException;
-import io.sawmill.mapping.registry.SchemaFormat;
 
 /**
  * What does not need a registry to answer: a registry that cannot be reached, and bytes

@@ -21,7 +21,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.api.Test;
 
 import io.sawmill.mapping.RecordMappingException;
-import io.sawmill.mapping.registry.SchemaFormat;
 
 class WireFormatTests {
 

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.sawmill.mapping.registry;
+package io.sawmill.mapping.registry.internal;
 
 /**
  * The schema type of registry-framed data, as the registry names it ({@code schemaType}

@@ -13,11 +13,21 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-/**
- * The formats a schema registry frames (the Confluent wire format):
- * {@link io.sawmill.mapping.registry.SchemaFormat}.
- */
-@NullMarked
-package io.sawmill.mapping.registry;
+package io.sawmill.deadletter.internal;
 
-import org.jspecify.annotations.NullMarked;
+import io.sawmill.deadletter.DeadLetterPublishException;
+
+/**
+ * The dead-letter brake ({@code sawmill.dead-letter.brake.*}) is engaged: the dead
+ * letters were not published and the batch is not committed. It is polled again once an
+ * operator released the brake.
+ */
+public class DeadLetterBrakeEngagedException extends DeadLetterPublishException {
+
+	private static final long serialVersionUID = 1L;
+
+	public DeadLetterBrakeEngagedException(String message) {
+		super(message, null);
+	}
+
+}
