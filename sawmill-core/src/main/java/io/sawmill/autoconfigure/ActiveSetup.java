@@ -77,7 +77,7 @@ final class ActiveSetup {
 		String mapping = !builtIn ? "the application's RecordMapper bean (" + mapper.getClass().getName() + ")"
 				: !properties.getRoutes().isEmpty() ? "routes " + properties.getRoutes()
 					.stream()
-					.map(SawmillRouteProperties::getName)
+					.map(SawmillProperties.Route::getName)
 					.collect(Collectors.joining(", ")) : "the built-in JSON-to-hash mapping";
 		String topics = listener.topicPattern() != null ? "topics matching " + listener.topicPattern()
 				: "topics " + String.join(", ", listener.topics());

@@ -90,7 +90,7 @@ final class MappingConfigAdapter {
 		}
 		List<RouteConfig> routes = new ArrayList<>();
 		for (int i = 0; i < p.getRoutes().size(); i++) {
-			SawmillRouteProperties r = p.getRoutes().get(i);
+			SawmillProperties.Route r = p.getRoutes().get(i);
 			String name = r.getName() != null ? r.getName() : "route-" + i;
 			routes.add(SawmillConfigAdapter.bind("sawmill.routes[" + i + "]",
 					() -> (r.getTopics().isEmpty() ? RouteConfig.custom(name)
@@ -134,7 +134,7 @@ final class MappingConfigAdapter {
 	 * A route's {@code schema-registry}, or null when it has no URL; its other settings
 	 * without a URL are refused, not ignored.
 	 */
-	private static @Nullable SchemaRegistryConfig schemaRegistry(SawmillRouteProperties.SchemaRegistry r) {
+	private static @Nullable SchemaRegistryConfig schemaRegistry(SawmillProperties.Route.SchemaRegistry r) {
 		if (r.getUrl() == null || r.getUrl().isBlank()) {
 			if (r.getUsername() != null || r.getPassword() != null) {
 				throw new IllegalArgumentException("schema-registry.username and password are set, but not "

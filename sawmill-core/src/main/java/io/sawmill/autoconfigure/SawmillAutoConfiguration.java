@@ -232,7 +232,7 @@ public final class SawmillAutoConfiguration {
 	@Bean
 	DeadLetterTopics sawmillDeadLetterTopics(Admin sawmillAdmin, ListenerConfig listener,
 			SawmillProperties properties) {
-		SawmillDeadLetterProperties deadLetter = properties.getDeadLetter();
+		SawmillProperties.DeadLetter deadLetter = properties.getDeadLetter();
 		return new DeadLetterTopics(sawmillAdmin, listener.topics(), deadLetter.isEnabled(),
 				deadLetter.getTopicSuffix(), deadLetter.isCreateTopics(), properties.getStartupTimeout(),
 				SawmillConfigAdapter.routeDeadLetterTopics(properties),

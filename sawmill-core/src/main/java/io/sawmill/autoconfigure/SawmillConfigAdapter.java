@@ -137,7 +137,7 @@ final class SawmillConfigAdapter {
 	}
 
 	static DeadLetterBrakeConfig deadLetterBrake(SawmillProperties p) {
-		SawmillDeadLetterProperties.Brake brake = p.getDeadLetter().getBrake();
+		SawmillProperties.DeadLetter.Brake brake = p.getDeadLetter().getBrake();
 		return bind("sawmill.dead-letter.brake.*",
 				() -> DeadLetterBrakeConfig.custom()
 					.window(brake.getWindow())
@@ -162,7 +162,7 @@ final class SawmillConfigAdapter {
 	}
 
 	static RedisCircuit circuit(SawmillProperties p, String group) {
-		SawmillCircuitBreakerProperties c = p.getCircuitBreaker();
+		SawmillProperties.CircuitBreaker c = p.getCircuitBreaker();
 		String name = "sawmill-redis-" + group;
 		if (!c.isEnabled()) {
 			return RedisCircuit.disabled(name);
@@ -175,7 +175,7 @@ final class SawmillConfigAdapter {
 	 * @param clientRack the consumer's {@code client.rack}, or null
 	 * @param mode how the topics are read: a share group's consumers share partitions
 	 */
-	static DoctorConfig doctor(SawmillDoctorProperties d, ListenerConfig listener, PipelineConfig pipeline,
+	static DoctorConfig doctor(SawmillProperties.Doctor d, ListenerConfig listener, PipelineConfig pipeline,
 			@Nullable String clientRack, ConsumptionMode mode) {
 		return bind("sawmill.doctor.*",
 				() -> DoctorConfig.custom()
@@ -229,7 +229,7 @@ final class SawmillConfigAdapter {
 	static Map<Pattern, String> routeDeadLetterPatterns(SawmillProperties p) {
 		Map<Pattern, String> topics = new LinkedHashMap<>();
 		for (int i = 0; i < p.getRoutes().size(); i++) {
-			SawmillRouteProperties route = p.getRoutes().get(i);
+			SawmillProperties.Route route = p.getRoutes().get(i);
 			if (route.getTopicPattern() == null || route.getTopicPattern().isBlank() || !route.getTopics().isEmpty()) {
 				continue;
 			}
@@ -270,7 +270,7 @@ final class SawmillConfigAdapter {
 	/** The dead-letter topic of each source topic whose route names one. */
 	static Map<String, String> routeDeadLetterTopics(SawmillProperties p) {
 		Map<String, String> topics = new LinkedHashMap<>();
-		for (SawmillRouteProperties route : p.getRoutes()) {
+		for (SawmillProperties.Route route : p.getRoutes()) {
 			if (route.getDeadLetterTopic() != null && !route.getDeadLetterTopic().isBlank()) {
 				route.getTopics().forEach(topic -> topics.put(topic, route.getDeadLetterTopic()));
 			}

@@ -28,7 +28,7 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
 
 import io.sawmill.autoconfigure.SawmillProperties;
-import io.sawmill.autoconfigure.SawmillRouteProperties;
+import io.sawmill.autoconfigure.SawmillProperties;
 import io.sawmill.mapping.route.HashUpdate;
 import io.sawmill.mapping.route.RedisType;
 
@@ -44,12 +44,12 @@ class ChartRoutesTest {
 
 		assertThat(manifests.env()).doesNotContainKeys("SAWMILL_TOPICS", "SAWMILL_MAPPING_KEY_TEMPLATE");
 		SawmillProperties bound = bindAsTheAppDoes(manifests.envValue("SPRING_APPLICATION_JSON"));
-		assertThat(bound.getRoutes()).extracting(SawmillRouteProperties::getName)
+		assertThat(bound.getRoutes()).extracting(SawmillProperties.Route::getName)
 			.containsExactly("profiles", "scores", "clicks");
-		SawmillRouteProperties profiles = bound.getRoutes().get(0);
+		SawmillProperties.Route profiles = bound.getRoutes().get(0);
 		assertThat(profiles.getHashUpdate()).isEqualTo(HashUpdate.REPLACE);
 		assertThat(profiles.getDeadLetterTopic()).isEqualTo("profiles-dlt");
-		SawmillRouteProperties scores = bound.getRoutes().get(1);
+		SawmillProperties.Route scores = bound.getRoutes().get(1);
 		assertThat(scores.getType()).isEqualTo(RedisType.SORTED_SET);
 		assertThat(scores.getTopics()).containsExactly("scores-eu", "scores-us");
 		assertThat(scores.getMember()).isEqualTo("{@key}");
@@ -88,7 +88,7 @@ class ChartRoutesTest {
 				"sawmill.routes[0].keyFormat", "AVRO", "sawmill.routes[0].schemaRegistry.url",
 				"http://registry:8080/apis/ccompat/v7", "sawmill.routes[0].schemaRegistry.cacheSize", "50");
 
-		SawmillRouteProperties bound = bindAsTheAppDoes(render("defaults", route).envValue("SPRING_APPLICATION_JSON"))
+		SawmillProperties.Route bound = bindAsTheAppDoes(render("defaults", route).envValue("SPRING_APPLICATION_JSON"))
 			.getRoutes()
 			.get(0);
 
