@@ -403,8 +403,7 @@ class SawmillAutoConfigurationTests {
 				.run(context -> assertThat(context).hasFailed());
 
 			// Redis is checked, and the writer's connections opened, only once the
-			// context starts: the one
-			// connection since is INFO's own
+			// context starts: the one connection since is INFO's own
 			assertThat(info(own, "total_connections_received")).isEqualTo(before + 1);
 		}
 	}

@@ -177,8 +177,7 @@ class AdminEndpointIT {
 		properties.put("management.endpoint.sawmill.access", "unrestricted");
 		properties.put("sawmill.routes[0].name", "click-hashes");
 		// by pattern: paused by its name, and checked by the doctor, like a route of
-		// named
-		// topics
+		// named topics
 		properties.put("sawmill.routes[0].topic-pattern", "clicks(-[a-z]+)?");
 		properties.put("sawmill.routes[0].dead-letter-topic", "click-hashes-dlt");
 		properties.put("sawmill.routes[0].key-template", "click:{@key}");

@@ -207,8 +207,7 @@ class ObservabilityIT {
 		Matcher matcher = Pattern.compile("\\bsawmill_[a-z0-9_]+").matcher(text);
 		while (matcher.find()) {
 			// a share-mode service's only (sawmill.consumption.mode=share): this one
-			// reads a
-			// consumer group
+			// reads a consumer group
 			if (!matcher.group().startsWith("sawmill_share_")) {
 				names.add(matcher.group());
 			}

@@ -95,10 +95,8 @@ class StalledListenerIT {
 			assertThat(gauge(registry, "sawmill.listener.stalled")).isEqualTo(1);
 
 			// every partition's records are polled again after each failure, each time
-			// only after the
-			// backoff, which doubles from 100 ms to 2 s: without a backoff a failing
-			// batch is polled again
-			// thousands of times a second
+			// only after the backoff, which doubles from 100 ms to 2 s: without a backoff
+			// a failing batch is polled again thousands of times a second
 			Map<TopicPartition, Long> end = Kafka.endOffsets(admin, TOPIC, PARTITIONS);
 			List<TopicPartition> refilled = end.keySet().stream().filter(p -> end.get(p) > before.get(p)).toList();
 			assertThat(refilled).as("partitions with records to write").isNotEmpty();

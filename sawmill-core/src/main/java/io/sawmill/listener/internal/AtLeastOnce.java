@@ -132,8 +132,7 @@ final class AtLeastOnce implements DeliveryMode {
 		}
 		if (!previous.sent().awaitClean() && next != null) {
 			// the previous batch's retries go after this batch's writes: what this batch
-			// wrote no
-			// longer counts, it is written again once the previous batch is done
+			// wrote no longer counts, it is written again once the previous batch is done
 			next.awaitClean();
 			next = null;
 		}

@@ -77,8 +77,7 @@ class CoalescerTests {
 	@Test
 	void shouldKeepAnExpireBeforeTheFirstHsetInFrontOfItWhenNoLaterExpireReplacesIt() {
 		// on a missing key the EXPIRE does nothing and the HSET creates the key without a
-		// TTL:
-		// sent after the HSET, it would give the key a TTL
+		// TTL: sent after the HSET, it would give the key a TTL
 		record(expire("k", 60));
 		record(hset("k", "a", "1"));
 		record(hset("k", "b", "2"));

@@ -215,15 +215,13 @@ class InFlightBatchTests {
 		listener.onMessage(batch(3), acknowledgment, consumer);
 
 		// k3-k5 went out before k2's retry: it no longer counts and is sent again after
-		// it, so Redis
-		// ends with the writes in offset order
+		// it, so Redis ends with the writes in offset order
 		assertThat(events).containsExactly("send k0-k2", "send k3-k5", "await k0-k2 (k2 failed)", "await k3-k5",
 				"send k2", "await k2", "commit async 3", "send k3-k5");
 		assertThat(writer.applied).containsExactly("k0", "k1", "k3", "k4", "k5", "k2", "k3", "k4", "k5");
 
 		// the batch sent again is left in flight even though nothing more is waiting, so
-		// this call
-		// spent one batch's retry budget, not two; the idle check finishes it
+		// this call spent one batch's retry budget, not two; the idle check finishes it
 		behind(false);
 		listener.onIdleContainer(Map.of(P0, 6L), null);
 		assertThat(events).endsWith("send k3-k5", "await k3-k5", "commit async 6");

@@ -291,10 +291,8 @@ class LettucePipelinedWriterClusterTests {
 		RedisBatchWriter.Sent sentFirst = writer.send(first);
 		RedisBatchWriter.Sent sentSecond = writer.send(second);
 		// Each master applies and answers its commands in the order they were sent, so
-		// once every key
-		// holds the second batch's value, the first batch's replies have left Redis; they
-		// reach the
-		// writer on loopback well within the pause.
+		// once every key holds the second batch's value, the first batch's replies have
+		// left Redis; they reach the writer on loopback well within the pause.
 		await().atMost(TIMEOUT)
 			.untilAsserted(() -> assertThat(hashes(keys))
 				.allSatisfy((key, hash) -> assertThat(hash).containsEntry("v", "second")));

@@ -220,8 +220,7 @@ class LettucePipelinedWriterTests {
 	@Test
 	void shouldWriteEachChunkToTheChannelAsOneMessage() {
 		// Fails when a Lettuce upgrade hides the endpoint's channel: the writer would
-		// then fall back
-		// to one channel write (and one event-loop task) per command.
+		// then fall back to one channel write (and one event-loop task) per command.
 		assertThat(EndpointChannel.available()).isTrue();
 		LettucePipelinedWriter writer = connectedWriter(1_000);
 		int before = channelWrites.get();
@@ -408,9 +407,8 @@ class LettucePipelinedWriterTests {
 	@Test
 	void shouldAccountForEveryCommandOfTwoBatchesInFlightWhenRedisDiesUnderThem() {
 		// tens of thousands of commands awaiting replies: those whose writes fail are
-		// taken off the
-		// connection's queue one by one, by a scan of that queue now that it has no hash
-		// index
+		// taken off the connection's queue one by one, by a scan of that queue now that
+		// it has no hash index
 		LettucePipelinedWriter writer = writer(2_000, Duration.ofSeconds(2));
 		writer.open(1);
 		writer.ping();

@@ -85,8 +85,7 @@ class BinaryKeysIT {
 		properties.put("sawmill.mapping.key-template", "k:{@key}");
 		properties.put("sawmill.mapping.key-encoding", encoding.name());
 		// with UTF8 three quarters of the records are dead-lettered on purpose, more than
-		// the dead-letter
-		// brake lets through (docs/reliability.md#the-dead-letter-brake)
+		// the dead-letter brake lets through (docs/reliability.md#the-dead-letter-brake)
 		properties.put("sawmill.dead-letter.brake.enabled", false);
 
 		try (ConfigurableApplicationContext app = SawmillApp.run(properties);

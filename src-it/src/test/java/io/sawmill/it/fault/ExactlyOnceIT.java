@@ -325,8 +325,7 @@ class ExactlyOnceIT {
 			.until(() -> ConsumerGroups
 				.assignedPartitions(ConsumerGroups.describe(admin, scenario.group)) == PARTITIONS);
 		// to a consumer that keeps up, at a modest rate, so that each poll returns
-		// records of every
-		// partition: batches mix them
+		// records of every partition: batches mix them
 		CompletableFuture<Void> producing = scenario.produceInBackground(600);
 		long allowed = scenario.records * 2L / PARTITIONS;
 		await("partitions 0 and 1 written").atMost(DRAIN)

@@ -116,9 +116,8 @@ class KilledMemberRecoveryIT {
 			System.out.printf("FAULT %s: the killed member's partitions were reassigned %.1f s after SIGKILL%n",
 					SCENARIO, seconds);
 			// the outcome the chart's setting exists for, not a speed target: with
-			// Kafka's default
-			// session.timeout.ms (45 s) the broker could not have moved the partitions
-			// before 45 s
+			// Kafka's default session.timeout.ms (45 s) the broker could not have moved
+			// the partitions before 45 s
 			assertThat(seconds).as("seconds from SIGKILL to the survivor owning every partition, with %s", chart)
 				.isLessThan(KAFKA_DEFAULT_SESSION_TIMEOUT.toSeconds());
 

@@ -138,9 +138,8 @@ class OversizedDeadLetterIT {
 	@SuppressWarnings("try")
 	void shouldDeadLetterACompressedRecordLargerThanTheSourceTopicAllowsWithoutItsValueMarked() throws Exception {
 		// a 3 MB value that lz4 shrinks far below the source topic's 1 MB limit: the
-		// topic holds it, and
-		// the dead-letter producer's own size check (it counts the uncompressed size)
-		// refuses it
+		// topic holds it, and the dead-letter producer's own size check (it counts the
+		// uncompressed size) refuses it
 		String topic = "compressed";
 		byte[] compressible = utf8("{\"userId\":\"zip\",\"blob\":\"" + "z".repeat(3 * 1024 * 1024) + "\"}");
 		try (Admin admin = Kafka.admin(servers.kafka().bootstrapServers())) {

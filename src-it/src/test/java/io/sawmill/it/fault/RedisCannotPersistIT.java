@@ -77,9 +77,8 @@ class RedisCannotPersistIT {
 			await().atMost(Duration.ofSeconds(30))
 				.until(() -> servers.redis().command("SET", "probe", "1").startsWith("-MISCONF"));
 			// the outage lasts until Sawmill has met the refusal and handed batches back
-			// to be polled
-			// again three times, and Redis still refuses: each time it kept the records
-			// for a retry
+			// to be polled again three times, and Redis still refuses: each time it kept
+			// the records for a retry
 			double redeliveredBefore = redelivered(registry);
 			await().atMost(Duration.ofMinutes(2)).until(() -> redelivered(registry) >= redeliveredBefore + 3);
 			assertThat(servers.redis().command("SET", "probe", "1")).startsWith("-MISCONF");

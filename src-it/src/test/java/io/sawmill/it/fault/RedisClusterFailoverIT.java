@@ -180,8 +180,7 @@ class RedisClusterFailoverIT {
 	private static void drainThrough(String topic, Duration pipelineTimeout, Runnable fault) throws Exception {
 		kafka.createTopic(topic, PARTITIONS);
 		// the writer decides at start-up whether to wait for replicas, from the topology
-		// it reads then:
-		// let the previous case's failover settle first
+		// it reads then: let the previous case's failover settle first
 		cluster.awaitReplicated(PROMOTION);
 		Map<String, Object> properties = SawmillApp.baseProperties(kafka, cluster, topic, topic);
 		// keys of its own, so that what an earlier case wrote cannot hide what this one

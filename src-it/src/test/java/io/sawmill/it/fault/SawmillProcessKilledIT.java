@@ -98,8 +98,8 @@ class SawmillProcessKilledIT {
 				EventProducer producer = new EventProducer(kafka.bootstrapServers(), TOPIC, EVENTS)) {
 			properties.put("spring.data.redis.port", proxy.port());
 			// half the records wait in the topic: the first process starts with a
-			// backlog, so it is busy
-			// writing and committing batches back to back when it is killed
+			// backlog, so it is busy writing and committing batches back to back when it
+			// is killed
 			producer.send(0, EVENTS.records() / 2);
 			producer.awaitAllAcknowledged();
 			first = SawmillProcess.start(properties, logs.resolve(SCENARIO + "-first.log"));
@@ -111,8 +111,7 @@ class SawmillProcessKilledIT {
 				.until(() -> readBack.hsetCalls() >= EVENTS.records() / 4);
 			first.kill();
 			// Redis runs what a connection delivered before it closes it: the count is
-			// final once the
-			// killed process's connections are gone
+			// final once the killed process's connections are gone
 			await("Redis closed the killed process's connections").atMost(Duration.ofSeconds(30))
 				.until(() -> readBack.otherClients() == 0);
 			long hsetsAtKill = readBack.hsetCalls();

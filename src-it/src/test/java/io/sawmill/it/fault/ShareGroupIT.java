@@ -88,8 +88,8 @@ class ShareGroupIT {
 		RedisClient client = RedisClient.create(RedisURI.create(redis.host(), redis.port()));
 		try (StatefulRedisConnection<String, String> connection = client.connect()) {
 			// the writer loads the version guard's library only for
-			// sawmill.mapping.version
-			// (docs/mapping.md): a mapper of one's own that uses it has it loaded first
+			// sawmill.mapping.version (docs/mapping.md): a mapper of one's own that uses
+			// it has it loaded first
 			connection.sync().functionLoad(VersionGuard.librarySource(), true);
 		}
 		try (StatefulRedisConnection<String, String> reader = client.connect();

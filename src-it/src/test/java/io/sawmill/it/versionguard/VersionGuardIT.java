@@ -227,9 +227,8 @@ class VersionGuardIT {
 			int revisions = 1;
 			try {
 				// a revision of every entity at a time, until Redis lost the functions
-				// and Sawmill loaded them
-				// again twice after the start-up's load: a drain that outpaces the
-				// flushes cannot end the test early
+				// and Sawmill loaded them again twice after the start-up's load: a drain
+				// that outpaces the flushes cannot end the test early
 				while (loads(functionLoads) < loadsBefore + 3) {
 					assertThat(revisions).as("revisions sent before the functions were loaded again twice")
 						.isLessThan(maxRevisions);

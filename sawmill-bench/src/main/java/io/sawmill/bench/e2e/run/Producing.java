@@ -51,12 +51,10 @@ public final class Producing {
 	static void produce(String bootstrapServers, String topic, Workload workload, long from, long to, int perSecond,
 			LongConsumer progress) {
 		// Not idempotent, one request in flight: on a loaded machine a produce request
-		// can time out
-		// right after topic creation, and the idempotent producer then got stuck retrying
-		// on
-		// OUT_OF_ORDER_SEQUENCE_NUMBER. One request in flight keeps each key's records in
-		// order even when
-		// a retry duplicates one (a duplicate rewrites the same hash).
+		// can time out right after topic creation, and the idempotent producer then got
+		// stuck retrying on OUT_OF_ORDER_SEQUENCE_NUMBER. One request in flight keeps
+		// each key's records in order even when a retry duplicates one (a duplicate
+		// rewrites the same hash).
 		Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
 				ProducerConfig.LINGER_MS_CONFIG, perSecond > 0 ? 1 : 5, ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024,
 				ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4", ProducerConfig.ACKS_CONFIG, "1",
