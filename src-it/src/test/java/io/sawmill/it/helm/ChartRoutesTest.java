@@ -28,7 +28,6 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
 
 import io.sawmill.autoconfigure.SawmillProperties;
-import io.sawmill.autoconfigure.SawmillProperties;
 import io.sawmill.mapping.route.HashUpdate;
 import io.sawmill.mapping.route.RedisType;
 
